@@ -1,0 +1,145 @@
+"""A plain, typed model of the PDDL the project reads: domains, problems, formulas.
+
+Names are lowercase. Terms are strings: a variable starts with ``?``, anything else
+names an object or constant. A parameter's ``types`` has more than one entry only
+for ``(either ...)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+from .diagnostics import Diagnostic
+
+ROOT_TYPE = "object"
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    types: tuple[str, ...] = (ROOT_TYPE,)
+
+
+@dataclass(frozen=True)
+class Atom:
+    predicate: str
+    args: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return "(" + " ".join((self.predicate,) + self.args) + ")"
+
+
+@dataclass(frozen=True)
+class Equals:
+    left: str
+    right: str
+
+
+@dataclass(frozen=True)
+class Not:
+    arg: "Formula"
+
+
+@dataclass(frozen=True)
+class And:
+    args: tuple["Formula", ...]
+
+
+@dataclass(frozen=True)
+class Or:
+    args: tuple["Formula", ...]
+
+
+@dataclass(frozen=True)
+class Imply:
+    condition: "Formula"
+    consequence: "Formula"
+
+
+@dataclass(frozen=True)
+class Exists:
+    params: tuple[Param, ...]
+    body: "Formula"
+
+
+@dataclass(frozen=True)
+class Forall:
+    params: tuple[Param, ...]
+    body: "Formula"
+
+
+Formula = Union[Atom, Equals, Not, And, Or, Imply, Exists, Forall]
+TRUE = And(())
+
+
+@dataclass(frozen=True)
+class Literal:
+    """An effect that makes ``atom`` true, or false when ``negated``."""
+
+    atom: Atom
+    negated: bool = False
+
+
+@dataclass(frozen=True)
+class When:
+    condition: Formula
+    effects: tuple["Effect", ...]
+
+
+@dataclass(frozen=True)
+class ForallEffect:
+    params: tuple[Param, ...]
+    effects: tuple["Effect", ...]
+
+
+Effect = Union[Literal, When, ForallEffect]
+
+
+@dataclass(frozen=True)
+class Predicate:
+    name: str
+    params: tuple[Param, ...]
+
+
+@dataclass(frozen=True)
+class Action:
+    name: str
+    params: tuple[Param, ...]
+    precondition: Formula
+    effects: tuple[Effect, ...]
+
+
+@dataclass(frozen=True)
+class Domain:
+    name: str
+    requirements: tuple[str, ...]
+    types: dict[str, str]  # each declared type -> its parent
+    constants: dict[str, str]  # constant -> its type
+    predicates: dict[str, Predicate]
+    actions: dict[str, Action]
+    functions: tuple[str, ...] = ()
+    external_constants: tuple[str, ...] = ()  # used by actions, left to the problem to declare
+    warnings: tuple[Diagnostic, ...] = field(default=(), compare=False)
+
+    def ancestors(self, type_name: str) -> tuple[str, ...]:
+        """``type_name`` and every type above it, ending with ``object``."""
+        chain = [type_name]
+        while chain[-1] != ROOT_TYPE and chain[-1] in self.types and len(chain) <= len(self.types):
+            chain.append(self.types[chain[-1]])
+        if chain[-1] != ROOT_TYPE:
+            chain.append(ROOT_TYPE)
+        return tuple(chain)
+
+    def is_subtype(self, type_name: str, of: tuple[str, ...]) -> bool:
+        return any(t in of for t in self.ancestors(type_name))
+
+
+@dataclass(frozen=True)
+class Problem:
+    name: str
+    domain_name: str
+    objects: dict[str, str]  # object -> its type (the domain's constants not included)
+    init: tuple[Atom, ...]
+    goal: Formula
+    warnings: tuple[Diagnostic, ...] = field(default=(), compare=False)

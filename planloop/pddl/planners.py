@@ -1,0 +1,214 @@
+"""One call for every planner: ``solve(domain, problem, planner=..., timeout=...)``.
+
+Fast Downward comes from the ``up-fast-downward`` wheel: its translator runs as
+``python -S -m fast_downward.translate`` with ``PYTHONPATH`` set to the wheel's
+``bin/`` folder (so no other ``fast_downward`` package in site-packages is seen),
+then its ``downward`` binary searches. Model text only ever reaches the planner
+as files written by :mod:`planloop.pddl.writer`, and only argv lists are run.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from .diagnostics import PDDLError
+from .grounding import ground
+from .model import Domain, Problem
+from .plans import parse_plan
+from .reader import parse_domain, parse_problem
+from .search import SearchTimeout, astar, breadth_first
+from .writer import write_domain, write_problem
+
+STATUSES = ("solved", "unsolvable", "timeout", "out_of_memory", "invalid_input", "error")
+FAST_DOWNWARD_PLANNERS = {"lama-first": "lama-first", "seq-sat-lama-2011": "seq-sat-lama-2011",
+                          "astar(lmcut())": "seq-opt-lmcut", "seq-opt-lmcut": "seq-opt-lmcut"}
+BUILTIN_PLANNERS = {"bfs": breadth_first, "astar": astar}
+PLANNERS = tuple(FAST_DOWNWARD_PLANNERS) + tuple(BUILTIN_PLANNERS)
+
+
+@dataclass(frozen=True)
+class PlanResult:
+    """What a planner returned. ``plan`` holds ``(action args)`` strings when solved."""
+
+    status: str
+    plan: tuple[str, ...] | None
+    message: str
+    seconds: float
+    planner: str = ""
+
+    @property
+    def solved(self) -> bool:
+        return self.status == "solved"
+
+
+def _load(domain, problem) -> tuple[Domain, Problem]:
+    d = domain if isinstance(domain, Domain) else parse_domain(domain)
+    p = problem if isinstance(problem, Problem) else parse_problem(problem, d)
+    return d, p
+
+
+def solve(domain, problem, planner: str = "lama-first", timeout: float = 60.0,
+          memory_limit_mb: int | None = None) -> PlanResult:
+    """Solve ``problem`` (path, text or model) of ``domain`` with ``planner``.
+
+    Never raises for bad input: malformed PDDL gives status ``invalid_input`` with the
+    diagnostics in ``message``. Plans are for unit action costs.
+    """
+    start = time.monotonic()
+    if planner not in PLANNERS:
+        raise ValueError(f"unknown planner {planner!r}; choose one of {', '.join(PLANNERS)}")
+    try:
+        d, p = _load(domain, problem)
+    except PDDLError as exc:
+        return PlanResult("invalid_input", None, str(exc), time.monotonic() - start, planner)
+    if planner in BUILTIN_PLANNERS:
+        return _solve_builtin(d, p, planner, timeout, start)
+    return _solve_fast_downward(d, p, planner, timeout, memory_limit_mb, start)
+
+
+def _solve_builtin(d: Domain, p: Problem, planner: str, timeout: float, start: float):
+    task = ground(d, p)
+    remaining = max(0.0, timeout - (time.monotonic() - start))
+    try:
+        plan = BUILTIN_PLANNERS[planner](task, timeout=remaining)
+    except SearchTimeout:
+        return PlanResult("timeout", None, f"no plan within {timeout} s",
+                          time.monotonic() - start, planner)
+    seconds = time.monotonic() - start
+    if plan is None:
+        return PlanResult("unsolvable", None, "search space exhausted: no plan exists", seconds,
+                          planner)
+    return PlanResult("solved", tuple(a.text for a in plan), f"plan of {len(plan)} steps",
+                      seconds, planner)
+
+
+@lru_cache(maxsize=1)
+def fast_downward_paths() -> tuple[Path, Path]:
+    """(the ``bin/`` folder holding the translator package, the ``downward`` binary)."""
+    spec = importlib.util.find_spec("up_fast_downward")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("Fast Downward is missing: pip install up-fast-downward")
+    root = Path(list(spec.submodule_search_locations)[0]) / "downward"
+    bin_dir = root / "builds" / "release" / "bin"
+    return bin_dir, bin_dir / "downward"
+
+
+@lru_cache(maxsize=1)
+def _aliases() -> dict[str, list[str]]:
+    """Fast Downward's own alias table, read from the wheel's driver (not imported as a
+    package, since ``up_fast_downward/__init__`` pulls in unified-planning)."""
+    driver = fast_downward_paths()[0].parents[2] / "driver"
+    name = "_planloop_fast_downward_driver"
+    spec = importlib.util.spec_from_file_location(name, driver / "__init__.py",
+                                                  submodule_search_locations=[str(driver)])
+    package = importlib.util.module_from_spec(spec)
+    sys.modules[name] = package
+    spec.loader.exec_module(package)
+    return importlib.import_module(name + ".aliases").ALIASES
+
+
+def search_options(planner: str) -> list[str]:
+    """The ``downward`` arguments of an alias, taking its unit-cost branch."""
+    options, keep = [], True
+    for arg in _aliases()[FAST_DOWNWARD_PLANNERS[planner]]:
+        if arg in ("--if-unit-cost", "--always"):
+            keep = True
+        elif arg == "--if-non-unit-cost":
+            keep = False
+        elif keep:
+            options.append(arg)
+    return options
+
+
+def _classify(code: int) -> str:
+    if code in (0, 1, 2, 3):
+        return "solved"
+    if 10 <= code <= 13:
+        return "unsolvable"
+    if code in (20, 22, 24):
+        return "out_of_memory"
+    if code in (21, 23):
+        return "timeout"
+    if code in (31, 33, 36):
+        return "invalid_input"
+    return "error"
+
+
+def _run(argv, cwd, env, stdin, deadline: float, memory_limit_mb):
+    """Run argv in its own process group; (exit code or None on timeout, output)."""
+    def limit_memory():
+        if memory_limit_mb:
+            import resource
+            size = memory_limit_mb * 1024 * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (size, size))
+
+    proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=stdin, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, start_new_session=True,
+                            preexec_fn=limit_memory)
+    try:
+        out, _ = proc.communicate(timeout=max(0.01, deadline - time.monotonic()))
+        return proc.returncode, out.decode(errors="replace")
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, _ = proc.communicate()
+        return None, out.decode(errors="replace")
+
+
+def _solve_fast_downward(d: Domain, p: Problem, planner: str, timeout: float,
+                         memory_limit_mb: int | None, start: float) -> PlanResult:
+    bin_dir, downward = fast_downward_paths()
+    deadline = start + timeout
+    env = dict(os.environ, PYTHONPATH=str(bin_dir))
+
+    def result(status, message, plan=None):
+        return PlanResult(status, plan, message, time.monotonic() - start, planner)
+
+    with tempfile.TemporaryDirectory(prefix="planloop-fd-") as tmp:
+        Path(tmp, "domain.pddl").write_text(write_domain(d))
+        Path(tmp, "problem.pddl").write_text(write_problem(p, d))
+        code, out = _run([sys.executable, "-S", "-m", "fast_downward.translate", "domain.pddl",
+                          "problem.pddl", "--sas-file", "output.sas"], tmp, env, subprocess.DEVNULL,
+                         deadline, memory_limit_mb)
+        if code is None:
+            return result("timeout", f"translation did not finish within {timeout} s")
+        if code != 0:
+            status = _classify(code)
+            return result(status if status != "solved" else "error",
+                          f"translator exit code {code}: {_tail(out)}")
+        with open(Path(tmp, "output.sas")) as sas:
+            code, out = _run([str(downward), *search_options(planner)], tmp, env, sas, deadline,
+                             memory_limit_mb)
+        plan = _best_plan(Path(tmp))
+        if plan is not None and (code is None or _classify(code) in ("solved", "timeout",
+                                                                      "out_of_memory")):
+            return result("solved", f"plan of {len(plan)} steps", plan)
+        if code is None:
+            return result("timeout", f"no plan within {timeout} s")
+        status = _classify(code)
+        if status == "solved":
+            return result("error", f"search exit code {code} but no plan file")
+        return result(status, f"search exit code {code}: {_tail(out)}")
+
+
+def _best_plan(folder: Path) -> tuple[str, ...] | None:
+    """The last (best) plan an anytime search wrote: sas_plan, or sas_plan.N."""
+    files = sorted(folder.glob("sas_plan*"),
+                   key=lambda f: int(f.suffix[1:]) if f.suffix[1:].isdigit() else 0)
+    for path in reversed(files):
+        text = path.read_text()
+        if text.strip():
+            return tuple(str(step) for step in parse_plan(text))
+    return None
+
+
+def _tail(text: str, lines: int = 5) -> str:
+    return " | ".join(line for line in text.strip().splitlines()[-lines:])
