@@ -1,0 +1,8 @@
+"""planloop: Gymnasium environments for interactive and partially observable planning,
+backed by exact PDDL worlds, and the policies that act on them."""
+
+from .envs import register_envs
+
+register_envs()
+
+__version__ = "0.1.0"

@@ -1,0 +1,24 @@
+"""Gymnasium environments, registered when ``planloop`` is imported."""
+
+from gymnasium.envs.registration import register, registry
+
+from .pddl_env import PDDLEnv
+from .view import Outcome, TaskView
+
+ENVIRONMENTS = {
+    "PDDL-v0": ("planloop.envs.pddl_env:PDDLEnv", 200),
+    "Blocksworld-v0": ("planloop.envs.blocksworld:blocksworld_env", 100),
+    "Mystery-BW-v0": ("planloop.envs.blocksworld:mystery_env", 100),
+    "MysteryRandom-BW-v0": ("planloop.envs.blocksworld:mystery_random_env", 100),
+}
+
+
+def register_envs() -> None:
+    """Register every planloop environment id with gymnasium (idempotent)."""
+    for env_id, (entry_point, max_steps) in ENVIRONMENTS.items():
+        if env_id not in registry:
+            register(id=env_id, entry_point=entry_point, max_episode_steps=max_steps,
+                     disable_env_checker=False)
+
+
+__all__ = ["ENVIRONMENTS", "Outcome", "PDDLEnv", "TaskView", "register_envs"]

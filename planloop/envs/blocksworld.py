@@ -1,0 +1,145 @@
+"""PlanBench's Blocksworld and its Mystery variants: domain, instances, environments.
+
+The default instance set is generated, deterministic by index, in PlanBench's
+proportions: instances 0-445 have 4 blocks, 446-499 have 5 (PlanBench's 500 have
+446 and 55), and 500-599 have 3 (PlanBench's ``generated_basic_3``). A Mystery
+instance is the plain instance of the same index with its names replaced.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import lru_cache
+from importlib import resources
+
+from ..pddl import Domain, Problem, make_renaming, parse_domain, parse_problem
+from ..pddl.sexpr import extract_define
+from .pddl_env import PDDLEnv, problem_sources
+from .view import TaskView
+
+BLOCK_NAMES = "abcdefghijklmnopqrstuvwxyz"
+NUM_GENERATED = 600
+
+
+@lru_cache(maxsize=None)
+def _domain(filename: str) -> Domain:
+    return parse_domain(resources.files("planloop.envs").joinpath("data", filename).read_text())
+
+
+def blocksworld_domain() -> Domain:
+    return _domain("blocksworld.pddl")
+
+
+def blocks_for_instance(index: int) -> int:
+    if not 0 <= index < NUM_GENERATED:
+        raise IndexError(f"generated instances are 0..{NUM_GENERATED - 1}, not {index}")
+    return 4 if index < 446 else 5 if index < 500 else 3
+
+
+def _random_towers(rng: random.Random, blocks: list[str]) -> list[list[str]]:
+    order = blocks[:]
+    rng.shuffle(order)
+    towers, current = [], []
+    for block in order:
+        current.append(block)
+        if rng.random() < 0.4:
+            towers.append(current)
+            current = []
+    if current:
+        towers.append(current)
+    return towers
+
+
+def _on_facts(towers) -> set[tuple[str, str]]:
+    return {(upper, lower) for t in towers for lower, upper in zip(t, t[1:])}
+
+
+def generate_problem(num_blocks: int, seed) -> str:
+    """A random Blocksworld problem in PlanBench's text layout (towers listed bottom up).
+
+    The goal lists the ``on`` facts of a random arrangement, at least one of them
+    false at the start, as PlanBench's goals do.
+    """
+    if not 1 <= num_blocks <= len(BLOCK_NAMES):
+        raise ValueError(f"num_blocks must be 1..{len(BLOCK_NAMES)}")
+    rng = random.Random(seed)
+    blocks = list(BLOCK_NAMES[:num_blocks])
+    init = _random_towers(rng, blocks)
+    while True:
+        goal = _on_facts(_random_towers(rng, blocks))
+        if goal and not goal <= _on_facts(init):
+            break
+    lines = [f"(define (problem BW-rand-{num_blocks})", "(:domain blocksworld-4ops)",
+             f"(:objects {' '.join(blocks)} )", "(:init", "(handempty)"]
+    lines += [f"(ontable {t[0]})" for t in init]
+    lines += [f"(on {upper} {lower})" for upper, lower in sorted(_on_facts(init))]
+    lines += [f"(clear {t[-1]})" for t in init]
+    lines += [")", "(:goal", "(and"]
+    lines += [f"(on {upper} {lower})" for upper, lower in sorted(goal)]
+    lines += [")", ")", ")"]
+    return "\n".join(lines) + "\n"
+
+
+class GeneratedInstances(Sequence):
+    """The default instance set: problem ``i`` is generated from seed ``i``."""
+
+    def __len__(self) -> int:
+        return NUM_GENERATED
+
+    def __getitem__(self, index: int) -> str:
+        if index < 0:
+            index += NUM_GENERATED
+        return generate_problem(blocks_for_instance(index), f"planloop-blocksworld-{index}")
+
+
+class ProblemFiles(Sequence):
+    """Blocksworld problem files, plain (PlanBench) or typed upper-case IPC ones.
+
+    IPC-2000 problems name the domain ``BLOCKS`` and type their objects ``block``;
+    they are read against that domain and given to the 4-operator one.
+    """
+
+    def __init__(self, path):
+        self.sources = problem_sources(path)
+
+    def __len__(self) -> int:
+        return len(self.sources)
+
+    def __getitem__(self, index: int) -> Problem:
+        source = self.sources[index]
+        text = source if isinstance(source, str) and "(" in source else open(source).read()
+        form, _ = extract_define(text, "problem")
+        declared = next((s[1] for s in form[2:] if isinstance(s, list) and len(s) == 2
+                         and s[0] == ":domain"), None)
+        if declared == "blocks":
+            typed = parse_problem(text, _domain("blocks_typed.pddl"))
+            return Problem(typed.name, "blocksworld-4ops", {o: "object" for o in typed.objects},
+                           typed.init, typed.goal, typed.warnings)
+        return parse_problem(text, blocksworld_domain())
+
+
+def _instances(instances):
+    return GeneratedInstances() if instances is None else ProblemFiles(instances)
+
+
+def blocksworld_env(instances=None, obs_format: str = "text", **kwargs) -> PDDLEnv:
+    """``Blocksworld-v0``: PlanBench's 4-operator Blocksworld."""
+    return PDDLEnv(blocksworld_domain(), _instances(instances),
+                   view=TaskView(obs_format=obs_format), **kwargs)
+
+
+def mystery_env(instances=None, obs_format: str = "text", **kwargs) -> PDDLEnv:
+    """``Mystery-BW-v0``: Blocksworld under PlanBench's deceptive Mystery names."""
+    renaming = make_renaming(blocksworld_domain(), "planbench")
+    view = TaskView(renaming, obs_format, domain_name="mystery-4ops")
+    return PDDLEnv(blocksworld_domain(), _instances(instances), view=view, **kwargs)
+
+
+def mystery_random_env(instances=None, obs_format: str = "text", names_seed: int = 0,
+                       **kwargs) -> PDDLEnv:
+    """``MysteryRandom-BW-v0``: Blocksworld under random-string names (PlanBench's
+    randomized variant); ``names_seed`` picks the names."""
+    renaming = make_renaming(blocksworld_domain(), "random", seed=names_seed)
+    view = TaskView(renaming, obs_format, domain_name="obfuscated_randomized_blocksworld")
+    return PDDLEnv(blocksworld_domain(), _instances(instances), view=view, **kwargs)

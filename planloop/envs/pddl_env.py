@@ -1,0 +1,157 @@
+"""``PDDL-v0``: any domain with one problem, a list of problems or a folder of them."""
+
+from __future__ import annotations
+
+import os
+import re
+import string
+from collections.abc import Sequence
+from pathlib import Path
+
+import gymnasium as gym
+from gymnasium import spaces
+
+from ..pddl import ActionLookupError, Domain, Task, ground, parse_domain, parse_problem
+from .view import Outcome, TaskView
+
+TEXT_CHARSET = string.printable
+MAX_TEXT = 1_000_000
+
+
+def problem_sources(problem) -> Sequence:
+    """A problem argument as a sequence: a folder's ``*.pddl`` files in natural order,
+    a list or other sequence as given, a single path or text as one item."""
+    if isinstance(problem, (str, os.PathLike)):
+        path = Path(problem) if isinstance(problem, os.PathLike) or "(" not in str(problem) \
+            else None
+        if path is not None and path.is_dir():
+            files = sorted(path.glob("*.pddl"), key=_natural_key)
+            if not files:
+                raise ValueError(f"no .pddl files in {path}")
+            return files
+        return [problem]
+    if isinstance(problem, Sequence) and len(problem) > 0:
+        return problem
+    raise ValueError("problem must be a path, PDDL text, a folder or a non-empty list of them")
+
+
+def _natural_key(path: Path):
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", path.name)]
+
+
+class PDDLEnv(gym.Env):
+    """A fully observable PDDL task as a text game.
+
+    Observations and actions are strings. ``info`` carries ``admissible_actions``,
+    ``task``, ``won``, ``feedback``, ``action_error``, ``domain_pddl`` and
+    ``problem_pddl`` (as the agent sees them) and ``instance``. The true task and
+    state are ``self.task`` and ``self.state``.
+    """
+
+    metadata = {"render_modes": ["ansi", "human"]}
+
+    def __init__(self, domain, problem, obs_format: str = "text", view: TaskView | None = None,
+                 render_mode: str | None = None, cache_size: int = 64):
+        self.domain: Domain = domain if isinstance(domain, Domain) else parse_domain(domain)
+        self.problems = problem_sources(problem)
+        self.view = view if view is not None else TaskView(obs_format=obs_format)
+        self.render_mode = render_mode
+        self.observation_space = spaces.Text(max_length=MAX_TEXT, charset=TEXT_CHARSET)
+        self.action_space = spaces.Text(max_length=1000, charset=TEXT_CHARSET)
+        self._tasks: dict[int, Task] = {}
+        self._cache_size = cache_size
+        self.task: Task | None = None
+        self.state: int = 0
+        self.instance: int = 0
+        self._last_obs = ""
+        self._outcome: Outcome | None = None
+
+    # -- instances -------------------------------------------------------------------
+    @property
+    def num_instances(self) -> int:
+        return len(self.problems)
+
+    def load_instance(self, index: int) -> Task:
+        """The grounded task of instance ``index`` (cached)."""
+        if not 0 <= index < len(self.problems):
+            raise IndexError(f"instance {index} out of range 0..{len(self.problems) - 1}")
+        task = self._tasks.get(index)
+        if task is None:
+            source = self.problems[index]
+            problem = source if not isinstance(source, (str, os.PathLike)) else \
+                parse_problem(source, self.domain)
+            task = ground(self.domain, problem)
+            if len(self._tasks) >= self._cache_size:
+                self._tasks.pop(next(iter(self._tasks)))
+            self._tasks[index] = task
+        return task
+
+    # -- gymnasium API ---------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        options = options or {}
+        if "instance" in options:
+            self.instance = int(options["instance"])
+        else:
+            self.instance = int(self.np_random.integers(len(self.problems)))
+        self.task = self.load_instance(self.instance)
+        self.state = self.task.init
+        self._outcome = None
+        return self._observe()
+
+    def step(self, action: str):
+        if self.task is None:
+            raise RuntimeError("call reset() before step()")
+        self._outcome = outcome = self._execute(str(action))
+        if outcome.kind == "ok":
+            self.state = outcome.action.apply(self.state)
+            won = self.task.is_goal(self.state)
+            self._outcome = outcome = Outcome("ok", outcome.command, outcome.action, won=won)
+        obs, info = self._observe()
+        return obs, float(outcome.won), outcome.won, False, info
+
+    def _execute(self, command: str) -> Outcome:
+        try:
+            name, args = self.view.read_command(command)
+        except ValueError as exc:
+            return Outcome("malformed", command, message=str(exc))
+        try:
+            action = self.task.action(name, args)
+        except ActionLookupError as exc:
+            return Outcome(exc.kind, command, message=str(exc))
+        if not action.applicable(self.state):
+            return Outcome("inapplicable", command, action,
+                           unmet=tuple(self.task.unmet(self.state, action)))
+        return Outcome("ok", command, action)
+
+    def observe(self, view: TaskView) -> tuple[str, dict]:
+        """The observation and info of the current step as ``view`` shows them."""
+        task, outcome = self.task, self._outcome
+        obs = view.observation(task, self.state, outcome)
+        error = None
+        if outcome is not None and outcome.kind != "ok":
+            error = {"kind": outcome.kind, "message": view.feedback(outcome, task),
+                     "unmet": [view.unmet(u, task.domain) for u in outcome.unmet]}
+        info = {
+            "admissible_actions": [view.command(a) for a in task.applicable(self.state)],
+            "task": view.goal(task),
+            "won": bool(outcome is not None and outcome.won),
+            "feedback": "" if outcome is None else view.feedback(outcome, task),
+            "action_error": error,
+            **view.task_pddl(task),
+            "instance": self.instance,
+        }
+        return obs, info
+
+    def _observe(self):
+        obs, info = self.observe(self.view)
+        self._last_obs = obs
+        if self.render_mode == "human":
+            print(obs)
+        return obs, info
+
+    def render(self):
+        if self.render_mode in ("ansi", "human"):
+            return self._last_obs
+        return None
+
