@@ -48,7 +48,7 @@ class PDDLEnv(gym.Env):
     state are ``self.task`` and ``self.state``.
     """
 
-    metadata = {"render_modes": ["ansi", "human"]}
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
     def __init__(self, domain, problem, obs_format: str = "text", view: TaskView | None = None,
                  render_mode: str | None = None, cache_size: int = 64):
@@ -113,20 +113,22 @@ class PDDLEnv(gym.Env):
     def _execute(self, command: str) -> Outcome:
         try:
             name, args = self.view.read_command(command)
+        except ActionLookupError as exc:
+            return Outcome(exc.kind, command, message=str(exc))
         except ValueError as exc:
             return Outcome("malformed", command, message=str(exc))
         try:
             action = self.task.action(name, args)
         except ActionLookupError as exc:
-            return Outcome(exc.kind, command, message=str(exc))
+            return Outcome(exc.kind, command, message=self.view.rename_message(str(exc)))
         if not action.applicable(self.state):
             return Outcome("inapplicable", command, action,
                            unmet=tuple(self.task.unmet(self.state, action)))
         return Outcome("ok", command, action)
 
-    def observe(self, view: TaskView) -> tuple[str, dict]:
-        """The observation and info of the current step as ``view`` shows them."""
-        task, outcome = self.task, self._outcome
+    def observe(self) -> tuple[str, dict]:
+        """The observation and info of the current step, as the view shows them."""
+        task, outcome, view = self.task, self._outcome, self.view
         obs = view.observation(task, self.state, outcome)
         error = None
         if outcome is not None and outcome.kind != "ok":
@@ -144,7 +146,7 @@ class PDDLEnv(gym.Env):
         return obs, info
 
     def _observe(self):
-        obs, info = self.observe(self.view)
+        obs, info = self.observe()
         self._last_obs = obs
         if self.render_mode == "human":
             print(obs)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from ..pddl import Atom, Domain, Problem, Renaming, UnmetFact, parse_command
+from ..pddl import ActionLookupError, Atom, Domain, Problem, Renaming, UnmetFact, parse_command
 from ..pddl.grounding import GroundAction, Task
 from ..pddl.model import And
 from ..pddl.render import Templates, render_action, render_fact, render_facts, templates_for
@@ -50,8 +50,18 @@ class TaskView:
 
     # -- agent's words -> true task --------------------------------------------------
     def read_command(self, text: str) -> tuple[str, tuple[str, ...]]:
-        """The true action name and arguments named by ``text``; ValueError if unreadable."""
+        """The true action name and arguments named by ``text``.
+
+        Raises ValueError if ``text`` is unreadable, and ActionLookupError (kind
+        ``unknown``) for a name outside the agent's vocabulary: under renaming, the
+        true names are unknown words.
+        """
         name, args = parse_command(text)
+        if self.renaming.actions and name not in self._inverse.actions:
+            raise ActionLookupError("unknown", f"unknown action '{name}'")
+        for arg in args:
+            if self.renaming.objects and arg not in self._inverse.objects:
+                raise ActionLookupError("unknown", f"unknown object '{arg}'")
         return self._inverse.command(name, args)
 
     # -- true task -> agent's words --------------------------------------------------
@@ -108,12 +118,12 @@ class TaskView:
                 "its precondition"
             return f"Cannot {self.action_phrase(outcome.action, domain)} now: it requires {needs}."
         if outcome.kind == "unknown":
-            message = self._rename_words(outcome.message)
-            return message[:1].upper() + message[1:] + "."
-        return f"Malformed action: {self._rename_words(outcome.message)}."
+            return outcome.message[:1].upper() + outcome.message[1:] + "."
+        return f"Malformed action: {outcome.message}."
 
-    def _rename_words(self, message: str) -> str:
-        """Error messages name true actions and objects in quotes; show the agent's."""
+    def rename_message(self, message: str) -> str:
+        """The task's error messages name true actions and objects in quotes; show the
+        agent's names instead."""
         for mapping in (self.renaming.actions, self.renaming.objects):
             for true, seen in mapping.items():
                 message = message.replace(f"'{true}'", f"'{seen}'")

@@ -35,13 +35,24 @@ _COST_FUNCTION = "total-cost"
 def read_text(source: str | os.PathLike) -> str:
     """The text of ``source``: a path to a file, or PDDL text itself."""
     if isinstance(source, os.PathLike):
-        return Path(source).read_text()
+        return _read_file(Path(source))
     if "(" not in source and "\n" not in source and source.strip():
         path = Path(source)
-        if not path.is_file():
+        try:
+            is_file = path.is_file()
+        except OSError:  # such as a name too long to be a path
+            is_file = False
+        if not is_file:
             raise PDDLError([Diagnostic("syntax", f"no such file: {source}")])
-        return path.read_text()
+        return _read_file(path)
     return source
+
+
+def _read_file(path: Path) -> str:
+    try:
+        return path.read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PDDLError([Diagnostic("syntax", f"cannot read {path}: {exc}")]) from None
 
 
 class _Reader:

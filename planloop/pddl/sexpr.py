@@ -21,6 +21,7 @@ class SList(list):
     col: int
 
 
+MAX_DEPTH = 100  # far deeper than any real PDDL; keeps the recursive readers safe
 _TOKEN = re.compile(r"\(|\)|[^\s(),;]+|;[^\n]*|,")
 _DEFINE = re.compile(r"\(\s*define\b", re.IGNORECASE)
 
@@ -54,6 +55,9 @@ def parse_sexprs(text: str, stage: str = "syntax") -> list[SList | Sym]:
             line_index += 1
         line, col = line_index + 1, pos - line_starts[line_index] + 1
         if token == "(":
+            if len(stack) >= MAX_DEPTH:
+                raise PDDLError([Diagnostic(stage, f"parentheses nested more than {MAX_DEPTH} "
+                                            f"levels deep", line, col, line_of(text, line))])
             node = SList()
             node.line, node.col = line, col
             (stack[-1] if stack else top).append(node)

@@ -1,0 +1,8 @@
+"""Wrappers that change what an agent sees of a planloop environment or may do in it."""
+
+from .hide_admissible_actions import HideAdmissibleActions
+from .index_actions import IndexActions
+from .obfuscate_names import ObfuscateNames
+from .record_episode import RecordEpisode
+
+__all__ = ["HideAdmissibleActions", "IndexActions", "ObfuscateNames", "RecordEpisode"]
