@@ -1,0 +1,124 @@
+"""The ``planloop`` command: list environments, play one, solve or validate PDDL."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+EXIT_OK, EXIT_NO_PLAN, EXIT_BAD_INPUT, EXIT_TIMEOUT = 0, 1, 2, 3
+_SOLVE_EXIT = {"solved": EXIT_OK, "invalid_input": EXIT_BAD_INPUT, "timeout": EXIT_TIMEOUT}
+
+
+def _envs(args) -> int:
+    import gymnasium as gym
+
+    import planloop  # noqa: F401  (registers the environments)
+    from planloop.envs import ENVIRONMENTS
+    for env_id in ENVIRONMENTS:
+        spec = gym.spec(env_id)
+        entry = spec.entry_point if isinstance(spec.entry_point, str) else repr(spec.entry_point)
+        print(f"{env_id:24} max_episode_steps={spec.max_episode_steps:<5} {entry}")
+    return EXIT_OK
+
+
+def _play(args) -> int:
+    import gymnasium as gym
+
+    import planloop  # noqa: F401
+    kwargs = {}
+    if args.domain:
+        kwargs.update(domain=args.domain, problem=args.problem)
+    if args.obs_format:
+        kwargs["obs_format"] = args.obs_format
+    env = gym.make(args.env_id, **kwargs)
+    options = {"instance": args.instance} if args.instance is not None else None
+    obs, info = env.reset(seed=args.seed, options=options)
+    print(obs)
+    print("Type an action, 'actions' to list the valid ones, or 'quit'.")
+    while True:
+        try:
+            line = input("> ").strip()
+        except EOFError:
+            return EXIT_OK
+        if line in ("quit", "exit"):
+            return EXIT_OK
+        if line in ("actions", "help"):
+            print("\n".join(info.get("admissible_actions", ["(hidden)"])))
+            continue
+        obs, reward, terminated, truncated, info = env.step(line)
+        print(obs)
+        if terminated or truncated:
+            print("You won!" if info.get("won") else "The episode is over (step limit).")
+            return EXIT_OK
+
+
+def _solve(args) -> int:
+    from planloop.pddl import solve
+    try:
+        result = solve(args.domain, args.problem, planner=args.planner, timeout=args.timeout)
+    except ValueError as exc:  # an unknown planner name
+        print(exc, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if result.solved:
+        print("\n".join(result.plan))
+        print(f"; {len(result.plan)} steps, {result.seconds:.3f} s, {result.planner}")
+    else:
+        print(f"{result.status}: {result.message}", file=sys.stderr)
+    return _SOLVE_EXIT.get(result.status, EXIT_NO_PLAN)
+
+
+def _validate(args) -> int:
+    from planloop.pddl import PDDLError, load, validate
+    try:
+        task = load(args.domain, args.problem)
+        report = validate(task, Path(args.plan).read_text())
+    except PDDLError as exc:
+        print(exc, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OSError as exc:
+        print(f"cannot read the plan: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(report.advice)
+    return EXIT_OK if report.valid else EXIT_NO_PLAN
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from planloop.pddl import PLANNERS
+    parser = argparse.ArgumentParser(prog="planloop", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("envs", help="list the registered environments").set_defaults(run=_envs)
+
+    play = sub.add_parser("play", help="play an environment in the terminal")
+    play.add_argument("env_id")
+    play.add_argument("--seed", type=int, default=None)
+    play.add_argument("--instance", type=int, default=None)
+    play.add_argument("--obs-format", choices=("text", "pddl"), default=None)
+    play.add_argument("--domain", help="domain file, for PDDL-v0")
+    play.add_argument("--problem", help="problem file or folder, for PDDL-v0")
+    play.set_defaults(run=_play)
+
+    solve = sub.add_parser("solve", help="solve a PDDL task; exit 0 solved, 1 no plan, "
+                                         "2 bad input, 3 timeout")
+    solve.add_argument("domain")
+    solve.add_argument("problem")
+    solve.add_argument("--planner", default="lama-first", choices=PLANNERS)
+    solve.add_argument("--timeout", type=float, default=60.0)
+    solve.set_defaults(run=_solve)
+
+    val = sub.add_parser("validate", help="validate a plan; exit 0 valid, 1 invalid, "
+                                          "2 bad input")
+    val.add_argument("domain")
+    val.add_argument("problem")
+    val.add_argument("plan")
+    val.set_defaults(run=_validate)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
