@@ -55,23 +55,31 @@ def _on_facts(towers) -> set[tuple[str, str]]:
     return {(upper, lower) for t in towers for lower, upper in zip(t, t[1:])}
 
 
-def generate_problem(num_blocks: int, seed) -> str:
-    """A random Blocksworld problem in PlanBench's text layout (towers listed bottom up).
+def generate_problem(num_blocks: int, seed, style: str = "planbench") -> str:
+    """A random Blocksworld problem (towers listed bottom up).
 
     The goal lists the ``on`` facts of a random arrangement, at least one of them
-    false at the start, as PlanBench's goals do.
+    false at the start, as PlanBench's goals do. ``style="planbench"`` writes
+    PlanBench's layout (blocks ``a``, ``b``, ...); ``"ipc"`` writes IPC-2000's
+    (domain ``BLOCKS``, objects typed ``block``, ``B1``... past 26 blocks).
     """
-    if not 1 <= num_blocks <= len(BLOCK_NAMES):
-        raise ValueError(f"num_blocks must be 1..{len(BLOCK_NAMES)}")
+    if num_blocks < 1 or (style == "planbench" and num_blocks > len(BLOCK_NAMES)):
+        raise ValueError(f"num_blocks must be 1..{len(BLOCK_NAMES)} in PlanBench's style")
     rng = random.Random(seed)
-    blocks = list(BLOCK_NAMES[:num_blocks])
+    blocks = list(BLOCK_NAMES[:num_blocks]) if num_blocks <= len(BLOCK_NAMES) else \
+        [f"b{i}" for i in range(1, num_blocks + 1)]
     init = _random_towers(rng, blocks)
     while True:
         goal = _on_facts(_random_towers(rng, blocks))
         if goal and not goal <= _on_facts(init):
             break
-    lines = [f"(define (problem BW-rand-{num_blocks})", "(:domain blocksworld-4ops)",
-             f"(:objects {' '.join(blocks)} )", "(:init", "(handempty)"]
+    if style == "ipc":
+        header = [f"(define (problem BLOCKS-{num_blocks}-0)", "(:domain BLOCKS)",
+                  f"(:objects {' '.join(b.upper() for b in blocks)} - block)"]
+    else:
+        header = [f"(define (problem BW-rand-{num_blocks})", "(:domain blocksworld-4ops)",
+                  f"(:objects {' '.join(blocks)} )"]
+    lines = header + ["(:init", "(handempty)"]
     lines += [f"(ontable {t[0]})" for t in init]
     lines += [f"(on {upper} {lower})" for upper, lower in sorted(_on_facts(init))]
     lines += [f"(clear {t[-1]})" for t in init]

@@ -228,6 +228,9 @@ class _FormulaReader:
             self.r.error(f"expected a condition in parentheses, found '{node}'", node)
             return And(())
         head = node[0]
+        if not isinstance(head, Sym):
+            self.r.error("expected a predicate or connective after '(', found a list", head)
+            return And(())
         if head == "and" or head == "or":
             parts = tuple(self.formula(x, scope) for x in node[1:])
             return And(parts) if head == "and" else Or(parts)
@@ -271,6 +274,10 @@ class _FormulaReader:
         if not node:
             return []
         head = node[0]
+        if not isinstance(head, Sym):
+            self.r.error("expected a predicate or 'and', 'not', 'when', 'forall' after '(', "
+                         "found a list", head)
+            return []
         if head == "and":
             return [e for x in node[1:] for e in self.effect(x, scope)]
         if head == "not":
@@ -328,7 +335,9 @@ def parse_domain(source: str | os.PathLike) -> Domain:
         body = section[1:]
         if key == ":requirements":
             for req in body:
-                if req in UNSUPPORTED_REQUIREMENTS:
+                if not isinstance(req, Sym):
+                    r.error("expected a requirement such as ':strips', found a list", req)
+                elif req in UNSUPPORTED_REQUIREMENTS:
                     r.error(f"unsupported requirement '{req}'", req)
                 elif req not in SUPPORTED_REQUIREMENTS:
                     r.error(f"unknown requirement '{req}'", req)
