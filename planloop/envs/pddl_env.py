@@ -149,11 +149,13 @@ class PDDLEnv(gym.Env):
         obs, info = self.observe()
         self._last_obs = obs
         if self.render_mode == "human":
-            print(obs)
+            self.render()
         return obs, info
 
     def render(self):
-        if self.render_mode in ("ansi", "human"):
+        if self.render_mode == "ansi":
             return self._last_obs
+        if self.render_mode == "human":
+            print(self._last_obs)
         return None
 

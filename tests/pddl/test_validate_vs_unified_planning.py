@@ -25,11 +25,17 @@ from planloop.pddl import load, solve, validate  # noqa: E402
 get_environment().credits_stream = None
 
 DATA = Path(__file__).resolve().parent.parent / "data"
-PROBLEMS = [  # (domain, problem) under tests/data; the IPC files are upper case
-    ("planbench/blocksworld/generated_domain.pddl", "planbench/blocksworld/generated_basic/instance-3.pddl"),
-    ("planbench/blocksworld/generated_domain.pddl", "planbench/blocksworld/generated_basic/instance-4.pddl"),
-    ("planbench/mystery/generated_domain.pddl", "planbench/mystery/generated_basic/instance-3.pddl"),
-    ("planbench/mystery/generated_domain.pddl", "planbench/mystery/generated_basic/instance-4.pddl"),
+# (domain, problem) under tests/data. The IPC files are upper case: UP 1.3's PDDLReader
+# lower-cases names itself (as we do), so both sides read the files unchanged.
+PROBLEMS = [
+    ("planbench/blocksworld/generated_domain.pddl",
+     "planbench/blocksworld/generated_basic/instance-3.pddl"),
+    ("planbench/blocksworld/generated_domain.pddl",
+     "planbench/blocksworld/generated_basic/instance-4.pddl"),
+    ("planbench/mystery/generated_domain.pddl",
+     "planbench/mystery/generated_basic/instance-3.pddl"),
+    ("planbench/mystery/generated_domain.pddl",
+     "planbench/mystery/generated_basic/instance-4.pddl"),
     ("ipc2000-blocks/domain.pddl", "ipc2000-blocks/instances/instance-2.pddl"),
     ("ipc2000-blocks/domain.pddl", "ipc2000-blocks/instances/instance-3.pddl"),
     ("ipc2000-blocks/domain.pddl", "ipc2000-blocks/instances/instance-10.pddl"),
@@ -66,7 +72,7 @@ def corruptions(plan: list[str], arities: dict[str, int], objects: list[str], se
 
 
 def up_plan(problem, plan: list[str]) -> SequentialPlan:
-    """The plan as UP action instances (names looked up lower case; UP lower-cases PDDL)."""
+    """The plan as UP action instances, names looked up in lower case."""
     instances = []
     for step in plan:
         name, *args = (w.lower() for w in words(step))

@@ -1,0 +1,95 @@
+"""solve(): Fast Downward and the built-in searches, every status, clean temp files."""
+
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from planloop.envs.blocksworld import generate_problem
+from planloop.pddl import load, solve, validate
+
+from conftest import IPC, PLANBENCH
+
+BW_DOMAIN = PLANBENCH / "blocksworld" / "generated_domain.pddl"
+MYSTERY_DOMAIN = PLANBENCH / "mystery" / "generated_domain.pddl"
+SAMPLE = sorted((PLANBENCH / "blocksworld" / "generated_basic").glob("*.pddl"))
+MYSTERY_SAMPLE = sorted((PLANBENCH / "mystery" / "generated_basic").glob("*.pddl"))
+
+
+@pytest.mark.parametrize("domain,problem",
+                         [(BW_DOMAIN, p) for p in SAMPLE] + [(MYSTERY_DOMAIN, p)
+                                                             for p in MYSTERY_SAMPLE],
+                         ids=lambda p: f"{p.parent.parent.name}-{p.stem}" if p.suffix == ".pddl" and "basic" in p.parent.name else p.stem)
+def test_fast_downward_solves_planbench_sample_and_plans_validate(domain, problem):
+    result = solve(domain, problem, planner="lama-first", timeout=60)
+    assert result.status == "solved", result.message
+    report = validate(load(domain, problem), list(result.plan))
+    assert report.valid, report.advice
+
+
+@pytest.mark.parametrize("planner", ["seq-sat-lama-2011", "astar(lmcut())", "bfs", "astar"])
+def test_every_planner_finds_a_valid_plan(planner):
+    problem = SAMPLE[0]
+    result = solve(BW_DOMAIN, problem, planner=planner, timeout=60)
+    assert result.status == "solved", result.message
+    assert validate(load(BW_DOMAIN, problem), list(result.plan)).valid
+
+
+def test_optimal_planners_agree_on_plan_length():
+    problem = SAMPLE[1]
+    lengths = {p: len(solve(BW_DOMAIN, problem, planner=p, timeout=60).plan)
+               for p in ("astar(lmcut())", "bfs", "astar")}
+    assert len(set(lengths.values())) == 1, lengths
+
+
+def test_upper_case_ipc_instance():
+    result = solve(IPC / "domain.pddl", IPC / "instances" / "instance-35.pddl")
+    assert result.status == "solved"
+    assert validate(load(IPC / "domain.pddl", IPC / "instances" / "instance-35.pddl"),
+                    list(result.plan)).valid
+
+
+UNSOLVABLE = """(define (problem stuck) (:domain blocksworld-4ops) (:objects a b)
+  (:init (handempty) (ontable a) (ontable b) (clear a) (clear b))
+  (:goal (and (on a b) (on b a))))"""
+
+
+@pytest.mark.parametrize("planner", ["lama-first", "bfs", "astar"])
+def test_unsolvable_task(planner):
+    result = solve(BW_DOMAIN, UNSOLVABLE, planner=planner, timeout=60)
+    assert result.status == "unsolvable"
+    assert result.plan is None
+
+
+def test_syntax_error_is_invalid_input_with_position():
+    broken = BW_DOMAIN.read_text().replace("(:action stack", "(:action stack (", 1)
+    result = solve(broken, SAMPLE[0])
+    assert result.status == "invalid_input"
+    assert "unbalanced parentheses" in result.message and "line" in result.message
+
+
+def test_fast_downward_timeout_kills_and_cleans_up():
+    before = set(Path(tempfile.gettempdir()).glob("planloop-fd-*"))
+    hard = generate_problem(40, seed=3, style="ipc")
+    result = solve(IPC / "domain.pddl", hard, planner="astar(lmcut())", timeout=1.0)
+    assert result.status == "timeout"
+    assert result.seconds < 10
+    assert set(Path(tempfile.gettempdir()).glob("planloop-fd-*")) == before
+
+
+def test_builtin_search_timeout():
+    hard = generate_problem(40, seed=3, style="ipc")
+    result = solve(IPC / "domain.pddl", hard, planner="bfs", timeout=0.5)
+    assert result.status == "timeout"
+
+
+def test_anytime_planner_keeps_best_plan_at_timeout():
+    problem = generate_problem(14, seed=5, style="ipc")
+    result = solve(IPC / "domain.pddl", problem, planner="seq-sat-lama-2011", timeout=4)
+    assert result.status == "solved"
+    assert validate(load(IPC / "domain.pddl", problem), list(result.plan)).valid
+
+
+def test_unknown_planner_is_refused():
+    with pytest.raises(ValueError, match="unknown planner"):
+        solve(BW_DOMAIN, SAMPLE[0], planner="magic")
