@@ -85,7 +85,8 @@ def extract_define(text: str, stage: str) -> tuple[SList, list[Diagnostic]]:
     """
     if not text.strip():
         raise PDDLError([Diagnostic(stage, "the file is empty")])
-    match = _DEFINE.search(text)
+    match = next((m for m in _DEFINE.finditer(text)  # not one in a comment
+                  if ";" not in text[text.rfind("\n", 0, m.start()) + 1:m.start()]), None)
     if match is None:
         line = 1 + text[: len(text) - len(text.lstrip())].count("\n")
         raise PDDLError([Diagnostic(stage, "no '(define ...)' form found", line, 1,
@@ -103,24 +104,25 @@ def extract_define(text: str, stage: str) -> tuple[SList, list[Diagnostic]]:
         raise PDDLError([Diagnostic(stage, "unbalanced parentheses: ')' closes nothing", line,
                                     pos - (text.rfind("\n", 0, pos) + 1) + 1, line_of(text, line))])
     warnings = []
-    for part, first_line in ((text[:start], 1), (text[end:], 1 + text.count("\n", 0, end))):
-        if _has_content(part):
+    for part, offset in ((text[:start], 0), (trailing, end)):
+        found = _first_content(part)
+        if found is not None:
+            pos = offset + found
+            line = 1 + text.count("\n", 0, pos)
             warnings.append(Diagnostic(stage, "text outside the '(define ...)' form was ignored",
-                                       first_line, 1, _first_content_line(part),
-                                       severity="warning"))
+                                       line, pos - (text.rfind("\n", 0, pos) + 1) + 1,
+                                       line_of(text, line), severity="warning"))
     return forms[0], warnings
 
 
-def _has_content(text: str) -> bool:
-    return any(_content(line) for line in text.splitlines())
-
-
-def _content(line: str) -> str:
-    return line.split(";", 1)[0].strip()
-
-
-def _first_content_line(text: str) -> str:
-    return next(line.strip()[:120] for line in text.splitlines() if _content(line))
+def _first_content(text: str) -> int | None:
+    """The offset in ``text`` of its first character outside whitespace and comments."""
+    offset = 0
+    for line in text.split("\n"):
+        if line.split(";", 1)[0].strip():
+            return offset + len(line) - len(line.lstrip())
+        offset += len(line) + 1
+    return None
 
 
 def _matching_paren(text: str, start: int) -> int:

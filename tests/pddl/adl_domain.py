@@ -20,7 +20,7 @@ DOMAIN = """
     :effect (and (not (pkg-at ?k ?p)) (in ?k ?v)))
   (:action unload-all
     :parameters (?v - truck ?p - place)
-    :precondition (exists (?k - package) (in ?k ?v))
+    :precondition (and (at ?v ?p) (exists (?k - package) (in ?k ?v)))
     :effect (forall (?k - package)
               (when (in ?k ?v)
                 (and (not (in ?k ?v)) (pkg-at ?k ?p)
