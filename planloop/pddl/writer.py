@@ -1,8 +1,8 @@
 """The model back to PDDL text that Fast Downward and other readers accept.
 
 Two constructs the model allows but planners refuse are compiled away: a variable
-typed ``(either a b)`` becomes an ``object`` guarded by a static predicate
-``either-a-b`` (the problem lists its facts), and a ``when`` nested in a ``when``
+typed ``(either a b)`` takes the types' nearest common ancestor, guarded by a static
+predicate ``either-a-b`` (the problem lists its facts), and a ``when`` nested in a ``when``
 (or holding a ``forall``) is flattened. Action costs are not kept by the model, so
 the written domain is the unit-cost version of the one read.
 """
@@ -10,42 +10,83 @@ the written domain is the unit-cost version of the one read.
 from __future__ import annotations
 
 from .model import (
-    ROOT_TYPE, And, Atom, Domain, Equals, Exists, Forall, ForallEffect, Imply, Literal, Not, Or,
+    ROOT_TYPE, Action, And, Atom, Domain, Equals, Exists, Forall, ForallEffect, Imply, Literal, Not, Or,
     Param, Problem, When,
 )
 
 
 def _type_text(types: tuple[str, ...]) -> str:
-    return types[0] if len(types) == 1 else ROOT_TYPE
+    return types[0]
 
 
 def either_predicate(types: tuple[str, ...]) -> str:
     return "either-" + "-".join(types)
 
 
-def _guards(params: tuple[Param, ...]) -> list[Atom]:
-    """Membership facts standing in for ``(either ...)`` parameter types."""
-    return [Atom(either_predicate(p.types), (p.name,)) for p in params if len(p.types) > 1]
+class _EitherCompiler:
+    """Rewrites ``(either a b)`` variables as the types' nearest common ancestor,
+    guarded by the static predicate ``either-a-b``."""
+
+    def __init__(self, domain: Domain):
+        self.domain = domain
+        self.found: dict[tuple[str, ...], None] = {}
+
+    def params(self, params: tuple[Param, ...]) -> tuple[tuple[Param, ...], tuple[Atom, ...]]:
+        out, guards = [], []
+        for p in params:
+            if len(p.types) == 1:
+                out.append(p)
+                continue
+            self.found[p.types] = None
+            out.append(Param(p.name, (self._common_ancestor(p.types),)))
+            guards.append(Atom(either_predicate(p.types), (p.name,)))
+        return tuple(out), tuple(guards)
+
+    def _common_ancestor(self, types: tuple[str, ...]) -> str:
+        chains = [self.domain.ancestors(t) for t in types]
+        return next(t for t in chains[0] if all(t in chain for chain in chains[1:]))
+
+    def formula(self, f):
+        if isinstance(f, Not):
+            return Not(self.formula(f.arg))
+        if isinstance(f, (And, Or)):
+            return type(f)(tuple(self.formula(a) for a in f.args))
+        if isinstance(f, Imply):
+            return Imply(self.formula(f.condition), self.formula(f.consequence))
+        if isinstance(f, (Exists, Forall)):
+            params, guards = self.params(f.params)
+            body = self.formula(f.body)
+            if guards:
+                body = And(guards + (body,)) if isinstance(f, Exists) else Imply(And(guards), body)
+            return type(f)(params, body)
+        return f
+
+    def effects(self, effects) -> tuple:
+        out = []
+        for e in effects:
+            if isinstance(e, When):
+                out.append(When(self.formula(e.condition), self.effects(e.effects)))
+            elif isinstance(e, ForallEffect):
+                params, guards = self.params(e.params)
+                inner = self.effects(e.effects)
+                out.append(ForallEffect(params, (When(And(guards), inner),) if guards else inner))
+            else:
+                out.append(e)
+        return tuple(out)
+
+    def action(self, action: Action) -> Action:
+        params, guards = self.params(action.params)
+        precondition = self.formula(action.precondition)
+        if guards:
+            precondition = And(guards + (precondition,))
+        return Action(action.name, params, precondition, _flatten(self.effects(action.effects)))
 
 
 def _either_types(domain: Domain) -> list[tuple[str, ...]]:
-    found: dict[tuple[str, ...], None] = {}
-
-    def visit(node):
-        for param in getattr(node, "params", ()):
-            if len(param.types) > 1:
-                found[param.types] = None
-        for child in ("precondition", "body", "condition", "consequence", "arg"):
-            if hasattr(node, child):
-                visit(getattr(node, child))
-        for child in getattr(node, "args", ()) if not isinstance(node, Atom) else ():
-            visit(child)
-        for child in getattr(node, "effects", ()):
-            visit(child)
-
+    compiler = _EitherCompiler(domain)
     for action in domain.actions.values():
-        visit(action)
-    return list(found)
+        compiler.action(action)
+    return list(compiler.found)
 
 
 def _typed(pairs, typed: bool) -> str:
@@ -80,17 +121,11 @@ def formula_text(f, typed: bool = True) -> str:
         return "(" + " ".join([word] + [formula_text(a, typed) for a in f.args]) + ")"
     if isinstance(f, Imply):
         return f"(imply {formula_text(f.condition, typed)} {formula_text(f.consequence, typed)})"
-    guards = _guards(f.params)
-    body = f.body
-    if guards and isinstance(f, Exists):
-        body = And(tuple(guards) + (body,))
-    elif guards:
-        body = Imply(And(tuple(guards)), body)
     word = "exists" if isinstance(f, Exists) else "forall"
-    return f"({word} ({_params(f.params, typed)}) {formula_text(body, typed)})"
+    return f"({word} ({_params(f.params, typed)}) {formula_text(f.body, typed)})"
 
 
-def _flatten(effects, condition=None) -> list:
+def _flatten(effects, condition=None) -> tuple:
     """Effects with no ``when`` inside a ``when``: conditions are conjoined, and a
     ``forall`` under a condition takes the condition inside."""
     out, literals = [], []
@@ -101,14 +136,10 @@ def _flatten(effects, condition=None) -> list:
             inner = e.condition if condition is None else And((condition, e.condition))
             out.extend(_flatten(e.effects, inner))
         else:
-            guards = _guards(e.params)
-            inner = condition
-            if guards:
-                inner = And(tuple(guards) + ((condition,) if condition is not None else ()))
-            out.append(ForallEffect(e.params, tuple(_flatten(e.effects, inner))))
+            out.append(ForallEffect(e.params, _flatten(e.effects, condition)))
     if literals:
         out[:0] = literals if condition is None else [When(condition, tuple(literals))]
-    return out
+    return tuple(out)
 
 
 def _effect_text(e, typed: bool) -> str:
@@ -140,16 +171,15 @@ def write_domain(domain: Domain) -> str:
     for pred in domain.predicates.values():
         params = _params(pred.params, typed)
         lines.append(f"    ({pred.name}{' ' + params if params else ''})")
-    lines += [f"    ({either_predicate(types)} ?x)" for types in _either_types(domain)]
+    compiler = _EitherCompiler(domain)
+    actions = [compiler.action(a) for a in domain.actions.values()]
+    lines += [f"    ({either_predicate(types)} ?x)" for types in compiler.found]
     lines.append("  )")
-    for action in domain.actions.values():
-        guards = _guards(action.params)
-        precondition = And(tuple(guards) + (action.precondition,)) if guards \
-            else action.precondition
+    for action in actions:
         lines += [f"  (:action {action.name}",
                   f"    :parameters ({_params(action.params, typed)})",
-                  f"    :precondition {formula_text(precondition, typed)}",
-                  f"    :effect {_effects_text(_flatten(action.effects), typed)})"]
+                  f"    :precondition {formula_text(action.precondition, typed)}",
+                  f"    :effect {_effects_text(action.effects, typed)})"]
     lines.append(")")
     return "\n".join(lines) + "\n"
 
