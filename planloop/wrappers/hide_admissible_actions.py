@@ -5,7 +5,11 @@ from __future__ import annotations
 import gymnasium as gym
 
 
-class HideAdmissibleActions(gym.Wrapper):
+class HideAdmissibleActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
+    def __init__(self, env: gym.Env):
+        gym.utils.RecordConstructorArgs.__init__(self)
+        gym.Wrapper.__init__(self, env)
+
     def reset(self, **kwargs):
         obs, info = self.env.reset(**kwargs)
         return obs, self._hide(info)

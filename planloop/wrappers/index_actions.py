@@ -9,7 +9,7 @@ from gymnasium import spaces
 from ..envs.pddl_env import PDDLEnv
 
 
-class IndexActions(gym.Wrapper):
+class IndexActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
     """Action ``i`` is the ``i``-th ground action of the current instance.
 
     ``info["action_mask"]`` (int8, one entry per index) marks the applicable ones;
@@ -18,7 +18,8 @@ class IndexActions(gym.Wrapper):
     """
 
     def __init__(self, env: gym.Env, max_actions: int | None = None):
-        super().__init__(env)
+        gym.utils.RecordConstructorArgs.__init__(self, max_actions=max_actions)
+        gym.Wrapper.__init__(self, env)
         base = env.unwrapped
         if not isinstance(base, PDDLEnv):
             raise TypeError("IndexActions needs a PDDL environment (planloop PDDLEnv)")

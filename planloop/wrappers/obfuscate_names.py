@@ -10,7 +10,7 @@ from ..envs.view import TaskView
 from ..pddl import make_renaming
 
 
-class ObfuscateNames(gym.Wrapper):
+class ObfuscateNames(gym.Wrapper, gym.utils.RecordConstructorArgs):
     """Show the agent seeded fresh names (``style`` ``words``, ``random`` or
     ``planbench``) and read its commands only in them.
 
@@ -22,7 +22,9 @@ class ObfuscateNames(gym.Wrapper):
 
     def __init__(self, env: gym.Env, style: str = "words", seed: int = 0,
                  objects: bool = False, obs_format: str | None = None):
-        super().__init__(env)
+        gym.utils.RecordConstructorArgs.__init__(self, style=style, seed=seed, objects=objects,
+                                                 obs_format=obs_format)
+        gym.Wrapper.__init__(self, env)
         base = env.unwrapped
         if not isinstance(base, PDDLEnv):
             raise TypeError("ObfuscateNames needs a PDDL environment (planloop PDDLEnv)")

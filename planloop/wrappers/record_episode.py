@@ -10,7 +10,7 @@ import gymnasium as gym
 _STEP_INFO = ("won", "feedback", "action_error", "admissible_actions", "task")
 
 
-class RecordEpisode(gym.Wrapper):
+class RecordEpisode(gym.Wrapper, gym.utils.RecordConstructorArgs):
     """One JSON object per line: ``{"episode", "step", "event", ...}``.
 
     A reset line holds the observation and the whole ``info``; a step line holds the
@@ -18,7 +18,8 @@ class RecordEpisode(gym.Wrapper):
     """
 
     def __init__(self, env: gym.Env, path):
-        super().__init__(env)
+        gym.utils.RecordConstructorArgs.__init__(self, path=str(path))
+        gym.Wrapper.__init__(self, env)
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.episode = -1
