@@ -202,9 +202,10 @@ class _FormulaReader:
             fits = any(self.is_subtype(t, param.types) for t in types)
             overlaps = fits or (arg.startswith("?") and any(self.is_subtype(p, types)
                                                             for p in param.types))
-            if not overlaps:  # planners ignore it, so it is only a warning
-                self.r.warn(f"type mismatch: '{arg}' is {' or '.join(types)} but '{name}' "
-                             f"expects {' or '.join(param.types)}", arg)
+            if not overlaps:  # planners accept it in a domain, so there it is a warning
+                report = self.r.error if self.r.stage == "problem" else self.r.warn
+                report(f"type mismatch: '{arg}' is {' or '.join(types)} but '{name}' "
+                       f"expects {' or '.join(param.types)}", arg)
         return Atom(name, tuple(args))
 
     def params(self, node, scope) -> tuple[tuple[Param, ...], dict]:
@@ -437,6 +438,8 @@ def _read_action(r: _Reader, fr: _FormulaReader, node: SList) -> Action | None:
         if key not in (":parameters", ":precondition", ":effect"):
             r.error(f"unsupported action field '{key}'", key)
             continue
+        if key in fields:
+            r.error(f"duplicate '{key}' in action '{name}'", key)
         fields[str(key)] = items[i + 1]
     params, scope = fr.params(fields.get(":parameters", SList()), {})
     precondition = fr.formula(fields[":precondition"], scope) if ":precondition" in fields \

@@ -99,10 +99,12 @@ def extract_define(text: str, stage: str) -> tuple[SList, list[Diagnostic]]:
     trailing = text[end:]
     stray = re.match(r"\s*\)", trailing)
     if stray:
-        pos = end + stray.end() - 1
-        line = 1 + text.count("\n", 0, pos)
-        raise PDDLError([Diagnostic(stage, "unbalanced parentheses: ')' closes nothing", line,
-                                    pos - (text.rfind("\n", 0, pos) + 1) + 1, line_of(text, line))])
+        raise PDDLError([_at(text, end + stray.end() - 1, stage,
+                             "unbalanced parentheses: ')' closes nothing")])
+    if re.search(r"\(\s*:", "\n".join(line.split(";", 1)[0] for line in trailing.split("\n"))):
+        raise PDDLError([_at(text, end - 1, stage,
+                             "unbalanced parentheses: this ')' closes '(define' but sections "
+                             "follow it; a ')' too many stands before here")])
     warnings = []
     for part, offset in ((text[:start], 0), (trailing, end)):
         found = _first_content(part)
@@ -113,6 +115,13 @@ def extract_define(text: str, stage: str) -> tuple[SList, list[Diagnostic]]:
                                        line, pos - (text.rfind("\n", 0, pos) + 1) + 1,
                                        line_of(text, line), severity="warning"))
     return forms[0], warnings
+
+
+def _at(text: str, pos: int, stage: str, message: str) -> Diagnostic:
+    """A diagnostic at character offset ``pos`` of ``text``."""
+    line = 1 + text.count("\n", 0, pos)
+    return Diagnostic(stage, message, line, pos - (text.rfind("\n", 0, pos) + 1) + 1,
+                      line_of(text, line))
 
 
 def _first_content(text: str) -> int | None:
