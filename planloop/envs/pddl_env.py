@@ -103,14 +103,13 @@ class PDDLEnv(gym.Env):
         if self.task is None:
             raise RuntimeError("call reset() before step()")
         self._outcome = outcome = self._execute(str(action))
-        if outcome.kind == "ok":
-            self.state = outcome.action.apply(self.state)
-            won = self.task.is_goal(self.state)
-            self._outcome = outcome = Outcome("ok", outcome.command, outcome.action, won=won)
         obs, info = self._observe()
         return obs, float(outcome.won), outcome.won, False, info
 
     def _execute(self, command: str) -> Outcome:
+        action = self.view.known_command(command, self.task)
+        if action is not None and action.applicable(self.state):
+            return self._apply(command, action)
         try:
             name, args = self.view.read_command(command)
         except ActionLookupError as exc:
@@ -124,21 +123,26 @@ class PDDLEnv(gym.Env):
         if not action.applicable(self.state):
             return Outcome("inapplicable", command, action,
                            unmet=tuple(self.task.unmet(self.state, action)))
-        return Outcome("ok", command, action)
+        return self._apply(command, action)
+
+    def _apply(self, command: str, action) -> Outcome:
+        self.state = action.apply(self.state)
+        return Outcome("ok", command, action, won=self.task.is_goal(self.state))
 
     def observe(self) -> tuple[str, dict]:
         """The observation and info of the current step, as the view shows them."""
         task, outcome, view = self.task, self._outcome, self.view
-        obs = view.observation(task, self.state, outcome)
+        feedback = None if outcome is None else view.feedback(outcome, task)
+        obs = view.observation(task, self.state, feedback)
         error = None
         if outcome is not None and outcome.kind != "ok":
-            error = {"kind": outcome.kind, "message": view.feedback(outcome, task),
+            error = {"kind": outcome.kind, "message": feedback,
                      "unmet": [view.unmet(u, task.domain) for u in outcome.unmet]}
         info = {
-            "admissible_actions": [view.command(a) for a in task.applicable(self.state)],
+            "admissible_actions": view.commands(task.applicable(self.state), task),
             "task": view.goal(task),
             "won": bool(outcome is not None and outcome.won),
-            "feedback": "" if outcome is None else view.feedback(outcome, task),
+            "feedback": feedback or "",
             "action_error": error,
             **view.task_pddl(task),
             "instance": self.instance,

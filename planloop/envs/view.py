@@ -8,6 +8,7 @@ own one; the ``ObfuscateNames`` wrapper brings its own.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from ..pddl import ActionLookupError, Atom, Domain, Problem, Renaming, UnmetFact, parse_command
 from ..pddl.grounding import GroundAction, Task
@@ -18,8 +19,7 @@ from ..pddl.writer import formula_text, write_domain, write_problem
 OBS_FORMATS = ("text", "pddl")
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """What the last step did: ``kind`` is ``ok``, ``unknown``, ``inapplicable`` or
     ``malformed``; ``action`` the true ground action when one was named."""
 
@@ -41,9 +41,19 @@ class TaskView:
         if self.obs_format not in OBS_FORMATS:
             raise ValueError(f"obs_format must be one of {OBS_FORMATS}, not {self.obs_format!r}")
         self._inverse = self.renaming.inverse()
-        self._fact_cache: dict[Atom, str] = {}
-        self._action_cache: dict[GroundAction, str] = {}
-        self._pddl_cache: dict[Task, dict[str, str]] = {}
+        self._texts: dict[Task, _TaskTexts] = {}
+        self._last: tuple = (None, None)  # the task asked for last, and its texts
+
+    def _cache(self, task: Task) -> "_TaskTexts":
+        if task is self._last[0]:
+            return self._last[1]
+        texts = self._texts.get(task)
+        if texts is None:
+            if len(self._texts) >= 64:
+                self._texts.clear()
+            texts = self._texts[task] = _TaskTexts()
+        self._last = (task, texts)
+        return texts
 
     def templates(self, domain: Domain) -> Templates:
         return templates_for(self.domain_name or domain.name)
@@ -65,22 +75,23 @@ class TaskView:
         return self._inverse.command(name, args)
 
     # -- true task -> agent's words --------------------------------------------------
-    def command(self, action: GroundAction) -> str:
+    def command(self, action: GroundAction, task: Task) -> str:
         """The canonical command for ``action``: ``(name args)`` in the agent's names."""
-        text = self._action_cache.get(action)
+        texts = self._cache(task)
+        text = texts.commands.get(action)
         if text is None:
             name, args = self.renaming.command(action.name, action.args)
-            text = self._action_cache[action] = "(" + " ".join((name,) + args) + ")"
+            text = texts.commands[action] = "(" + " ".join((name,) + args) + ")"
+            texts.actions[text] = action
         return text
 
+    def known_command(self, text: str, task: Task) -> GroundAction | None:
+        """The action whose canonical command is exactly ``text``, if already shown."""
+        return self._cache(task).actions.get(text)
+
     def fact(self, fact: Atom, domain: Domain) -> str:
-        text = self._fact_cache.get(fact)
-        if text is None:
-            seen = self.renaming.atom(fact)
-            text = str(seen) if self.obs_format == "pddl" else render_fact(seen,
-                                                                          self.templates(domain))
-            self._fact_cache[fact] = text
-        return text
+        seen = self.renaming.atom(fact)
+        return str(seen) if self.obs_format == "pddl" else render_fact(seen, self.templates(domain))
 
     def unmet(self, unmet: UnmetFact, domain: Domain) -> str:
         text = self.fact(unmet.atom, domain)
@@ -88,35 +99,54 @@ class TaskView:
             return text
         return f"(not {text})" if self.obs_format == "pddl" else f"not {text}"
 
-    def action_phrase(self, action: GroundAction, domain: Domain) -> str:
-        if self.obs_format == "pddl":
-            return self.command(action)
-        name, args = self.renaming.command(action.name, action.args)
-        return render_action(name, args, self.templates(domain))
+    def commands(self, actions, task: Task) -> list[str]:
+        """:meth:`command` for many actions of one task."""
+        known = self._cache(task).commands
+        return [known.get(a) or self.command(a, task) for a in actions]
+
+    def action_phrase(self, action: GroundAction, task: Task) -> str:
+        phrases = self._cache(task).phrases
+        phrase = phrases.get(action)
+        if phrase is None:
+            if self.obs_format == "pddl":
+                phrase = self.command(action, task)
+            else:
+                name, args = self.renaming.command(action.name, action.args)
+                phrase = render_action(name, args, self.templates(task.domain))
+            phrases[action] = phrase
+        return phrase
 
     def state(self, task: Task, state: int) -> str:
-        facts = [self.fact(f, task.domain) for f in task.atoms(state)]
+        texts = self._cache(task).facts
+        facts = task.facts
+        if len(texts) < len(facts):
+            texts.extend(self.fact(f, task.domain) for f in facts[len(texts):])
+        parts = [texts[i] for i in task.true_ids(state)]
         if self.obs_format == "pddl":
-            return " ".join(facts)
-        return (", ".join(facts[:-1]) + " and " + facts[-1]) if len(facts) > 1 else \
-            (facts[0] if facts else "nothing holds")
+            return " ".join(parts)
+        return (", ".join(parts[:-1]) + " and " + parts[-1]) if len(parts) > 1 else \
+            (parts[0] if parts else "nothing holds")
 
     def goal(self, task: Task) -> str:
-        literals = _goal_literals(task.problem.goal)
-        if self.obs_format == "pddl" or literals is None:
-            return formula_text(self.renaming.formula(task.problem.goal))
-        seen = [self.renaming.atom(a) for a in literals]
-        return render_facts(seen, self.templates(task.domain))
+        texts = self._cache(task)
+        if texts.goal is None:
+            literals = _goal_literals(task.problem.goal)
+            if self.obs_format == "pddl" or literals is None:
+                texts.goal = formula_text(self.renaming.formula(task.problem.goal))
+            else:
+                seen = [self.renaming.atom(a) for a in literals]
+                texts.goal = render_facts(seen, self.templates(task.domain))
+        return texts.goal
 
     def feedback(self, outcome: Outcome, task: Task) -> str:
         domain = task.domain
         if outcome.kind == "ok":
-            text = f"Done: {self.action_phrase(outcome.action, domain)}."
+            text = f"Done: {self.action_phrase(outcome.action, task)}."
             return text + (" The goal is achieved." if outcome.won else "")
         if outcome.kind == "inapplicable":
             needs = ", ".join(self.unmet(u, domain) for u in outcome.unmet) or \
                 "its precondition"
-            return f"Cannot {self.action_phrase(outcome.action, domain)} now: it requires {needs}."
+            return f"Cannot {self.action_phrase(outcome.action, task)} now: it requires {needs}."
         if outcome.kind == "unknown":
             return outcome.message[:1].upper() + outcome.message[1:] + "."
         return f"Malformed action: {outcome.message}."
@@ -129,24 +159,22 @@ class TaskView:
                 message = message.replace(f"'{true}'", f"'{seen}'")
         return message
 
-    def observation(self, task: Task, state: int, outcome: Outcome | None) -> str:
+    def observation(self, task: Task, state: int, feedback: str | None) -> str:
+        """The text an agent reads: the feedback of its last step (None after a reset,
+        which shows the goal instead) and the state."""
         label = "State" if self.obs_format == "pddl" else "Current state"
-        lines = [] if outcome is None else [self.feedback(outcome, task)]
-        lines.append(f"{label}: {self.state(task, state)}")
-        if outcome is None:
-            lines.append(f"Goal: {self.goal(task)}")
-        return "\n".join(lines)
+        state_line = f"{label}: {self.state(task, state)}"
+        if feedback is None:
+            return f"{state_line}\nGoal: {self.goal(task)}"
+        return f"{feedback}\n{state_line}"
 
     def task_pddl(self, task: Task) -> dict[str, str]:
         """``domain_pddl`` and ``problem_pddl`` as the agent sees them (cached)."""
-        texts = self._pddl_cache.get(task)
-        if texts is None:
-            if len(self._pddl_cache) > 64:
-                self._pddl_cache.clear()
-            texts = self._pddl_cache[task] = {
-                "domain_pddl": self.domain_pddl(task.domain),
-                "problem_pddl": self.problem_pddl(task.problem, task.domain)}
-        return texts
+        texts = self._cache(task)
+        if texts.pddl is None:
+            texts.pddl = {"domain_pddl": self.domain_pddl(task.domain),
+                          "problem_pddl": self.problem_pddl(task.problem, task.domain)}
+        return texts.pddl
 
     def domain_pddl(self, domain: Domain) -> str:
         return write_domain(self.renaming.domain(domain, self.domain_name))
@@ -156,6 +184,18 @@ class TaskView:
         if self.renaming.predicates:
             seen = replace(seen, name=f"{seen.domain_name}-task")
         return write_problem(seen, domain)
+
+
+@dataclass
+class _TaskTexts:
+    """What a view has rendered for one task, kept because it never changes."""
+
+    facts: list[str] = field(default_factory=list)  # by fact id
+    commands: dict = field(default_factory=dict)  # GroundAction -> command
+    actions: dict = field(default_factory=dict)  # command -> GroundAction
+    phrases: dict = field(default_factory=dict)  # GroundAction -> words for feedback
+    goal: str | None = None
+    pddl: dict | None = None
 
 
 def _goal_literals(goal) -> list[Atom] | None:

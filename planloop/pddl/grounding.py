@@ -21,7 +21,7 @@ from .model import (
 class GroundAction:
     """One action with its arguments bound, compiled to masks and tests."""
 
-    __slots__ = ("name", "args", "text", "precondition", "pre_pos", "pre_neg", "_test",
+    __slots__ = ("name", "args", "text", "precondition", "pre_pos", "pre_neg", "extra_test",
                  "add", "delete", "conditional")
 
     def __init__(self, name: str, args: tuple[str, ...], precondition: cond.Condition,
@@ -31,15 +31,17 @@ class GroundAction:
         self.precondition = precondition
         masks = cond.literal_masks(precondition)
         self.pre_pos, self.pre_neg, rest = masks if masks else (0, 0, (False,))
-        self._test = cond.compile_condition(cond.conjoin(rest)) if rest else None
+        self.extra_test = cond.compile_condition(cond.conjoin(rest)) if rest else None
         self.add, self.delete = add, delete
         self.conditional = conditional  # ((test, condition, add, delete), ...)
 
     def applicable(self, state: int) -> bool:
         return (state & self.pre_pos == self.pre_pos and not state & self.pre_neg
-                and (self._test is None or self._test(state)))
+                and (self.extra_test is None or self.extra_test(state)))
 
     def apply(self, state: int) -> int:
+        if not self.conditional:
+            return (state & ~self.delete) | self.add
         add, delete = self.add, self.delete
         for test, _, c_add, c_delete in self.conditional:
             if test(state):
@@ -82,6 +84,7 @@ class Task:
         self._static: dict[str, set[tuple[str, ...]]] = {p: set() for p in self._static_preds}
         self._index_cache: dict = {}
         self._typed_cache: dict[tuple[str, ...], list[str]] = {}
+        self._display_order: list[int] = []
         for fact in problem.init:
             self.fact_id(fact)
             if fact.predicate in self._static:
@@ -91,6 +94,7 @@ class Task:
         self._goal_test = cond.compile_condition(self.goal)
         self.actions: list[GroundAction] = _prune_unreachable(self.init, list(self._ground_all()))
         self._by_key = {(a.name, a.args): a for a in self.actions}
+        self._successors = _SuccessorGenerator(self.actions)
         self._on_demand: dict[tuple[str, tuple[str, ...]], GroundAction] = {}
 
     # -- facts ---------------------------------------------------------------------
@@ -103,13 +107,18 @@ class Task:
 
     def atoms(self, state: int) -> list[Atom]:
         """The facts true in ``state``, in a stable order (predicate, then objects)."""
-        true = [self.facts[i] for i in range(len(self.facts)) if state >> i & 1]
-        return sorted(true, key=self._atom_key)
+        facts = self.facts
+        return [facts[i] for i in self.true_ids(state)]
 
-    def _atom_key(self, fact: Atom):
-        order = self._object_order
-        return (list(self.domain.predicates).index(fact.predicate),
-                [order.get(a, len(order)) for a in fact.args])
+    def true_ids(self, state: int) -> list[int]:
+        """The ids of the facts true in ``state``, in the order of :meth:`atoms`."""
+        if len(self._display_order) != len(self.facts):
+            predicates = {p: i for i, p in enumerate(self.domain.predicates)}
+            order = self._object_order
+            self._display_order = sorted(range(len(self.facts)), key=lambda i: (
+                predicates.get(self.facts[i].predicate, len(predicates)),
+                [order.get(a, len(order)) for a in self.facts[i].args]))
+        return [i for i in self._display_order if state >> i & 1]
 
     def state_of(self, atoms) -> int:
         """The state in which exactly ``atoms`` (and the static facts) are true."""
@@ -123,7 +132,8 @@ class Task:
 
     # -- the dynamics --------------------------------------------------------------
     def applicable(self, state: int) -> list[GroundAction]:
-        return [a for a in self.actions if a.applicable(state)]
+        """The actions applicable in ``state``, in grounding order."""
+        return self._successors.applicable(state)
 
     def apply(self, state: int, action: GroundAction) -> int:
         return action.apply(state)
@@ -334,6 +344,64 @@ class Task:
                     add, delete = add | f_add, delete | f_delete
                     conditional.extend(nested)
         return add, delete, conditional
+
+
+class _SuccessorGenerator:
+    """Finds applicable actions by looking only at those keyed by a true fact.
+
+    Each action is keyed by its positive precondition fact shared with the fewest
+    other actions; a state's true facts select the candidates to test. Below
+    ``LINEAR_LIMIT`` actions a plain scan is faster, and is used.
+    """
+
+    LINEAR_LIMIT = 256
+
+    def __init__(self, actions: list[GroundAction]):
+        self.actions = actions
+        self.linear = [(a.pre_pos, a.pre_neg, a.extra_test, a) for a in actions] \
+            if len(actions) <= self.LINEAR_LIMIT else None
+        uses: dict[int, int] = {}
+        for action in actions:
+            for fid in _bits(action.pre_pos):
+                uses[fid] = uses.get(fid, 0) + 1
+        self.groups: dict[int, list] = {}
+        self.unkeyed = []
+        for index, a in enumerate(actions):
+            entry = (index, a.pre_pos, a.pre_neg, a.extra_test)
+            if a.pre_pos:
+                key = min(_bits(a.pre_pos), key=uses.__getitem__)
+                self.groups.setdefault(key, []).append(entry)
+            else:
+                self.unkeyed.append(entry)
+
+    def applicable(self, state: int) -> list[GroundAction]:
+        if self.linear is not None:
+            return [a for pos, neg, test, a in self.linear
+                    if state & pos == pos and not state & neg and (test is None or test(state))]
+        found = [i for i, pos, neg, test in self.unkeyed
+                 if not state & neg and (test is None or test(state))]
+        groups = self.groups
+        rest = state
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            group = groups.get(low.bit_length() - 1)
+            if group:
+                found.extend(i for i, pos, neg, test in group
+                             if state & pos == pos and not state & neg
+                             and (test is None or test(state)))
+        found.sort()
+        actions = self.actions
+        return [actions[i] for i in found]
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def ground(domain: Domain, problem: Problem) -> Task:

@@ -40,7 +40,7 @@ class IndexActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
         mask = np.zeros(self.action_space.n, dtype=np.int8)
         for i, action in enumerate(actions):
             mask[i] = action.applicable(base.state)
-        return dict(info, action_mask=mask, action_names=[base.view.command(a) for a in actions])
+        return dict(info, action_mask=mask, action_names=[base.view.command(a, base.task) for a in actions])
 
     def reset(self, **kwargs):
         obs, info = self.env.reset(**kwargs)
@@ -49,7 +49,8 @@ class IndexActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
     def step(self, action):
         index = int(action)
         actions = self._actions()
-        command = self.env.unwrapped.view.command(actions[index]) if 0 <= index < len(actions) \
+        base = self.env.unwrapped
+        command = base.view.command(actions[index], base.task) if 0 <= index < len(actions) \
             else f"(no-action-at-index-{index})"
         obs, reward, terminated, truncated, info = self.env.step(command)
         return obs, reward, terminated, truncated, self._augment(info)
