@@ -3,8 +3,6 @@
 import subprocess
 import sys
 
-import pytest
-
 from planloop.cli import main
 
 from conftest import PLANBENCH

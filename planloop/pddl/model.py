@@ -73,6 +73,23 @@ Formula = Union[Atom, Equals, Not, And, Or, Imply, Exists, Forall]
 TRUE = And(())
 
 
+def map_formula(f: Formula, leaf, quantified=None) -> Formula:
+    """Rebuild ``f`` bottom up: ``leaf(node)`` replaces each Atom and Equals;
+    ``quantified(node, body)`` rebuilds each Exists/Forall around its new body
+    (by default with the same parameters)."""
+    if isinstance(f, (Atom, Equals)):
+        return leaf(f)
+    if isinstance(f, Not):
+        return Not(map_formula(f.arg, leaf, quantified))
+    if isinstance(f, (And, Or)):
+        return type(f)(tuple(map_formula(a, leaf, quantified) for a in f.args))
+    if isinstance(f, Imply):
+        return Imply(map_formula(f.condition, leaf, quantified),
+                     map_formula(f.consequence, leaf, quantified))
+    body = map_formula(f.body, leaf, quantified)
+    return quantified(f, body) if quantified else type(f)(f.params, body)
+
+
 @dataclass(frozen=True)
 class Literal:
     """An effect that makes ``atom`` true, or false when ``negated``."""

@@ -13,8 +13,7 @@ from dataclasses import dataclass, field, replace
 from importlib import resources
 
 from .model import (
-    Action, And, Atom, Domain, Equals, Exists, Forall, ForallEffect, Imply, Literal, Not, Or,
-    Predicate, Problem, When,
+    Action, Atom, Domain, Equals, ForallEffect, Literal, Predicate, Problem, When, map_formula,
 )
 
 PLANBENCH_MYSTERY = {
@@ -52,17 +51,12 @@ class Renaming:
         return self.actions.get(name, name), tuple(map(self._obj, args))
 
     def formula(self, f):
+        return map_formula(f, self._leaf)
+
+    def _leaf(self, f):
         if isinstance(f, Atom):
             return self.atom(f)
-        if isinstance(f, Equals):
-            return Equals(self._obj(f.left), self._obj(f.right))
-        if isinstance(f, Not):
-            return Not(self.formula(f.arg))
-        if isinstance(f, (And, Or)):
-            return type(f)(tuple(self.formula(a) for a in f.args))
-        if isinstance(f, Imply):
-            return Imply(self.formula(f.condition), self.formula(f.consequence))
-        return type(f)(f.params, self.formula(f.body))  # Exists, Forall
+        return Equals(self._obj(f.left), self._obj(f.right))
 
     def effect(self, e):
         if isinstance(e, Literal):

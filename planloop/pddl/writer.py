@@ -10,8 +10,8 @@ the written domain is the unit-cost version of the one read.
 from __future__ import annotations
 
 from .model import (
-    ROOT_TYPE, Action, And, Atom, Domain, Equals, Exists, Forall, ForallEffect, Imply, Literal, Not, Or,
-    Param, Problem, When,
+    ROOT_TYPE, Action, And, Atom, Domain, Equals, Exists, ForallEffect, Imply, Literal, Not, Or,
+    Param, Problem, When, map_formula,
 )
 
 
@@ -47,19 +47,13 @@ class _EitherCompiler:
         return next(t for t in chains[0] if all(t in chain for chain in chains[1:]))
 
     def formula(self, f):
-        if isinstance(f, Not):
-            return Not(self.formula(f.arg))
-        if isinstance(f, (And, Or)):
-            return type(f)(tuple(self.formula(a) for a in f.args))
-        if isinstance(f, Imply):
-            return Imply(self.formula(f.condition), self.formula(f.consequence))
-        if isinstance(f, (Exists, Forall)):
-            params, guards = self.params(f.params)
-            body = self.formula(f.body)
-            if guards:
-                body = And(guards + (body,)) if isinstance(f, Exists) else Imply(And(guards), body)
-            return type(f)(params, body)
-        return f
+        return map_formula(f, lambda leaf: leaf, self._quantified)
+
+    def _quantified(self, f, body):
+        params, guards = self.params(f.params)
+        if guards:
+            body = And(guards + (body,)) if isinstance(f, Exists) else Imply(And(guards), body)
+        return type(f)(params, body)
 
     def effects(self, effects) -> tuple:
         out = []
