@@ -120,16 +120,6 @@ class Task:
                 [order.get(a, len(order)) for a in self.facts[i].args]))
         return [i for i in self._display_order if state >> i & 1]
 
-    def state_of(self, atoms) -> int:
-        """The state in which exactly ``atoms`` (and the static facts) are true."""
-        state = 0
-        for fact in atoms:
-            state |= 1 << self.fact_id(fact)
-        for i, fact in enumerate(self.facts):
-            if fact.predicate in self._static and self.init >> i & 1:
-                state |= 1 << i
-        return state
-
     # -- the dynamics --------------------------------------------------------------
     def applicable(self, state: int) -> list[GroundAction]:
         """The actions applicable in ``state``, in grounding order."""
