@@ -13,7 +13,9 @@ from typing import NamedTuple
 from ..pddl import ActionLookupError, Atom, Domain, Problem, Renaming, UnmetFact, parse_command
 from ..pddl.grounding import GroundAction, Task
 from ..pddl.model import And
-from ..pddl.render import Templates, render_action, render_fact, render_facts, templates_for
+from ..pddl.render import (
+    Templates, join_phrases, render_action, render_fact, render_facts, templates_for,
+)
 from ..pddl.writer import formula_text, write_domain, write_problem
 
 OBS_FORMATS = ("text", "pddl")
@@ -124,8 +126,7 @@ class TaskView:
         parts = [texts[i] for i in task.true_ids(state)]
         if self.obs_format == "pddl":
             return " ".join(parts)
-        return (", ".join(parts[:-1]) + " and " + parts[-1]) if len(parts) > 1 else \
-            (parts[0] if parts else "nothing holds")
+        return join_phrases(parts) or "nothing holds"
 
     def goal(self, task: Task) -> str:
         texts = self._cache(task)

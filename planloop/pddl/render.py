@@ -72,7 +72,7 @@ def render_fact(fact: Atom, templates: Templates = GENERIC) -> str:
         return f"{_words(fact.predicate)} holds"
     if len(args) == 1:
         return f"{args[0]} is {_words(fact.predicate)}"
-    return f"{_words(fact.predicate)} holds for {_join(args)}"
+    return f"{_words(fact.predicate)} holds for {join_phrases(args)}"
 
 
 def render_action(name: str, args, templates: Templates = GENERIC) -> str:
@@ -85,10 +85,11 @@ def render_action(name: str, args, templates: Templates = GENERIC) -> str:
 
 def render_facts(facts, templates: Templates = GENERIC) -> str:
     """A list of facts as one sentence: "a, b and c"."""
-    return _join([render_fact(f, templates) for f in facts]) or "nothing"
+    return join_phrases([render_fact(f, templates) for f in facts]) or "nothing"
 
 
-def _join(parts: list[str]) -> str:
+def join_phrases(parts: list[str]) -> str:
+    """["a", "b", "c"] -> "a, b and c"."""
     if len(parts) <= 1:
         return "".join(parts)
     return ", ".join(parts[:-1]) + " and " + parts[-1]
