@@ -111,6 +111,9 @@ class _Reader:
                 continue
             if not isinstance(item, Sym):
                 self.error("expected a name, found a list", item)
+            elif item.startswith("-"):
+                self.error(f"'{item}': put a space after '-' to name a type ('- {item[1:]}')",
+                           item)
             elif variables and not item.startswith("?"):
                 self.error(f"parameter '{item}' must start with '?'", item)
             elif not variables and item.startswith("?"):

@@ -532,3 +532,9 @@ def test_plan_with_unreadable_lines_names_each_line():
     assert diagnostics[0].snippet == "then drive (away"
     assert "cannot read a plan step" in diagnostics[0].message
     assert all(d.severity == "error" for d in diagnostics)
+
+
+def test_type_glued_to_its_dash_gets_a_hint():
+    domain = edit(DOMAIN, "?t - truck ?from", "?t -truck ?from")
+    d = only(diagnostics_of(parse_domain, domain), "'-truck'", "'- truck'")
+    assert where(d) == at(domain, "-truck ?from")
