@@ -1,0 +1,57 @@
+"""What every chat model in planloop returns, and how its cost is counted."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+
+class LLMError(RuntimeError):
+    """A model call that failed for good (after retries); ``kind`` says why:
+    ``rate_limit``, ``server``, ``timeout``, ``connection``, ``bad_request``, ``auth``
+    or ``other``. Policies record it on the episode instead of crashing the run."""
+
+    def __init__(self, kind: str, message: str):
+        self.kind = kind
+        super().__init__(f"{kind}: {message}")
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    id: str
+    name: str
+    arguments: str  # JSON text, as the model wrote it
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Calls, tokens and seconds; add them up with ``+``."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+    cached_calls: int = 0
+
+    def __add__(self, other: "Usage") -> "Usage":
+        return Usage(self.calls + other.calls, self.prompt_tokens + other.prompt_tokens,
+                     self.completion_tokens + other.completion_tokens,
+                     self.seconds + other.seconds, self.cached_calls + other.cached_calls)
+
+
+@dataclass(frozen=True)
+class ChatResponse:
+    text: str
+    tool_calls: tuple[ToolCall, ...] = ()
+    usage: Usage = field(default_factory=Usage)
+    model: str = ""
+    cached: bool = False
+
+
+class ChatModel(Protocol):
+    """Anything that answers a list of chat messages."""
+
+    name: str
+
+    def complete(self, messages: list[dict], tools: list[dict] | None = None,
+                 **params) -> ChatResponse: ...
