@@ -17,7 +17,8 @@ import time
 import gymnasium as gym
 
 import planloop  # noqa: F401  (registers the environments)
-from planloop.pddl import PLANNERS, solve
+from planloop.pddl import PLANNERS
+from planloop.policies import PlannerPolicy, run_episode
 from planloop.results import ResultsFile, config_hash
 from planloop.stats import wilson_interval
 
@@ -29,20 +30,12 @@ def parse_range(text: str) -> range:
 
 def run_instance(env, instance: int, planner: str, timeout: float) -> dict:
     """Plan from what the agent sees, then execute; the environment judges the result."""
-    obs, info = env.reset(options={"instance": instance})
-    result = solve(info["domain_pddl"], info["problem_pddl"], planner=planner, timeout=timeout)
-    won, executed, error = False, 0, None
-    for command in result.plan or ():
-        obs, reward, terminated, truncated, info = env.step(command)
-        executed += 1
-        if info["action_error"]:
-            error = info["action_error"]["message"]
-            break
-        won = info["won"]
-        if terminated or truncated:
-            break
-    return {"instance": instance, "status": result.status, "won": won,
-            "plan_length": len(result.plan or ()), "executed": executed,
+    policy = PlannerPolicy(planner, timeout)
+    episode = run_episode(env, policy, options={"instance": instance})
+    result = policy.result
+    error = next((e["message"] for e in episode.errors if e), None)
+    return {"instance": instance, "status": result.status, "won": episode.won,
+            "plan_length": len(result.plan or ()), "executed": episode.steps,
             "planner_seconds": round(result.seconds, 4), "error": error,
             "message": "" if result.solved else result.message}
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from typing import Protocol
 
 
@@ -34,9 +34,10 @@ class Usage:
     cached_calls: int = 0
 
     def __add__(self, other: "Usage") -> "Usage":
-        return Usage(self.calls + other.calls, self.prompt_tokens + other.prompt_tokens,
-                     self.completion_tokens + other.completion_tokens,
-                     self.seconds + other.seconds, self.cached_calls + other.cached_calls)
+        return Usage(*(a + b for a, b in zip(astuple(self), astuple(other))))
+
+    def __sub__(self, other: "Usage") -> "Usage":
+        return Usage(*(a - b for a, b in zip(astuple(self), astuple(other))))
 
 
 @dataclass(frozen=True)

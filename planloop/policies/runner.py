@@ -1,0 +1,85 @@
+"""``run_episode(env, policy)``: the one loop every experiment uses, and its record."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+
+from ..llm import LLMError, Usage
+from .base import GIVE_UP, RESTART
+
+
+@dataclass(frozen=True)
+class Episode:
+    """Everything a paper needs about one episode."""
+
+    env_id: str
+    instance: int | None
+    seed: int | None
+    policy: str
+    model: str | None
+    prompt_version: str | None
+    won: bool
+    steps: int
+    restarts: int
+    truncated: bool
+    gave_up: bool
+    actions: tuple[str, ...]
+    observations: tuple[str, ...]
+    errors: tuple[dict | None, ...]
+    usage: Usage = field(default_factory=Usage)
+    seconds: float = 0.0
+    error: str | None = None  # a model call that failed for good
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def run_episode(env, policy, seed: int | None = None, options: dict | None = None,
+                max_steps: int | None = None) -> Episode:
+    """Play one episode of ``env`` with ``policy`` and record it.
+
+    ``RESTART`` from the policy resets the same instance (counted in ``restarts``);
+    ``GIVE_UP`` ends the episode. A failing model call (LLMError) ends it too, and is
+    recorded, never raised. ``max_steps`` caps environment steps across restarts.
+    """
+    start = time.monotonic()
+    usage_before = getattr(policy, "usage", Usage())
+    obs, info = env.reset(seed=seed, options=options)
+    instance = info.get("instance")
+    policy.reset(obs, info)
+    actions, observations, errors = [], [obs], []
+    restarts, won, truncated, gave_up, failure = 0, False, False, False, None
+    while max_steps is None or len(actions) < max_steps:
+        try:
+            action = policy.act(obs, info)
+        except LLMError as exc:
+            failure = str(exc)
+            break
+        if action is GIVE_UP:
+            gave_up = True
+            break
+        if action is RESTART:
+            restarts += 1
+            obs, info = env.reset(options={"instance": instance} if instance is not None
+                                  else options)
+            observations.append(obs)
+            continue
+        obs, _, terminated, truncated, info = env.step(action)
+        actions.append(action)
+        observations.append(obs)
+        errors.append(info.get("action_error"))
+        won = bool(info.get("won"))
+        if terminated or truncated:
+            break
+    else:
+        truncated = True
+    spent = getattr(policy, "usage", Usage()) - usage_before
+    return Episode(
+        env_id=getattr(getattr(env, "spec", None), "id", None) or type(env.unwrapped).__name__,
+        instance=instance, seed=seed, policy=policy.name,
+        model=getattr(policy, "model_name", None),
+        prompt_version=getattr(policy, "prompt_version", None), won=won, steps=len(actions),
+        restarts=restarts, truncated=truncated and not won, gave_up=gave_up,
+        actions=tuple(actions), observations=tuple(observations), errors=tuple(errors),
+        usage=spent, seconds=time.monotonic() - start, error=failure)
