@@ -70,3 +70,34 @@ def test_max_steps_caps_the_episode():
     policy = ScriptPolicy(["(fly)"] * 10)
     episode = run_episode(gym.make("Mystery-BW-v0"), policy, options={"instance": 0}, max_steps=4)
     assert episode.steps == 4 and episode.truncated
+
+
+def test_extract_plan_from_chatty_answers():
+    from planloop.policies.extract import extract_plan
+    text = "Sure! Here is the plan:\n```pddl\n(Attack A)\n(overcome a, c) ; stack\n```\nDone."
+    assert extract_plan(text) == ["(attack a)", "(overcome a c)"]
+    assert extract_plan("1. (feast c b)\n2. (succumb c)") == ["(feast c b)", "(succumb c)"]
+    assert extract_plan("no plan, sorry") == []
+
+
+def test_direct_policy_resamples_until_valid_and_plays_that_plan():
+    from planloop.policies.direct import DirectPlanPolicy
+    env = gym.make("Mystery-BW-v0")
+    _, info = env.reset(options={"instance": 0})
+    good = PlannerPolicy("bfs")
+    good.reset("", info)
+    right = "\n".join(good.result.plan)
+    model = ScriptedModel(["(feast a b)", "I cannot do this.", f"```\n{right}\n```"])
+    policy = DirectPlanPolicy(model, max_attempts=5)
+    episode = run_episode(env, policy, options={"instance": 0})
+    assert episode.won and model.calls == 3 and episode.usage.calls == 3
+    assert [a["verdict"] for a in policy.attempts] == ["precondition", "goal", "valid"]
+
+
+def test_direct_policy_respects_its_attempt_budget():
+    from planloop.policies.direct import DirectPlanPolicy
+    model = ScriptedModel(lambda messages: "(feast a b)")
+    policy = DirectPlanPolicy(model, max_attempts=3)
+    episode = run_episode(gym.make("Mystery-BW-v0"), policy, options={"instance": 0})
+    assert model.calls == 3 and not episode.won
+    assert episode.errors[0]["kind"] == "inapplicable"  # the last sample was played
