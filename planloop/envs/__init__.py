@@ -10,7 +10,9 @@ ENVIRONMENTS = {
     "Blocksworld-v0": ("planloop.envs.blocksworld:blocksworld_env", 100),
     "Mystery-BW-v0": ("planloop.envs.blocksworld:mystery_env", 100),
     "MysteryRandom-BW-v0": ("planloop.envs.blocksworld:mystery_random_env", 100),
+    "CoinCollector-v0": ("planloop.envs.coin.env:CoinCollectorEnv", 200),
 }
+FULLY_OBSERVABLE = ("PDDL-v0", "Blocksworld-v0", "Mystery-BW-v0", "MysteryRandom-BW-v0")
 
 
 def register_envs() -> None:
@@ -21,4 +23,4 @@ def register_envs() -> None:
                      disable_env_checker=False)
 
 
-__all__ = ["ENVIRONMENTS", "Outcome", "PDDLEnv", "TaskView", "register_envs"]
+__all__ = ["ENVIRONMENTS", "FULLY_OBSERVABLE", "Outcome", "PDDLEnv", "TaskView", "register_envs"]

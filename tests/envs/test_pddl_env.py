@@ -8,7 +8,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import planloop  # noqa: F401
-from planloop.envs import ENVIRONMENTS
+from planloop.envs import ENVIRONMENTS, FULLY_OBSERVABLE
 
 from conftest import PLANBENCH
 
@@ -36,7 +36,7 @@ def test_prefixed_id_works_without_import():
     assert out.stdout.strip().startswith("(")
 
 
-@pytest.mark.parametrize("env_id", list(ENVIRONMENTS))
+@pytest.mark.parametrize("env_id", FULLY_OBSERVABLE)
 def test_info_contract(env_id):
     env = make(env_id)
     obs, info = env.reset(seed=0)

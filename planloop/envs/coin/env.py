@@ -1,0 +1,146 @@
+"""``CoinCollector-v0``: TextWorld Express's ``coin`` game, natively."""
+
+from __future__ import annotations
+
+import string
+
+import gymnasium as gym
+from gymnasium import spaces
+
+from . import text
+from .generate import generate_house
+from .layout import House, load_layout
+from .names import fact
+from .shuffle import JavaRandom
+from .symbolic import DOMAIN, plan_commands, problem_text, true_facts
+from .vocab import DIRECTIONS
+from .world import World
+
+MAX_TEXT = 1_000_000
+
+
+class CoinCollectorEnv(gym.Env):
+    """Find the coin in a house and take it.
+
+    Either a seeded house of ``num_locations`` rooms (``reset(seed=...)`` picks it), or
+    with ``layout`` (a TextWorld Express transcript path, its JSON or its ``map``) exactly
+    that recorded house, where the same commands print what TextWorld Express printed,
+    valid-action order included. ``fold`` (train/dev/test) picks the distractor
+    vocabulary of generated houses. ``info`` carries ``admissible_actions``, ``task``,
+    ``won``, ``feedback``, ``action_error``, ``score``, ``moves``, ``look`` and
+    ``inventory``. The hidden world is ``world_pddl()``; ``observed_facts()``,
+    ``gold_path()`` and ``plan_commands()`` serve evaluators and reference policies.
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+
+    def __init__(self, num_locations: int = 5, include_doors: bool = True,
+                 num_distractor_items: int = 0, fold: str = "train", layout=None,
+                 render_mode: str | None = None):
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.params = dict(num_locations=num_locations, include_doors=bool(include_doors),
+                           num_distractor_items=num_distractor_items, fold=fold)
+        self.layout: House | None = None if layout is None else load_layout(layout)
+        if self.layout is None:
+            generate_house(**self.params, seed=0)  # check the parameters now
+        self.render_mode = render_mode
+        self.observation_space = spaces.Text(max_length=MAX_TEXT, charset=string.printable)
+        self.action_space = spaces.Text(max_length=MAX_TEXT, charset=string.printable)
+        self.world: World | None = None
+        self._info: dict = {}
+        self._obs = ""
+
+    # -- gymnasium API ----------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        house = self.layout
+        if house is None:
+            game_seed = seed if seed is not None else int(self.np_random.integers(2**31))
+            house = generate_house(**self.params, seed=game_seed)
+        self.world = World(house)
+        self._random = JavaRandom(0)
+        self._valid = self._random.shuffle(self.world.valid_actions())
+        self.moves = 0
+        obs = self.world.look()
+        return self._emit(obs, None), self._info
+
+    def step(self, action: str):
+        if self.world is None:
+            raise RuntimeError("call reset() before step()")
+        if action == "help":  # TextWorld Express's wrapper answers it; the game never sees it
+            self._info = {**self._info, "feedback": text.TASK, "action_error": None}
+            return self._show(text.TASK), 0.0, False, False, self._info
+        command = str(action).strip()
+        before = self.world.score
+        self.moves += 1
+        if command in self._valid:
+            obs, unmet = self.world.execute(command)
+            self._valid = self._random.shuffle(self.world.valid_actions())
+            error = {"kind": "inapplicable", "message": obs, "unmet": unmet} if unmet else None
+        else:
+            obs, error = text.UNKNOWN, self._invalid(command)
+        obs = self._emit(obs, error)
+        won = self.world.score >= 1
+        return obs, self.world.score - before, won, False, self._info
+
+    def render(self):
+        if self.render_mode == "ansi":
+            return self._obs
+        if self.render_mode == "human":
+            print(self._obs)
+        return None
+
+    # -- ground truth for evaluators --------------------------------------------------
+    def world_pddl(self) -> tuple[str, str]:
+        """The hidden world now: (domain text, problem text)."""
+        return DOMAIN, problem_text(self.world)
+
+    def observed_facts(self) -> list[str]:
+        """The true facts the game's texts have shown the player so far."""
+        return true_facts(self.world, observed_only=True)
+
+    def gold_path(self) -> list[str] | None:
+        """A shortest winning command list from now; None if the game cannot be won."""
+        return self.world.gold_path()
+
+    def plan_commands(self, plan) -> list[str]:
+        """A plan for ``world_pddl()`` as game commands."""
+        return plan_commands(self.world, plan)
+
+    # -- helpers ----------------------------------------------------------------------
+    def _invalid(self, command: str) -> dict:
+        """Why a command is not valid now: a case or spacing slip of a valid command is
+        malformed; a move, door or take command naming a direction or an item of this
+        house is inapplicable; anything else is unknown."""
+        error = {"kind": "unknown", "message": text.UNKNOWN, "unmet": []}
+        verb, _, target = command.rpartition(" ")
+        if " ".join(command.lower().split()) in {a.lower() for a in self._valid}:
+            error["kind"] = "malformed"
+        elif verb in ("move", "open door to", "close door to") and target in DIRECTIONS:
+            error["kind"] = "inapplicable"
+        elif command.startswith("take ") and command[5:] in self.world.items:
+            error.update(kind="inapplicable",
+                         unmet=[fact("in-room", command[5:], self.world.room)])
+        return error
+
+    def _emit(self, obs: str, error: dict | None) -> str:
+        world = self.world
+        self._info = {
+            "admissible_actions": list(self._valid),
+            "task": text.TASK,
+            "won": world.score >= 1,
+            "feedback": obs,
+            "action_error": error,
+            "score": world.score,
+            "moves": self.moves,
+            "look": world.look(),
+            "inventory": world.inventory_text(),
+        }
+        return self._show(obs)
+
+    def _show(self, obs: str) -> str:
+        self._obs = obs
+        if self.render_mode == "human":
+            self.render()
+        return obs
