@@ -10,7 +10,7 @@ ENVIRONMENTS = {
     "Blocksworld-v0": ("planloop.envs.blocksworld:blocksworld_env", 100),
     "Mystery-BW-v0": ("planloop.envs.blocksworld:mystery_env", 100),
     "MysteryRandom-BW-v0": ("planloop.envs.blocksworld:mystery_random_env", 100),
-    "CoinCollector-v0": ("planloop.envs.coin.env:CoinCollectorEnv", 200),
+    "CoinCollector-v0": ("planloop.envs.coin:coin_collector", 200),
 }
 FULLY_OBSERVABLE = ("PDDL-v0", "Blocksworld-v0", "Mystery-BW-v0", "MysteryRandom-BW-v0")
 

@@ -1,0 +1,87 @@
+"""``CoinCollector-v0`` with ``backend="twx"``: the real TextWorld Express game (the
+``textworld-express`` package, which runs a Java simulator), behind the same
+interface as the native engine, so that published settings can be reproduced."""
+
+from __future__ import annotations
+
+import shutil
+import string
+
+import gymnasium as gym
+from gymnasium import spaces
+
+from . import text
+
+MAX_TEXT = 1_000_000
+
+
+class TWXCoinCollectorEnv(gym.Env):
+    """TextWorld Express's ``coin`` game. ``reset(seed=...)`` is TextWorld Express's
+    own seed within ``fold``; ``gold_path()`` is its gold action sequence."""
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+
+    def __init__(self, num_locations: int = 5, include_doors: bool = True,
+                 num_distractor_items: int = 0, fold: str = "train", step_limit: int = 200,
+                 render_mode: str | None = None):
+        try:
+            from textworld_express import TextWorldExpressEnv
+        except ImportError as exc:
+            raise RuntimeError("backend='twx' needs the twx extra: "
+                               "pip install 'planloop[twx]'") from exc
+        if shutil.which("java") is None:
+            raise RuntimeError("backend='twx' needs java on PATH")
+        self.fold = fold
+        self.render_mode = render_mode
+        self.observation_space = spaces.Text(max_length=MAX_TEXT, charset=string.printable)
+        self.action_space = spaces.Text(max_length=MAX_TEXT, charset=string.printable)
+        self._game = TextWorldExpressEnv(envStepLimit=step_limit)
+        self._game.load(gameName="coin", gameParams=(
+            f"numLocations={num_locations},includeDoors={int(bool(include_doors))},"
+            f"numDistractorItems={num_distractor_items}"))
+        self._valid: list[str] = []
+        self._gold: list[str] = []
+        self._obs = ""
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        game_seed = seed if seed is not None else int(self.np_random.integers(2**31))
+        obs, infos = self._game.reset(seed=game_seed, gameFold=self.fold,
+                                      generateGoldPath=True)
+        self._gold = list(self._game.getGoldActionSequence())
+        return self._emit(obs, infos, None), self._info
+
+    def step(self, action: str):
+        command = str(action)
+        known = command == "help" or command.strip() in self._valid
+        obs, reward, done, infos = self._game.step(command)
+        error = None if known else {"kind": "unknown", "message": obs, "unmet": []}
+        obs = self._emit(obs, infos, error)
+        return obs, float(reward), bool(infos["tasksuccess"]), \
+            bool(done and not infos["tasksuccess"]), self._info
+
+    def gold_path(self) -> list[str]:
+        """TextWorld Express's gold action sequence for this episode, from its start."""
+        return list(self._gold)
+
+    def render(self):
+        if self.render_mode == "ansi":
+            return self._obs
+        if self.render_mode == "human":
+            print(self._obs)
+        return None
+
+    def close(self):
+        self._game.close()
+
+    def _emit(self, obs: str, infos: dict, error: dict | None) -> str:
+        self._valid = list(infos["validActions"])
+        self._info = {"admissible_actions": list(self._valid),
+                      "task": infos.get("taskDescription", text.TASK),
+                      "won": bool(infos["tasksuccess"]), "feedback": obs,
+                      "action_error": error, "score": infos["score"],
+                      "moves": infos["numMoves"], "look": infos["look"],
+                      "inventory": infos["inventory"]}
+        self._obs = obs
+        return obs
+
