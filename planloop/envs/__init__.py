@@ -11,6 +11,7 @@ ENVIRONMENTS = {
     "Mystery-BW-v0": ("planloop.envs.blocksworld:mystery_env", 100),
     "MysteryRandom-BW-v0": ("planloop.envs.blocksworld:mystery_random_env", 100),
     "CoinCollector-v0": ("planloop.envs.coin:coin_collector", 200),
+    "ALFWorld-v0": ("planloop.envs.alfworld:ALFWorldEnv", 50),
 }
 FULLY_OBSERVABLE = ("PDDL-v0", "Blocksworld-v0", "Mystery-BW-v0", "MysteryRandom-BW-v0")
 

@@ -10,7 +10,7 @@ from gymnasium.utils.env_checker import check_env
 import planloop  # noqa: F401
 from planloop.envs import ENVIRONMENTS, FULLY_OBSERVABLE
 
-from conftest import PLANBENCH
+from conftest import DATA, PLANBENCH
 
 BW_DOMAIN = PLANBENCH / "blocksworld" / "generated_domain.pddl"
 BW_FOLDER = PLANBENCH / "blocksworld" / "generated_basic"
@@ -20,6 +20,8 @@ def make(env_id, **kwargs):
     if env_id == "PDDL-v0":
         kwargs.setdefault("domain", BW_DOMAIN)
         kwargs.setdefault("problem", BW_FOLDER)
+    if env_id == "ALFWorld-v0":
+        kwargs.setdefault("data_dir", DATA / "alfworld" / "games")
     return gym.make(env_id, **kwargs)
 
 

@@ -1,8 +1,6 @@
 """solve(): Fast Downward and the built-in searches, every status, clean temp files."""
 
 import tempfile
-from pathlib import Path
-
 import pytest
 
 from planloop.envs.blocksworld import generate_problem
@@ -68,13 +66,13 @@ def test_syntax_error_is_invalid_input_with_position():
     assert "unbalanced parentheses" in result.message and "line" in result.message
 
 
-def test_fast_downward_timeout_kills_and_cleans_up():
-    before = set(Path(tempfile.gettempdir()).glob("planloop-fd-*"))
+def test_fast_downward_timeout_kills_and_cleans_up(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # only this test's folders
     hard = generate_problem(40, seed=3, style="ipc")
     result = solve(IPC / "domain.pddl", hard, planner="astar(lmcut())", timeout=1.0)
     assert result.status == "timeout"
     assert result.seconds < 10
-    assert set(Path(tempfile.gettempdir()).glob("planloop-fd-*")) == before
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_builtin_search_timeout():

@@ -1,0 +1,267 @@
+"""The game engine: TextWorld's PDDL engine, rebuilt on planloop's grounded task.
+
+A :class:`World` is the task's state (a bitset) plus the engine's memory of negated
+facts: every delete effect leaves a ``not_<predicate>`` fact that only re-adding the
+fact removes; texts may query those (ALFWorld's ``look`` does).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from dataclasses import dataclass
+from itertools import islice, product
+
+from ...pddl import ActionLookupError, GroundAction
+from .game import Game
+from .grammar import Key
+
+NOTHING_HAPPENS = "Nothing happens."
+
+
+@dataclass(frozen=True)
+class World:
+    """The true state and the remembered ``not_`` facts, both bitsets over fact ids."""
+
+    state: int
+    negated: int  # fact ids whose not_ fact the engine remembers
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a command did: the world after it, the text, the action or the error."""
+
+    world: World
+    feedback: str
+    action: GroundAction | None = None
+    error: dict | None = None
+
+
+class _FactView:
+    """The facts of a world by predicate, each list sorted by arguments (lazily)."""
+
+    __slots__ = ("engine", "world", "cache")
+
+    def __init__(self, engine: "Engine", world: World):
+        self.engine, self.world, self.cache = engine, world, {}
+
+    def facts(self, predicate: str) -> list[tuple[str, ...]]:
+        found = self.cache.get(predicate)
+        if found is None:
+            negated = predicate.startswith("not_")
+            bits = self.world.negated if negated else self.world.state
+            index = self.engine.fact_index(predicate[4:] if negated else predicate)
+            found = self.cache[predicate] = [args for fid, args in index if bits >> fid & 1]
+        return found
+
+    def is_a(self, obj: str, type_name: str) -> bool:
+        return self.engine.is_a(obj, type_name)
+
+
+class Engine:
+    """Commands, admissible lists and texts of one :class:`Game`."""
+
+    MAX_DIAGNOSED = 512  # instantiations tried when explaining an unknown action
+
+    def __init__(self, game: Game, cache_size: int = 4096):
+        self.game = game
+        self.task = task = game.task
+        self.grammar = game.grammar
+        self.entities = game.entities
+        self._by_display = {e.name: obj for obj, e in game.entities.items()}
+        self._schemas = {name: [(p.name.lstrip("?"), p.types[0]) for p in a.params]
+                         for name, a in task.domain.actions.items()}
+        self._types = {name: dict(params) for name, params in self._schemas.items()}
+        self._index: dict[str, list] = {}
+        self._indexed_facts = 0
+        self._type_of = dict(task.objects)
+        self._is_a: dict[tuple[str, str], bool] = {}
+        dynamic = _changed_predicates(task.domain)
+        queried = {name: self.grammar.queried_predicates(text.template)
+                   for name, text in self.grammar.actions.items()}
+        # a template that queries only static facts renders the same in every state
+        self._static_templates = {name: found is not None and not found & dynamic
+                                  for name, found in queried.items()}
+        self._state_keyed = all(self._static_templates.values())
+        self._texts: dict[GroundAction, str] = {}
+        self._commands: OrderedDict = OrderedDict()  # state (or world) -> commands
+        self._cache_size = cache_size
+        self._patterns = [(name, re.compile(_template_regex(text.template)))
+                          for name, text in self.grammar.actions.items()
+                          if name in task.domain.actions]
+
+    # -- facts -----------------------------------------------------------------------
+    def initial_world(self) -> World:
+        return World(self.task.init, 0)
+
+    def fact_index(self, predicate: str) -> list[tuple[int, tuple[str, ...]]]:
+        facts = self.task.facts
+        if self._indexed_facts != len(facts):
+            index: dict[str, list] = {}
+            for fid, fact in enumerate(facts):
+                index.setdefault(fact.predicate, []).append((fid, fact.args))
+            for entries in index.values():
+                entries.sort(key=lambda entry: entry[1])
+            self._index, self._indexed_facts = index, len(facts)
+        return self._index.get(predicate, [])
+
+    def is_a(self, obj: str, type_name: str) -> bool:
+        key = (obj, type_name)
+        found = self._is_a.get(key)
+        if found is None:
+            kind = self._type_of.get(obj)
+            found = self._is_a[key] = kind is not None and \
+                self.task.domain.is_subtype(kind, (type_name,))
+        return found
+
+    def view(self, world: World) -> _FactView:
+        return _FactView(self, world)
+
+    # -- texts -----------------------------------------------------------------------
+    def mapping(self, action: GroundAction) -> dict[Key, str]:
+        return dict(zip(self._schemas[action.name], action.args))
+
+    def derive(self, rhs: str, world: World, mapping: dict[Key, str] | None = None) -> str:
+        return self.grammar.derive(rhs, self.view(world), mapping or {}, self.entities)
+
+    def intro(self, world: World) -> str:
+        return self.derive("#intro#", world)
+
+    def command_text(self, action: GroundAction, world: World) -> str:
+        text = self._texts.get(action)
+        if text is None:
+            text = self.derive(self.grammar.actions[action.name].template, world,
+                               self.mapping(action))
+            if self._static_templates[action.name]:
+                self._texts[action] = text
+        return text
+
+    def commands(self, world: World) -> dict[str, GroundAction]:
+        """The admissible commands, sorted, each with the action it runs."""
+        key = world.state if self._state_keyed else world
+        found = self._commands.get(key)
+        if found is not None:
+            self._commands.move_to_end(key)
+            return found
+        texts: dict[str, GroundAction] = {}
+        for action in self.task.applicable(world.state):
+            if not _changes_nothing(action):
+                texts.setdefault(self.command_text(action, world), action)
+        found = dict(sorted(texts.items()))
+        self._commands[key] = found
+        if len(self._commands) > self._cache_size:
+            self._commands.popitem(last=False)
+        return found
+
+    # -- dynamics --------------------------------------------------------------------
+    def execute(self, world: World, command: str) -> Outcome:
+        """Run ``command`` (stripped, then compared exactly with the admissible ones)."""
+        command = command.strip()
+        action = self.commands(world).get(command)
+        if action is None:
+            return Outcome(world, NOTHING_HAPPENS, error=self.diagnose(world, command))
+        after = self.apply(world, action)
+        feedback = self.derive(self.grammar.actions[action.name].feedback, after,
+                               self.mapping(action))
+        return Outcome(after, feedback, action)
+
+    def apply(self, world: World, action: GroundAction) -> World:
+        add, delete = action.add, action.delete
+        for test, _, c_add, c_delete in action.conditional:
+            if test(world.state):
+                add, delete = add | c_add, delete | c_delete
+        delete &= ~add
+        return World((world.state & ~delete) | add, (world.negated | delete) & ~add)
+
+    def diagnose(self, world: World, command: str) -> dict:
+        """Why ``command`` is not admissible: an ``action_error`` record."""
+        options, unknown, mistyped = [], None, None
+        for name, pattern in self._patterns:
+            match = pattern.fullmatch(command)
+            if match is None:
+                continue
+            bound = {var: self._by_display.get(shown) for var, shown in match.groupdict().items()}
+            missing = [match.group(var) for var, obj in bound.items() if obj is None]
+            if missing:
+                unknown = unknown or missing[0]
+            elif all(self.is_a(obj, self._types[name].get(var, "object"))
+                     for var, obj in bound.items()):
+                options.append((name, bound))
+            else:
+                mistyped = mistyped or name
+        if options:
+            unmet = min((self._unmet(world, name, bound) for name, bound in options), key=len)
+            if unmet:
+                return _error("inapplicable", f"'{command}' cannot be done now",
+                              [self._show_unmet(u) for u in unmet])
+            return _error("inapplicable", f"'{command}' would change nothing")
+        if unknown is not None:
+            return _error("unknown", f"'{command}': there is no '{unknown}' in this game")
+        if mistyped is not None:
+            return _error("malformed", f"'{command}': wrong kind of thing for "
+                                       f"{self.grammar.actions[mistyped].name}")
+        verbs = {t.template.split()[0] for t in self.grammar.actions.values()}
+        if command.split(" ", 1)[0] in verbs:
+            return _error("malformed", f"'{command}' does not fit any command template")
+        return _error("unknown", f"'{command}' is not a command this game knows")
+
+    def _unmet(self, world: World, name: str, bound: dict[str, str]) -> list:
+        """The fewest unmet preconditions of an action ``name`` with ``bound`` arguments
+        (the others free), among grounded actions or, failing those, all instantiations."""
+        params = self._schemas[name]
+        fixed = [(i, bound[var]) for i, (var, _) in enumerate(params) if var in bound]
+        actions = [a for a in self.task.actions
+                   if a.name == name and all(a.args[i] == obj for i, obj in fixed)]
+        if not actions:
+            pools = [[bound[var]] if var in bound else self.task.objects_of((kind,))
+                     for var, kind in params]
+            for args in islice(product(*pools), self.MAX_DIAGNOSED):
+                try:
+                    actions.append(self.task.action(name, args))
+                except ActionLookupError:
+                    continue
+        return min((self.task.unmet(world.state, a) for a in actions), key=len, default=[])
+
+    def _show_unmet(self, unmet) -> str:
+        atom = unmet.atom
+        names = [self.entities[a].name if a in self.entities else a for a in atom.args]
+        text = f"{atom.predicate}({', '.join(names)})"
+        return text if unmet.wanted else f"not {text}"
+
+
+def _error(kind: str, message: str, unmet: list[str] | None = None) -> dict:
+    return {"kind": kind, "message": message, "unmet": unmet or []}
+
+
+def _changes_nothing(action: GroundAction) -> bool:
+    """Fast Downward's translator drops operators whose effects their preconditions
+    already ensure (``go to`` the receptacle the agent stands at)."""
+    return (not action.conditional and action.add & ~action.pre_pos == 0
+            and action.delete & ~action.add == 0)
+
+
+def _changed_predicates(domain) -> set[str]:
+    """The predicates some action effect changes, with their ``not_`` forms."""
+    changed: set[str] = set()
+
+    def visit(effects):
+        for effect in effects:
+            if hasattr(effect, "atom"):
+                changed.add(effect.atom.predicate)
+            else:
+                visit(effect.effects)
+
+    for action in domain.actions.values():
+        visit(action.effects)
+    return changed | {"not_" + p for p in changed}
+
+
+def _template_regex(template: str) -> str:
+    """A command template as a regex with one named group per bound variable."""
+    pattern, position = "", 0
+    for match in re.finditer(r"\[\{\s*([A-Za-z_]\w*)[^}]*\}\]|\{\s*([A-Za-z_]\w*)[^}]*\}",
+                             template):
+        pattern += re.escape(template[position:match.start()])
+        pattern += f"(?P<{match.group(1) or match.group(2)}>.+?)"
+        position = match.end()
+    return pattern + re.escape(template[position:])

@@ -1,0 +1,95 @@
+"""Loading an ALFWorld game file (``game.tw-pddl``): the task, the grammar, the names."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...pddl import Task, ground, parse_domain, parse_problem
+from .grammar import Entity, Grammar
+
+TASK_TYPES = (
+    "pick_and_place_simple", "look_at_obj_in_light", "pick_clean_then_place_in_recep",
+    "pick_heat_then_place_in_recep", "pick_cool_then_place_in_recep", "pick_two_obj_and_place",
+)
+_TASK_LINE = re.compile(r"Your task is to: (.*)\.$", re.S)
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game: its grounded task, text grammar, displayed names and walkthrough."""
+
+    path: Path | None
+    task: Task
+    grammar: Grammar
+    entities: dict[str, Entity]
+    walkthrough: tuple[str, ...]
+    sentence: str
+    task_type: str | None
+
+    @property
+    def name(self) -> str:
+        return self.path.parent.name if self.path is not None else ""
+
+
+def load_game(source: str | os.PathLike | dict) -> Game:
+    """Read a ``game.tw-pddl`` file (or its JSON object) and ground its task."""
+    path = None
+    if isinstance(source, dict):
+        data = source
+    else:
+        path = Path(source)
+        data = json.loads(path.read_text())
+    domain = parse_domain(fast_downward_reading(data["pddl_domain"]))
+    task = ground(domain, parse_problem(data["pddl_problem"], domain))
+    grammar = Grammar.parse(data["grammar"])
+    task_rule = grammar.rules.get("task", [])
+    found = _TASK_LINE.match(task_rule[0].rhs) if task_rule else None
+    return Game(path=path, task=task, grammar=grammar, entities=display_names(task),
+                walkthrough=tuple(data.get("walkthrough") or ()),
+                sentence=found.group(1) if found else "", task_type=_task_type(path))
+
+
+def fast_downward_reading(domain: str) -> str:
+    """The domain as Fast Downward reads it: a name glued to a comma (``?l - location,``)
+    is a type name of its own, which no object has. ALFWorld's ``examineObject`` relies
+    on this: its ``exists (?l - location, ?r - receptacle)`` disjunct never holds."""
+    text = re.sub(r";[^\n]*", "", domain)
+    glued = sorted(set(re.findall(r"([A-Za-z][\w-]*),", text)))
+    if not glued:
+        return text
+    text = re.sub(r"([A-Za-z][\w-]*),\s*", r"\1-comma ", text)
+    declared = " ".join(f"{name}-comma" for name in glued)
+    return re.sub(r"\(:types", f"(:types {declared}", text, count=1, flags=re.I)
+
+
+def display_names(task: Task) -> dict[str, Entity]:
+    """ALFWorld's demangled names: the id up to its first ``_bar_`` (plus ``basin`` for
+    basins), numbered 1..n from the largest id of each name down to the smallest."""
+    ids = sorted({arg for fact in task.problem.init for arg in fact.args})
+    by_name: dict[str, list[str]] = {}
+    for obj in ids:
+        name = obj.split("_bar_", 1)[0] + ("basin" if "basin" in obj else "")
+        by_name.setdefault(name, []).append(obj)
+    entities = {}
+    for name, members in by_name.items():
+        for number, obj in enumerate(reversed(members), start=1):
+            entities[obj] = Entity(obj, f"{name} {number}")
+    for obj in task.objects:
+        entities.setdefault(obj, Entity(obj, obj))
+    return entities
+
+
+def _task_type(path: Path | None) -> str | None:
+    if path is None:
+        return None
+    prefix = path.parent.name.split("-", 1)[0]
+    if prefix in TASK_TYPES:
+        return prefix
+    traj = path.parent / "traj_data.json"
+    if traj.is_file():
+        return json.loads(traj.read_text()).get("task_type")
+    return None
