@@ -8,27 +8,27 @@ _MASK = (1 << 48) - 1
 
 
 class JavaRandom:
-    """``java.util.Random`` with ``next(31)`` and ``nextInt(n)``."""
+    """``java.util.Random``, as far as ``Collections.shuffle`` uses it."""
 
     def __init__(self, seed: int = 0):
         self.state = (seed ^ _MULTIPLIER) & _MASK
 
-    def _next31(self) -> int:
-        self.state = (self.state * _MULTIPLIER + 0xB) & _MASK
-        return self.state >> 17
-
-    def next_int(self, n: int) -> int:
-        if n & -n == n:
-            return (n * self._next31()) >> 31
-        while True:
-            bits = self._next31()
-            value = bits % n
-            if bits - value + (n - 1) < (1 << 31):
-                return value
-
     def shuffle(self, items: list) -> list:
-        """Shuffle ``items`` in place as ``Collections.shuffle(list, this)`` does; return it."""
+        """Shuffle ``items`` in place as ``Collections.shuffle(list, this)`` does; return it.
+
+        ``nextInt(n)`` is inlined: this runs at every step of the game.
+        """
+        state = self.state
         for size in range(len(items), 1, -1):
-            k = self.next_int(size)
+            while True:
+                state = (state * _MULTIPLIER + 0xB) & _MASK
+                bits = state >> 17
+                if size & -size == size:
+                    k = (size * bits) >> 31
+                    break
+                k = bits % size
+                if bits - k + (size - 1) < (1 << 31):
+                    break
             items[size - 1], items[k] = items[k], items[size - 1]
+        self.state = state
         return items

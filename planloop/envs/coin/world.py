@@ -28,6 +28,7 @@ class World:
             *room.loose, *(i for f in room.furniture for i in (*f.items, *f.hidden))))
         self.visited = {house.start}
         self.known_links: set[tuple[str, str]] = set()  # (room, direction) seen leading somewhere
+        self._seen: tuple | None = None  # look(), valid_actions(), inventory_text() until a change
         self._describe_seen()
 
     # -- what the player sees ---------------------------------------------------------
@@ -35,6 +36,17 @@ class World:
         return frozenset((room, self.house.room(room).exits[direction].to)) in self.open_doors
 
     def look(self) -> str:
+        return self._view()[0]
+
+    def _view(self) -> tuple[str, list[str], str]:
+        """The room description, the valid commands and the inventory, rebuilt only after
+        a change."""
+        if self._seen is None:
+            self._seen = (self._describe(), self._valid_actions(),
+                          text.inventory_text(self.inventory))
+        return self._seen
+
+    def _describe(self) -> str:
         room = self.house.room(self.room)
         objects = [text.furniture_phrase(f, self.on[room.name, i])
                    for i, f in enumerate(room.furniture)]
@@ -44,7 +56,7 @@ class World:
         return text.room_description(room.name, objects, exits)
 
     def inventory_text(self) -> str:
-        return text.inventory_text(self.inventory)
+        return self._view()[2]
 
     def visible_items(self, room_name: str | None = None) -> list[str]:
         """Takeable items of a room, in the order the room lists them."""
@@ -55,6 +67,9 @@ class World:
 
     def valid_actions(self) -> list[str]:
         """The valid commands in TextWorld Express's canonical (unshuffled) order."""
+        return list(self._view()[1])
+
+    def _valid_actions(self) -> list[str]:
         exits = self.house.room(self.room).exits
         actions = ["look around", "inventory"] + [f"move {d}" for d in exits]
         for d, x in exits.items():
@@ -73,6 +88,7 @@ class World:
             return self.look(), []
         if command == "inventory":
             return self.inventory_text(), []
+        self._seen = None  # every other command may change the room or its contents
         verb, _, rest = command.partition(" ")
         if verb == "take":
             return self._take(rest)
