@@ -4,18 +4,12 @@ from __future__ import annotations
 
 import os
 import re
-import string
 from collections.abc import Sequence
 from pathlib import Path
 
-import gymnasium as gym
-from gymnasium import spaces
-
 from ..pddl import ActionLookupError, Domain, Task, ground, parse_domain, parse_problem
+from .text_env import TextEnv
 from .view import Outcome, TaskView
-
-TEXT_CHARSET = string.printable
-MAX_TEXT = 1_000_000
 
 
 def problem_sources(problem) -> Sequence:
@@ -39,7 +33,7 @@ def _natural_key(path: Path):
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", path.name)]
 
 
-class PDDLEnv(gym.Env):
+class PDDLEnv(TextEnv):
     """A fully observable PDDL task as a text game.
 
     Observations and actions are strings. ``info`` carries ``admissible_actions``,
@@ -48,22 +42,17 @@ class PDDLEnv(gym.Env):
     state are ``self.task`` and ``self.state``.
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
-
     def __init__(self, domain, problem, obs_format: str = "text", view: TaskView | None = None,
                  render_mode: str | None = None, cache_size: int = 64):
+        super().__init__(render_mode)
         self.domain: Domain = domain if isinstance(domain, Domain) else parse_domain(domain)
         self.problems = problem_sources(problem)
         self.view = view if view is not None else TaskView(obs_format=obs_format)
-        self.render_mode = render_mode
-        self.observation_space = spaces.Text(max_length=MAX_TEXT, charset=TEXT_CHARSET)
-        self.action_space = spaces.Text(max_length=1000, charset=TEXT_CHARSET)
         self._tasks: dict[int, Task] = {}
         self._cache_size = cache_size
         self.task: Task | None = None
         self.state: int = 0
         self.instance: int = 0
-        self._last_obs = ""
         self._outcome: Outcome | None = None
 
     # -- instances -------------------------------------------------------------------
@@ -151,15 +140,5 @@ class PDDLEnv(gym.Env):
 
     def _observe(self):
         obs, info = self.observe()
-        self._last_obs = obs
-        if self.render_mode == "human":
-            self.render()
-        return obs, info
-
-    def render(self):
-        if self.render_mode == "ansi":
-            return self._last_obs
-        if self.render_mode == "human":
-            print(self._last_obs)
-        return None
+        return self._show(obs), info
 

@@ -3,19 +3,14 @@
 from __future__ import annotations
 
 import os
-import string
 from pathlib import Path
 
-import gymnasium as gym
-from gymnasium import spaces
-
+from ..text_env import TextEnv
 from .engine import Engine, Outcome, World
 from .game import Game, load_game
 
-MAX_TEXT = 1_000_000
 
-
-class ALFWorldEnv(gym.Env):
+class ALFWorldEnv(TextEnv):
     """One ALFWorld game (``game_file=``) or a folder of them (``data_dir=``, the
     ``*/game.tw-pddl`` files in sorted order; the instance is drawn from the seed or
     given as ``reset(options={"instance": i})``).
@@ -27,10 +22,9 @@ class ALFWorldEnv(gym.Env):
     engine's memory of negated facts).
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
-
     def __init__(self, game_file: str | os.PathLike | None = None,
                  data_dir: str | os.PathLike | None = None, render_mode: str | None = None):
+        super().__init__(render_mode)
         if (game_file is None) == (data_dir is None):
             raise ValueError("give exactly one of game_file= and data_dir=")
         if game_file is not None:
@@ -39,14 +33,10 @@ class ALFWorldEnv(gym.Env):
             self.game_files = sorted(Path(data_dir).glob("*/game.tw-pddl"))
             if not self.game_files:
                 raise ValueError(f"no */game.tw-pddl in {data_dir}")
-        self.render_mode = render_mode
-        self.observation_space = spaces.Text(max_length=MAX_TEXT, charset=string.printable)
-        self.action_space = spaces.Text(max_length=MAX_TEXT, charset=string.printable)
         self._engines: dict[int, Engine] = {}
         self.engine: Engine | None = None
         self.world: World | None = None
         self.instance = 0
-        self._last_obs = ""
 
     # -- games -----------------------------------------------------------------------
     @property
@@ -113,14 +103,4 @@ class ALFWorldEnv(gym.Env):
             "task_type": engine.game.task_type,
             "instance": self.instance,
         }
-        self._last_obs = obs
-        if self.render_mode == "human":
-            self.render()
-        return obs, info
-
-    def render(self):
-        if self.render_mode == "ansi":
-            return self._last_obs
-        if self.render_mode == "human":
-            print(self._last_obs)
-        return None
+        return self._show(obs), info

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import string
-
-import gymnasium as gym
-from gymnasium import spaces
-
+from ..text_env import TextEnv
 from . import text
 from .generate import generate_house
 from .layout import House, load_layout
@@ -16,10 +12,8 @@ from .symbolic import DOMAIN, plan_commands, problem_text, true_facts
 from .vocab import DIRECTIONS
 from .world import World
 
-MAX_TEXT = 1_000_000
 
-
-class CoinCollectorEnv(gym.Env):
+class CoinCollectorEnv(TextEnv):
     """Find the coin in a house and take it.
 
     Either a seeded house of ``num_locations`` rooms (``reset(seed=...)`` picks it), or
@@ -32,24 +26,17 @@ class CoinCollectorEnv(gym.Env):
     ``gold_path()`` and ``plan_commands()`` serve evaluators and reference policies.
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
-
     def __init__(self, num_locations: int = 5, include_doors: bool = True,
                  num_distractor_items: int = 0, fold: str = "train", layout=None,
                  render_mode: str | None = None):
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        super().__init__(render_mode)
         self.params = dict(num_locations=num_locations, include_doors=bool(include_doors),
                            num_distractor_items=num_distractor_items, fold=fold)
         self.layout: House | None = None if layout is None else load_layout(layout)
         if self.layout is None:
             generate_house(**self.params, seed=0)  # check the parameters now
-        self.render_mode = render_mode
-        self.observation_space = spaces.Text(max_length=MAX_TEXT, charset=string.printable)
-        self.action_space = spaces.Text(max_length=MAX_TEXT, charset=string.printable)
         self.world: World | None = None
         self._info: dict = {}
-        self._obs = ""
 
     # -- gymnasium API ----------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -83,13 +70,6 @@ class CoinCollectorEnv(gym.Env):
         obs = self._emit(obs, error)
         won = self.world.score >= 1
         return obs, self.world.score - before, won, False, self._info
-
-    def render(self):
-        if self.render_mode == "ansi":
-            return self._obs
-        if self.render_mode == "human":
-            print(self._obs)
-        return None
 
     # -- ground truth for evaluators --------------------------------------------------
     def world_pddl(self) -> tuple[str, str]:
@@ -138,9 +118,3 @@ class CoinCollectorEnv(gym.Env):
             "inventory": world.inventory_text(),
         }
         return self._show(obs)
-
-    def _show(self, obs: str) -> str:
-        self._obs = obs
-        if self.render_mode == "human":
-            self.render()
-        return obs

@@ -5,21 +5,13 @@ interface as the native engine, so that published settings can be reproduced."""
 from __future__ import annotations
 
 import shutil
-import string
 
-import gymnasium as gym
-from gymnasium import spaces
-
+from ..text_env import TextEnv
 from . import text
 
-MAX_TEXT = 1_000_000
-
-
-class TWXCoinCollectorEnv(gym.Env):
+class TWXCoinCollectorEnv(TextEnv):
     """TextWorld Express's ``coin`` game. ``reset(seed=...)`` is TextWorld Express's
     own seed within ``fold``; ``gold_path()`` is its gold action sequence."""
-
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
     def __init__(self, num_locations: int = 5, include_doors: bool = True,
                  num_distractor_items: int = 0, fold: str = "train", step_limit: int = 200,
@@ -31,17 +23,14 @@ class TWXCoinCollectorEnv(gym.Env):
                                "pip install 'planloop[twx]'") from exc
         if shutil.which("java") is None:
             raise RuntimeError("backend='twx' needs java on PATH")
+        super().__init__(render_mode)
         self.fold = fold
-        self.render_mode = render_mode
-        self.observation_space = spaces.Text(max_length=MAX_TEXT, charset=string.printable)
-        self.action_space = spaces.Text(max_length=MAX_TEXT, charset=string.printable)
         self._game = TextWorldExpressEnv(envStepLimit=step_limit)
         self._game.load(gameName="coin", gameParams=(
             f"numLocations={num_locations},includeDoors={int(bool(include_doors))},"
             f"numDistractorItems={num_distractor_items}"))
         self._valid: list[str] = []
         self._gold: list[str] = []
-        self._obs = ""
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
@@ -64,13 +53,6 @@ class TWXCoinCollectorEnv(gym.Env):
         """TextWorld Express's gold action sequence for this episode, from its start."""
         return list(self._gold)
 
-    def render(self):
-        if self.render_mode == "ansi":
-            return self._obs
-        if self.render_mode == "human":
-            print(self._obs)
-        return None
-
     def close(self):
         self._game.close()
 
@@ -82,6 +64,5 @@ class TWXCoinCollectorEnv(gym.Env):
                       "action_error": error, "score": infos["score"],
                       "moves": infos["numMoves"], "look": infos["look"],
                       "inventory": infos["inventory"]}
-        self._obs = obs
-        return obs
+        return self._show(obs)
 

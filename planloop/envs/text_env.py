@@ -1,0 +1,38 @@
+"""The base of planloop's environments: text observations and actions, shown as text."""
+
+from __future__ import annotations
+
+import string
+
+import gymnasium as gym
+from gymnasium import spaces
+
+MAX_TEXT = 1_000_000
+
+
+class TextEnv(gym.Env):
+    """Text spaces, ``render_mode`` ``ansi`` (returns the last observation) or ``human``
+    (prints each one). Subclasses pass each observation through ``_show``."""
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+
+    def __init__(self, render_mode: str | None = None):
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.render_mode = render_mode
+        self.observation_space = spaces.Text(max_length=MAX_TEXT, charset=string.printable)
+        self.action_space = spaces.Text(max_length=MAX_TEXT, charset=string.printable)
+        self._last_obs = ""
+
+    def _show(self, obs: str) -> str:
+        self._last_obs = obs
+        if self.render_mode == "human":
+            print(obs)
+        return obs
+
+    def render(self):
+        if self.render_mode == "ansi":
+            return self._last_obs
+        if self.render_mode == "human":
+            print(self._last_obs)
+        return None
