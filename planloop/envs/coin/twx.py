@@ -9,6 +9,7 @@ import shutil
 from ..text_env import TextEnv
 from . import text
 
+
 class TWXCoinCollectorEnv(TextEnv):
     """TextWorld Express's ``coin`` game. ``reset(seed=...)`` is TextWorld Express's
     own seed within ``fold``; ``gold_path()`` is its gold action sequence."""
