@@ -78,11 +78,7 @@ class PDDLEnv(TextEnv):
     # -- gymnasium API ---------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
-        options = options or {}
-        if "instance" in options:
-            self.instance = int(options["instance"])
-        else:
-            self.instance = int(self.np_random.integers(len(self.problems)))
+        self.instance = self._choose_instance(options, len(self.problems))
         self.task = self.load_instance(self.instance)
         self.state = self.task.init
         self._outcome = None

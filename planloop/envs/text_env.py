@@ -24,6 +24,15 @@ class TextEnv(gym.Env):
         self.action_space = spaces.Text(max_length=MAX_TEXT, charset=string.printable)
         self._last_obs = ""
 
+    def _choose_instance(self, options: dict | None, count: int) -> int:
+        """``options["instance"]`` if given (checked), else one drawn from the seed."""
+        if options and "instance" in options:
+            index = int(options["instance"])
+            if not 0 <= index < count:
+                raise IndexError(f"instance {index} out of range 0..{count - 1}")
+            return index
+        return int(self.np_random.integers(count))
+
     def _show(self, obs: str) -> str:
         self._last_obs = obs
         if self.render_mode == "human":

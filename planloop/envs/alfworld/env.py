@@ -73,11 +73,7 @@ class ALFWorldEnv(TextEnv):
     # -- gymnasium API ---------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
-        options = options or {}
-        if "instance" in options:
-            self.instance = int(options["instance"])
-        else:
-            self.instance = int(self.np_random.integers(len(self.game_files)))
+        self.instance = self._choose_instance(options, len(self.game_files))
         self.engine = self.load_instance(self.instance)
         self.world = self.engine.initial_world()
         intro = self.engine.intro(self.world)
