@@ -8,6 +8,7 @@ import gymnasium as gym
 from gymnasium import spaces
 
 MAX_TEXT = 1_000_000
+MAX_COMMAND = 10_000  # a command is a line; this keeps echoed commands within MAX_TEXT
 
 
 class TextEnv(gym.Env):
@@ -21,7 +22,7 @@ class TextEnv(gym.Env):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
         self.observation_space = spaces.Text(max_length=MAX_TEXT, charset=string.printable)
-        self.action_space = spaces.Text(max_length=MAX_TEXT, charset=string.printable)
+        self.action_space = spaces.Text(max_length=MAX_COMMAND, charset=string.printable)
         self._last_obs = ""
 
     def _choose_instance(self, options: dict | None, count: int) -> int:
