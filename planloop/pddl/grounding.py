@@ -80,8 +80,8 @@ class Task:
         self._object_order = {o: i for i, o in enumerate(self.objects)}
         self.facts: list[Atom] = []
         self._fact_ids: dict[Atom, int] = {}
-        self._static_preds = _static_predicates(domain)
-        self._static: dict[str, set[tuple[str, ...]]] = {p: set() for p in self._static_preds}
+        static = set(domain.predicates) - domain.changed_predicates()
+        self._static: dict[str, set[tuple[str, ...]]] = {p: set() for p in static}
         self._index_cache: dict = {}
         self._typed_cache: dict[tuple[str, ...], list[str]] = {}
         self._display_order: list[int] = []
@@ -397,21 +397,6 @@ def _bits(mask: int) -> list[int]:
 def ground(domain: Domain, problem: Problem) -> Task:
     """Ground ``problem`` of ``domain`` into a :class:`Task`."""
     return Task(domain, problem)
-
-
-def _static_predicates(domain: Domain) -> set[str]:
-    changed: set[str] = set()
-
-    def visit(effects):
-        for e in effects:
-            if isinstance(e, Literal):
-                changed.add(e.atom.predicate)
-            else:
-                visit(e.effects)
-
-    for action in domain.actions.values():
-        visit(action.effects)
-    return set(domain.predicates) - changed
 
 
 def _conjuncts(f: Formula) -> list[Formula]:

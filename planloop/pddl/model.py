@@ -151,6 +151,21 @@ class Domain:
     def is_subtype(self, type_name: str, of: tuple[str, ...]) -> bool:
         return any(t in of for t in self.ancestors(type_name))
 
+    def changed_predicates(self) -> set[str]:
+        """The predicates some action's effects change; the others are static."""
+        changed: set[str] = set()
+
+        def visit(effects):
+            for effect in effects:
+                if isinstance(effect, Literal):
+                    changed.add(effect.atom.predicate)
+                else:
+                    visit(effect.effects)
+
+        for action in self.actions.values():
+            visit(action.effects)
+        return changed
+
 
 @dataclass(frozen=True)
 class Problem:

@@ -76,7 +76,8 @@ class Engine:
         self._indexed_facts = 0
         self._type_of = dict(task.objects)
         self._is_a: dict[tuple[str, str], bool] = {}
-        dynamic = _changed_predicates(task.domain)
+        changed = task.domain.changed_predicates()
+        dynamic = changed | {"not_" + p for p in changed}  # TextWorld's negated facts
         queried = {name: self.grammar.queried_predicates(text.template)
                    for name, text in self.grammar.actions.items()}
         # a template that queries only static facts renders the same in every state
@@ -238,22 +239,6 @@ def _changes_nothing(action: GroundAction) -> bool:
     already ensure (``go to`` the receptacle the agent stands at)."""
     return (not action.conditional and action.add & ~action.pre_pos == 0
             and action.delete & ~action.add == 0)
-
-
-def _changed_predicates(domain) -> set[str]:
-    """The predicates some action effect changes, with their ``not_`` forms."""
-    changed: set[str] = set()
-
-    def visit(effects):
-        for effect in effects:
-            if hasattr(effect, "atom"):
-                changed.add(effect.atom.predicate)
-            else:
-                visit(effect.effects)
-
-    for action in domain.actions.values():
-        visit(action.effects)
-    return changed | {"not_" + p for p in changed}
 
 
 def _template_regex(template: str) -> str:
