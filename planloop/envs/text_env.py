@@ -26,12 +26,10 @@ class TextEnv(gym.Env):
         self._last_obs = ""
 
     def _choose_instance(self, options: dict | None, count: int) -> int:
-        """``options["instance"]`` if given (checked), else one drawn from the seed."""
+        """``options["instance"]`` if given (``load_instance`` checks it), else one drawn
+        from the seed."""
         if options and "instance" in options:
-            index = int(options["instance"])
-            if not 0 <= index < count:
-                raise IndexError(f"instance {index} out of range 0..{count - 1}")
-            return index
+            return int(options["instance"])
         return int(self.np_random.integers(count))
 
     def _show(self, obs: str) -> str:
