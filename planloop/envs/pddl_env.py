@@ -38,7 +38,8 @@ class PDDLEnv(TextEnv):
 
     Observations and actions are strings. ``info`` carries ``admissible_actions``,
     ``task``, ``won``, ``feedback``, ``action_error``, ``domain_pddl`` and
-    ``problem_pddl`` (as the agent sees them) and ``instance``. The true task and
+    ``problem_pddl`` (as the agent sees them), ``instance``, and ``domain_description``
+    when the view describes the domain in words. The true task and
     state are ``self.task`` and ``self.state``.
     """
 
@@ -132,6 +133,8 @@ class PDDLEnv(TextEnv):
             **view.task_pddl(task),
             "instance": self.instance,
         }
+        if view.description is not None:
+            info["domain_description"] = view.description
         return obs, info
 
     def _observe(self):

@@ -38,6 +38,8 @@ class TaskView:
     renaming: Renaming = field(default_factory=Renaming)
     obs_format: str = "text"
     domain_name: str | None = None  # the name the agent sees; picks the text templates
+    text_templates: Templates | None = None  # overrides the templates picked by name
+    description: str | None = None  # the domain in words, for prompts (info["domain_description"])
 
     def __post_init__(self):
         if self.obs_format not in OBS_FORMATS:
@@ -58,6 +60,8 @@ class TaskView:
         return texts
 
     def templates(self, domain: Domain) -> Templates:
+        if self.text_templates is not None:
+            return self.text_templates
         return templates_for(self.domain_name or domain.name)
 
     # -- agent's words -> true task --------------------------------------------------
