@@ -115,6 +115,11 @@ class PDDLEnv(TextEnv):
         self.state = action.apply(self.state)
         return Outcome("ok", command, action, won=self.task.is_goal(self.state))
 
+    @property
+    def outcome(self) -> Outcome | None:
+        """What the last step did (None after a reset)."""
+        return self._outcome
+
     def observe(self) -> tuple[str, dict]:
         """The observation and info of the current step, as the view shows them."""
         task, outcome, view = self.task, self._outcome, self.view

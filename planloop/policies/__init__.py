@@ -1,9 +1,11 @@
 """Everything that picks actions through the one step interface, and the runner."""
 
+from .agentic import AgenticPolicy
 from .base import GIVE_UP, RESTART, Policy
 from .classical import PlannerPolicy, RandomPolicy
 from .direct import DirectPlanPolicy
+from .loop import ClosedLoopPolicy, OpenLoopPolicy
 from .runner import Episode, run_episode
 
-__all__ = ["DirectPlanPolicy", "Episode", "GIVE_UP", "Policy", "PlannerPolicy", "RESTART", "RandomPolicy",
-           "run_episode"]
+__all__ = ["AgenticPolicy", "ClosedLoopPolicy", "DirectPlanPolicy", "Episode", "GIVE_UP",
+           "OpenLoopPolicy", "Policy", "PlannerPolicy", "RESTART", "RandomPolicy", "run_episode"]

@@ -35,6 +35,7 @@ class DirectPlanPolicy:
             max_attempts, max_seconds, temperature
         self.usage = Usage()
         self.attempts: list[dict] = []
+        self.details: dict = {}
         self._plan: list[str] = []
 
     def reset(self, obs: str, info: dict) -> None:
@@ -59,6 +60,8 @@ class DirectPlanPolicy:
             if verdict == "valid":
                 break
         self._plan = list(plan)
+        valid = bool(self.attempts) and self.attempts[-1]["verdict"] == "valid"
+        self.details = {"attempts": self.attempts, "stop": "valid" if valid else "budget"}
 
     def act(self, obs: str, info: dict) -> str:
         return self._plan.pop(0) if self._plan else GIVE_UP

@@ -30,6 +30,7 @@ class Episode:
     usage: Usage = field(default_factory=Usage)
     seconds: float = 0.0
     error: str | None = None  # a model call that failed for good
+    details: dict = field(default_factory=dict)  # the policy's own record (why it stopped, ...)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -82,4 +83,5 @@ def run_episode(env, policy, seed: int | None = None, options: dict | None = Non
         prompt_version=getattr(policy, "prompt_version", None), won=won, steps=len(actions),
         restarts=restarts, truncated=truncated and not won, gave_up=gave_up,
         actions=tuple(actions), observations=tuple(observations), errors=tuple(errors),
-        usage=spent, seconds=time.monotonic() - start, error=failure)
+        usage=spent, seconds=time.monotonic() - start, error=failure,
+        details=dict(getattr(policy, "details", {})))

@@ -1,0 +1,121 @@
+"""Step-wise agentic tool use: the model drives an engine session through tool calls.
+
+Queries (state, applicable actions, history, plan validation) are answered from an
+:class:`~planloop.envs.session.EngineSession` built from the task the agent sees.
+``execute_action`` is played in the real environment through the runner (and mirrored
+in the session); ``reset`` and a restarting ``start_session`` become ``RESTART``.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..envs.session import OPERATIONS, EngineSession
+from ..llm import Usage
+from .base import GIVE_UP, RESTART
+
+PROMPT_VERSION = "agentic-v1"
+SYSTEM = ("You solve planning tasks by calling tools on a planning engine. The engine holds "
+          "the task below and its current state. Inspect the state and the applicable "
+          "actions, execute actions one at a time until the goal holds, reset when you are "
+          "stuck, and validate a complete plan before trusting it. When the goal is reached, "
+          "or if you are convinced the task is unsolvable, stop calling tools and say so "
+          "(the word UNSOLVABLE ends the task as unsolvable).")
+USER = "{intro}\n\nProblem (PDDL):\n{problem}\n\nGoal: {goal}"
+TOOLS = [op.tool() for op in OPERATIONS]
+
+
+class AgenticPolicy:
+    """Tool calls over the seven session operations, within ``max_model_calls`` and
+    ``max_tool_calls``. ``details["stop"]`` says why it stopped: ``finished`` (the
+    model stopped calling tools), ``unsolvable`` (it declared the task so) or
+    ``budget``."""
+
+    prompt_version = PROMPT_VERSION
+    name = "agentic"
+
+    def __init__(self, model, max_model_calls: int = 60, max_tool_calls: int = 200,
+                 temperature: float = 0.0):
+        self.model, self.model_name = model, model.name
+        self.max_model_calls, self.max_tool_calls = max_model_calls, max_tool_calls
+        self.temperature = temperature
+        self.usage = Usage()
+        self.details: dict = {}
+
+    def reset(self, obs: str, info: dict) -> None:
+        if "domain_pddl" not in info:
+            raise ValueError("AgenticPolicy needs the task's PDDL in info "
+                             "(a fully observable environment)")
+        self.session = EngineSession(info["domain_pddl"], info["problem_pddl"])
+        intro = info.get("domain_description") or "Domain (PDDL):\n" + info["domain_pddl"]
+        self.messages = [{"role": "system", "content": SYSTEM},
+                         {"role": "user", "content": USER.format(
+                             intro=intro, problem=info["problem_pddl"], goal=info.get("task", ""))}]
+        self.pending: list = []  # tool calls of the last reply not yet answered
+        self.awaiting = None  # the call answered by the environment's next observation
+        self.details = {"stop": None, "model_calls": 0, "tool_calls": 0}
+
+    def act(self, obs: str, info: dict) -> str:
+        if self.awaiting is not None:
+            self._answer_from_env(obs, info)
+        while True:
+            while self.pending:
+                command = self._dispatch(self.pending.pop(0))
+                if command is not None:
+                    return command
+            if self.details["model_calls"] >= self.max_model_calls or \
+                    self.details["tool_calls"] >= self.max_tool_calls:
+                return self._stop("budget")
+            reply = self.model.complete(self.messages, tools=TOOLS, temperature=self.temperature)
+            self.usage = self.usage + reply.usage
+            self.details["model_calls"] += 1
+            self.messages.append(_assistant_message(reply))
+            if not reply.tool_calls:
+                return self._stop("unsolvable" if "unsolvable" in reply.text.lower()
+                                  else "finished")
+            self.pending = list(reply.tool_calls)
+
+    # -- tool calls ------------------------------------------------------------------
+    def _dispatch(self, call) -> str | None:
+        """Answer ``call`` now, or return the command the runner must play for it."""
+        self.details["tool_calls"] += 1
+        try:
+            arguments = json.loads(call.arguments or "{}")
+        except json.JSONDecodeError as exc:
+            return self._reply(call.id, {"error": f"arguments are not valid JSON: {exc}"})
+        if call.name == "execute_action" and isinstance(arguments, dict) and \
+                isinstance(arguments.get("action"), str):
+            self.awaiting = (call.id, arguments["action"])
+            return arguments["action"]
+        moved = bool(self.session.history()["actions"])
+        if arguments == {} and (call.name == "reset" or (call.name == "start_session" and moved)):
+            self.awaiting = (call.id, None)
+            return RESTART
+        return self._reply(call.id, self.session.call(call.name, arguments))
+
+    def _answer_from_env(self, obs: str, info: dict) -> None:
+        call_id, action = self.awaiting
+        self.awaiting = None
+        if action is None:
+            result = self.session.reset()
+        else:
+            result = self.session.execute(action)
+            result["observation"] = obs
+        self._reply(call_id, result)
+
+    def _reply(self, call_id: str, result: dict) -> None:
+        self.messages.append({"role": "tool", "tool_call_id": call_id,
+                              "content": json.dumps(result)})
+
+    def _stop(self, reason: str) -> str:
+        self.details["stop"] = reason
+        return GIVE_UP
+
+
+def _assistant_message(reply) -> dict:
+    message = {"role": "assistant", "content": reply.text or None}
+    if reply.tool_calls:
+        message["tool_calls"] = [
+            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+            for c in reply.tool_calls]
+    return message
