@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from pathlib import Path
 
 
@@ -15,7 +16,8 @@ def config_hash(config: dict) -> str:
 
 
 class ResultsFile:
-    """Append-only episode records; ``done`` holds the keys already recorded."""
+    """Append-only episode records; ``done`` holds the keys already recorded.
+    Appending is safe from many threads."""
 
     def __init__(self, path):
         self.path = Path(path)
@@ -34,11 +36,14 @@ class ResultsFile:
                     # A run killed mid-write leaves at most a torn last line; redo it.
                     continue
         self.done = {r.get("key") for r in self.records}
+        self._lock = threading.Lock()
 
     def append(self, record: dict) -> None:
         """Write ``record`` (which must carry a ``key``) and flush it to disk."""
-        with self.path.open("a") as out:
-            out.write(json.dumps(record, default=str) + "\n")
-            out.flush()
-        self.records.append(record)
-        self.done.add(record["key"])
+        line = json.dumps(record, default=str) + "\n"
+        with self._lock:
+            with self.path.open("a") as out:
+                out.write(line)
+                out.flush()
+            self.records.append(record)
+            self.done.add(record["key"])

@@ -18,6 +18,7 @@ from planloop.pddl import load, solve
 from planloop.policies import (
     AgenticPolicy, ClosedLoopPolicy, DirectPlanPolicy, OpenLoopPolicy, run_episode,
 )
+from planloop.policies.doubles import following_model, has_lessons
 
 ENV_ID, INSTANCE = "Mystery-BW-v0", 3
 
@@ -59,32 +60,15 @@ def _name(command):
     return _split(command)[0]
 
 
-def _find(messages, prefix):
-    return next((m["content"] for m in messages if (m.get("content") or "").startswith(prefix)),
-                None)
-
-
 def loop_model(plan, learns_after_explaining=True, mistaken=True):
-    """Answers the loop policies' prompts from ``plan``; without a lesson in context
-    a mistaken model leaves out the plan's first action."""
+    """Follows ``plan``; a mistaken model leaves out its first action until an
+    explanation of a failure is in context (never, if it does not learn)."""
 
-    def reply(messages):
-        question = messages[-1]["content"]
-        if "failed.\nThe situation" in question:
-            return "The action needs a fact that an earlier action makes true."
-        lesson = _find(messages, "What went wrong") is not None
-        steps = plan[1:] if mistaken and not (lesson and learns_after_explaining) else plan
-        progress = _find(messages, "Actions executed so far")
-        done = len(progress.splitlines()) - 1 if progress else 0
-        if question.startswith("The next action is"):
-            before = question.split("in this step: ", 1)[1].split("\n", 1)[0]
-            return "Answer: " + steps[done + (0 if before == "none" else len(before.split(", ")))]
-        if "Write the whole sequence" in question:
-            return "\n".join(f"{i}. {_name(s)}" for i, s in enumerate(steps, 1))
-        count = int(question.split("What are the next ", 1)[1].split()[0])
-        return "\n".join(_name(s) for s in steps[done:done + count]) or "DONE"
+    def plan_for(messages):
+        learned = learns_after_explaining and has_lessons(messages)
+        return plan[1:] if mistaken and not learned else plan
 
-    return ScriptedModel(reply)
+    return following_model(plan_for)
 
 
 @pytest.mark.parametrize("horizon", [1, 3, None])

@@ -1,0 +1,90 @@
+"""experiments/horizon_sweep.py: horizons x problems x trials, resumable, with its table
+and plot, driven by a scripted model that follows known plans."""
+
+import importlib.util
+import json
+from pathlib import Path
+
+import gymnasium as gym
+import pytest
+
+import planloop  # noqa: F401
+from planloop.llm import LLMError
+from planloop.pddl import solve
+from planloop.policies.doubles import following_model, goal_of, has_lessons
+
+SCRIPT = Path(__file__).parents[1] / "experiments" / "horizon_sweep.py"
+ENV_ID = "Mystery-BW-v0"
+
+
+def load_script():
+    spec = importlib.util.spec_from_file_location("horizon_sweep", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def plans():
+    """Optimal plans of problems 3 and 4, keyed by their goal as the policy states it."""
+    env, found = gym.make(ENV_ID), {}
+    for instance in (3, 4):
+        _, info = env.reset(options={"instance": instance})
+        result = solve(info["domain_pddl"], info["problem_pddl"], planner="bfs", timeout=30)
+        found[info["task"]] = [step.lower() for step in result.plan]
+    return found
+
+
+def model_for(plans, fail_on=None):
+    """Follows the plans; on the second problem it leaves out the first action until it has
+    explained a failure; on ``fail_on``'s goal every call fails for good."""
+    second = list(plans)[1]
+
+    def plan_for(messages):
+        goal = goal_of(messages)
+        if goal == fail_on:
+            raise LLMError("server", "503 after retries")
+        plan = plans[goal]
+        return plan[1:] if goal == second and not has_lessons(messages) else plan
+
+    return following_model(plan_for)
+
+
+def test_sweep_table_plot_resume_and_retry(tmp_path, capsys, plans):
+    sweep = load_script()
+    args = ["--env", ENV_ID, "--instances", "3:5", "--horizons", "1,open", "--trials", "2",
+            "--workers", "3", "--out", str(tmp_path)]
+    failing = model_for(plans, fail_on=list(plans)[0])
+    assert sweep.main(args, model=failing) == 0
+    table = capsys.readouterr().out
+    assert "4 episodes ended on a failed model call" in table
+    records = [json.loads(line) for line in (tmp_path / "episodes.jsonl").read_text().splitlines()]
+    assert len(records) == 8 and sum(bool(r["error"]) for r in records) == 4
+
+    model = model_for(plans)
+    assert sweep.main(args, model=model) == 0
+    table = capsys.readouterr().out
+    assert "| H = 1 | 2/2 [34%, 100%] | 2/2 [34%, 100%] | 4/4 [51%, 100%] |" in table
+    assert "| open loop | 2/2 [34%, 100%] | 0/2 [0%, 66%] | 2/4 [15%, 85%] |" in table
+    assert "failed model call" not in table
+    assert (tmp_path / "success.md").read_text() in table
+    assert (tmp_path / "success.png").read_bytes()[:4] == b"\x89PNG"
+    lines = (tmp_path / "episodes.jsonl").read_text().splitlines()
+    assert len(lines) == 12  # only the 4 failed episodes ran again
+    calls = model.calls
+    assert calls > 0
+
+    assert sweep.main(args, model=model) == 0
+    assert model.calls == calls  # an identical rerun makes no model call
+    restarted = [json.loads(line) for line in lines[-4:]]
+    assert {r["horizon"] for r in restarted} == {1, "open"}
+    with_restart = [r for r in map(json.loads, lines) if r["restarts"]]
+    assert with_restart and all(r["horizon"] == 1 and r["won"] for r in with_restart)
+
+
+def test_horizons_are_checked(capsys):
+    sweep = load_script()
+    assert sweep.parse_horizons("1, 5,open") == [1, 5, "open"]
+    with pytest.raises(SystemExit):
+        sweep.main(["--horizons", "0,open", "--llm", "openai:x"])
+    assert "a horizon is a positive integer or 'open'" in capsys.readouterr().err
