@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -22,18 +23,33 @@ def _envs(args) -> int:
     return EXIT_OK
 
 
+def _option(text: str) -> tuple[str, object]:
+    """``KEY=VALUE``; the value is read as JSON when it can be (numbers, true, lists)."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.isidentifier():
+        raise argparse.ArgumentTypeError(f"an option is KEY=VALUE, not {text!r}")
+    try:
+        return key, json.loads(value)
+    except json.JSONDecodeError:
+        return key, value
+
+
 def _play(args) -> int:
     import gymnasium as gym
 
     import planloop  # noqa: F401
-    kwargs = {}
+    kwargs = dict(args.option)
     if args.domain:
         kwargs.update(domain=args.domain, problem=args.problem)
     if args.obs_format:
         kwargs["obs_format"] = args.obs_format
-    env = gym.make(args.env_id, **kwargs)
-    options = {"instance": args.instance} if args.instance is not None else None
-    obs, info = env.reset(seed=args.seed, options=options)
+    try:
+        env = gym.make(args.env_id, **kwargs)
+        options = {"instance": args.instance} if args.instance is not None else None
+        obs, info = env.reset(seed=args.seed, options=options)
+    except (gym.error.Error, OSError, TypeError, ValueError) as exc:
+        print(f"planloop play: cannot start {args.env_id}: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     print(obs)
     print("Type an action, 'actions' to list the valid ones, or 'quit'.")
     while True:
@@ -43,7 +59,7 @@ def _play(args) -> int:
             return EXIT_OK
         if line in ("quit", "exit"):
             return EXIT_OK
-        if line in ("actions", "help"):
+        if line == "actions":
             print("\n".join(info.get("admissible_actions", ["(hidden)"])))
             continue
         obs, reward, terminated, truncated, info = env.step(line)
@@ -96,6 +112,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--obs-format", choices=("text", "pddl"), default=None)
     play.add_argument("--domain", help="domain file, for PDDL-v0")
     play.add_argument("--problem", help="problem file or folder, for PDDL-v0")
+    play.add_argument("-o", "--option", action="append", type=_option, default=[],
+                      metavar="KEY=VALUE",
+                      help="an environment argument, e.g. -o game_file=PATH (ALFWorld-v0) "
+                           "or -o num_locations=7 (CoinCollector-v0); repeatable")
     play.set_defaults(run=_play)
 
     solve = sub.add_parser("solve", help="solve a PDDL task; exit 0 solved, 1 no plan, "

@@ -2,6 +2,7 @@
 
 import subprocess
 import sys
+from pathlib import Path
 
 from planloop.cli import main
 
@@ -57,3 +58,29 @@ def test_play_reads_commands_from_a_person():
                          timeout=60)
     assert out.returncode == 0
     assert "(attack a)" in out.stdout and "Unknown action 'fly'" in out.stdout
+
+
+def test_play_alfworld_and_coin_collector_with_options():
+    game = Path(__file__).parent / "data" / "alfworld" / "games" / \
+        "pick_and_place_simple-Mug-CoffeeMachine-18" / "game.tw-pddl"
+    out = subprocess.run([sys.executable, "-m", "planloop", "play", "ALFWorld-v0", "-o",
+                          f"game_file={game}"], input="actions\ngo to cabinet 2\nhelp\nquit\n",
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "Your task is to: put some mug on coffeemachine." in out.stdout
+    assert "You arrive at cabinet 2." in out.stdout
+    assert "Available commands:" in out.stdout  # the game's own help
+    out = subprocess.run([sys.executable, "-m", "planloop", "play", "CoinCollector-v0", "--seed",
+                          "3", "-o", "num_locations=2", "-o", "include_doors=false"],
+                         input="look around\nquit\n", capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.count("You are in the") >= 2, out.stderr
+
+
+def test_play_names_a_bad_environment_argument():
+    out = subprocess.run([sys.executable, "-m", "planloop", "play", "ALFWorld-v0", "-o",
+                          "game_file=/nowhere/game.tw-pddl"], input="", capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 2 and "no game file /nowhere/game.tw-pddl" in out.stderr
+    out = subprocess.run([sys.executable, "-m", "planloop", "play", "ALFWorld-v0", "-o", "oops"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "an option is KEY=VALUE" in out.stderr

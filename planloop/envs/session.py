@@ -88,8 +88,7 @@ class EngineSession:
         env = self.env
         if env is None:
             return _NOT_STARTED
-        facts = env.task.facts
-        return {"facts": [str(facts[i]) for i in env.task.true_ids(env.state)],
+        return {"facts": [str(fact) for fact in env.task.atoms(env.state)],
                 "goal_reached": env.task.is_goal(env.state)}
 
     def applicable_actions(self) -> dict:

@@ -3,53 +3,85 @@
 from __future__ import annotations
 
 import os
+import re
+from dataclasses import replace
 from pathlib import Path
 
+from ...pddl import write_domain, write_problem
 from ..text_env import TextEnv
 from .engine import Engine, Outcome, World
 from .game import Game, load_game
+from .generate import find_logic_dir, generate_game
+from .sources import (
+    RELEASE, file_entry, folder_entries, generated_entries, split_folder,
+)
+
+
+_ALWAYS_KNOWN = frozenset({"agent", "otype", "rtype"})
 
 
 class ALFWorldEnv(TextEnv):
-    """One ALFWorld game (``game_file=``) or a folder of them (``data_dir=``, the
-    ``*/game.tw-pddl`` files in sorted order; the instance is drawn from the seed or
-    given as ``reset(options={"instance": i})``).
+    """ALFWorld's text games, played by planloop's engine.
+
+    The games: one file (``game_file=``); a folder of them (``data_dir=``, every
+    ``game.tw-pddl`` under it); ALFWorld's released data (``data_dir=`` or
+    ``$ALFWORLD_DATA`` holding ``json_2.1.1``, with ``split="train" | "valid_seen" |
+    "valid_unseen"``); or, with none of these, ``num_generated`` games from the offline
+    generator (ALFWorld's logic files from ``logic_dir=``, ``$ALFWORLD_DATA/logic`` or
+    the ``alfworld`` package). ``task_types=`` selects task types. Games are in sorted
+    order; the instance is drawn from the seed or given as ``reset(options={"instance":
+    i})``. Games ALFWorld's own environment skips (sliced objects, movable receptacles)
+    are kept, with ``info["flags"]`` saying so, unless ``skip_flagged=True``.
 
     Observations and actions are strings; the texts, admissible commands and win are
     those of ALFWorld's text environment. ``info`` carries ``admissible_actions``,
-    ``task``, ``won``, ``feedback``, ``action_error``, ``task_type`` and ``instance``.
-    The hidden world is ``self.task`` and ``self.state`` (``self.world`` adds the
-    engine's memory of negated facts).
+    ``task``, ``won``, ``feedback``, ``action_error``, ``task_type``, ``flags`` and
+    ``instance``. The hidden world is ``self.task`` and ``self.state`` (``self.world``
+    adds the engine's memory of negated facts); see also :meth:`world_pddl`,
+    :meth:`observed_facts` and :meth:`walkthrough`.
     """
 
     def __init__(self, game_file: str | os.PathLike | None = None,
-                 data_dir: str | os.PathLike | None = None, render_mode: str | None = None):
+                 data_dir: str | os.PathLike | None = None, split: str | None = None,
+                 task_types=None, skip_flagged: bool = False, num_generated: int = 600,
+                 logic_dir: str | os.PathLike | None = None, render_mode: str | None = None):
         super().__init__(render_mode)
-        if (game_file is None) == (data_dir is None):
-            raise ValueError("give exactly one of game_file= and data_dir=")
+        if game_file is not None and data_dir is not None:
+            raise ValueError("give game_file= or data_dir=, not both")
+        self.logic_dir = None
+        released = os.environ.get("ALFWORLD_DATA")
         if game_file is not None:
-            self.game_files = [Path(game_file)]
+            self.games = [file_entry(game_file)]
+        elif data_dir is not None or (released and Path(released, RELEASE).is_dir()):
+            self.games = folder_entries(split_folder(data_dir or released, split), task_types,
+                                        skip_flagged)
+        elif split is not None:
+            raise ValueError(f"split={split!r} needs ALFWorld's released games: set "
+                             f"ALFWORLD_DATA or data_dir= to the folder holding {RELEASE}/")
         else:
-            self.game_files = sorted(Path(data_dir).glob("*/game.tw-pddl"))
-            if not self.game_files:
-                raise ValueError(f"no */game.tw-pddl in {data_dir}")
+            self.logic_dir = find_logic_dir(logic_dir)
+            self.games = generated_entries(task_types, num_generated)
         self._engines: dict[int, Engine] = {}
         self.engine: Engine | None = None
         self.world: World | None = None
         self.instance = 0
+        self._seen: list[str] = []  # the texts shown since the reset
 
     # -- games -----------------------------------------------------------------------
     @property
     def num_instances(self) -> int:
-        return len(self.game_files)
+        return len(self.games)
 
     def load_instance(self, index: int) -> Engine:
-        """The engine of game ``index`` (loaded once)."""
-        if not 0 <= index < len(self.game_files):
-            raise IndexError(f"instance {index} out of range 0..{len(self.game_files) - 1}")
+        """The engine of game ``index`` (loaded, or generated, once)."""
+        if not 0 <= index < len(self.games):
+            raise IndexError(f"instance {index} out of range 0..{len(self.games) - 1}")
         engine = self._engines.get(index)
         if engine is None:
-            engine = self._engines[index] = Engine(load_game(self.game_files[index]))
+            entry = self.games[index]
+            source = entry.path if entry.path is not None else \
+                generate_game(entry.task_type, entry.seed, self.logic_dir)
+            engine = self._engines[index] = Engine(load_game(source))
         return engine
 
     @property
@@ -73,9 +105,10 @@ class ALFWorldEnv(TextEnv):
     # -- gymnasium API ---------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
-        self.instance = self._choose_instance(options, len(self.game_files))
+        self.instance = self._choose_instance(options, len(self.games))
         self.engine = self.load_instance(self.instance)
         self.world = self.engine.initial_world()
+        self._seen = []
         intro = self.engine.intro(self.world)
         return self._emit(intro, Outcome(self.world, intro))
 
@@ -97,6 +130,43 @@ class ALFWorldEnv(TextEnv):
             "feedback": outcome.feedback,
             "action_error": outcome.error,
             "task_type": engine.game.task_type,
+            "flags": self.games[self.instance].flags,
             "instance": self.instance,
         }
+        self._seen.append(obs)
         return self._show(obs), info
+
+    # -- ground truth for evaluators --------------------------------------------------
+    def world_pddl(self) -> tuple[str, str]:
+        """The hidden world now: (domain text, problem text of the current state), in the
+        game's object ids; ``self.game.entities`` maps an id to its displayed name.
+
+        ALFWorld's ``look`` marks a location ``checked``, a predicate typed for
+        receptacles; such ill-typed facts (which no precondition reads) are left out so
+        that the problem reads cleanly."""
+        task = self._require_task()
+        domain = task.domain
+        well_typed = tuple(
+            fact for fact in task.atoms(self.world.state)
+            if all(domain.is_subtype(task.objects[arg], param.types)
+                   for arg, param in zip(fact.args, domain.predicates[fact.predicate].params)))
+        problem = replace(task.problem, init=well_typed)
+        return write_domain(task.domain), write_problem(problem, task.domain)
+
+    def observed_facts(self) -> list[str]:
+        """The true facts about what the texts shown since the reset have named: every
+        object of the fact was named (the agent and the object and receptacle types are
+        always known; locations never are)."""
+        task = self._require_task()
+        entities = self.engine.game.entities
+        text = "\n".join(self._seen)
+        shown = {obj for obj, entity in entities.items()
+                 if re.search(rf"\b{re.escape(entity.name)}\b", text)}
+        shown |= {obj for obj, obj_type in task.objects.items() if obj_type in _ALWAYS_KNOWN}
+        return [str(fact) for fact in task.atoms(self.world.state)
+                if all(arg in shown for arg in fact.args)]
+
+    def _require_task(self):
+        if self.engine is None:
+            raise RuntimeError("call reset() first")
+        return self.engine.task

@@ -50,7 +50,8 @@ def load_game(source: str | os.PathLike | dict) -> Game:
     found = _TASK_LINE.match(task_rule[0].rhs) if task_rule else None
     return Game(path=path, task=task, grammar=grammar, entities=display_names(task),
                 walkthrough=tuple(data.get("walkthrough") or ()),
-                sentence=found.group(1) if found else "", task_type=_task_type(path))
+                sentence=found.group(1) if found else "",
+                task_type=task_type_of(path) if path else data.get("task_type"))
 
 
 def fast_downward_reading(domain: str) -> str:
@@ -83,12 +84,13 @@ def display_names(task: Task) -> dict[str, Entity]:
     return entities
 
 
-def _task_type(path: Path | None) -> str | None:
-    if path is None:
-        return None
-    prefix = path.parent.name.split("-", 1)[0]
-    if prefix in TASK_TYPES:
-        return prefix
+def task_type_of(path: Path) -> str | None:
+    """The task type named by a game's task folder (``pick_heat_then_place_in_recep-Egg-
+    ...``), in the flat or the released layout, else by its ``traj_data.json``."""
+    for folder in (path.parent, path.parent.parent):
+        prefix = folder.name.split("-", 1)[0]
+        if prefix in TASK_TYPES or prefix.startswith("pick_and_place_with_movable"):
+            return prefix
     traj = path.parent / "traj_data.json"
     if traj.is_file():
         return json.loads(traj.read_text()).get("task_type")
