@@ -29,6 +29,7 @@ class World:
         self.visited = {house.start}
         self.known_links: set[tuple[str, str]] = set()  # (room, direction) seen leading somewhere
         self._seen: tuple | None = None  # look(), valid_actions(), inventory_text() until a change
+        self._rooms: dict[str, tuple[str, list[str]]] = {}  # description, valid commands
         self._describe_seen()
 
     # -- what the player sees ---------------------------------------------------------
@@ -42,8 +43,10 @@ class World:
         """The room description, the valid commands and the inventory, rebuilt only after
         a change."""
         if self._seen is None:
-            self._seen = (self._describe(), self._valid_actions(),
-                          text.inventory_text(self.inventory))
+            room = self._rooms.get(self.room)
+            if room is None:  # a room changes only when its items or doors do
+                room = self._rooms[self.room] = (self._describe(), self._valid_actions())
+            self._seen = (*room, text.inventory_text(self.inventory))
         return self._seen
 
     def _describe(self) -> str:
@@ -114,6 +117,8 @@ class World:
             if opening:
                 return text.ALREADY_OPEN, [closed_fact]
             return text.ALREADY_CLOSED, [f"(not {closed_fact})"]
+        self._rooms.pop(self.room, None)
+        self._rooms.pop(exit_.to, None)
         if opening:
             self.open_doors.add(key)
             self.known_links.add((self.room, direction))
@@ -131,6 +136,7 @@ class World:
                          if key[0] == self.room and item in items)
             self.on[place].remove(item)
         self.inventory.append(item)
+        self._rooms.pop(self.room, None)
         return text.taken(item), []
 
     def _describe_seen(self) -> None:
