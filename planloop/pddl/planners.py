@@ -16,7 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -163,6 +163,16 @@ def _run(argv, cwd, env, stdin, deadline: float, memory_limit_mb):
         return None, out.decode(errors="replace")
 
 
+def _constants_in_domain(d: Domain, p: Problem) -> tuple[Domain, Problem]:
+    """Declare in the domain the objects its actions name but only the problem declares
+    (ALFWorld's ``SinkBasinType``...): Fast Downward refuses undeclared names."""
+    moved = {c: p.objects[c] for c in d.external_constants if c in p.objects}
+    if not moved:
+        return d, p
+    return (replace(d, constants={**d.constants, **moved}, external_constants=()),
+            replace(p, objects={o: t for o, t in p.objects.items() if o not in moved}))
+
+
 def _solve_fast_downward(d: Domain, p: Problem, planner: str, timeout: float,
                          memory_limit_mb: int | None, start: float) -> PlanResult:
     bin_dir, downward = fast_downward_paths()
@@ -172,6 +182,7 @@ def _solve_fast_downward(d: Domain, p: Problem, planner: str, timeout: float,
     def result(status, message, plan=None):
         return PlanResult(status, plan, message, time.monotonic() - start, planner)
 
+    d, p = _constants_in_domain(d, p)
     with tempfile.TemporaryDirectory(prefix="planloop-fd-") as tmp:
         Path(tmp, "domain.pddl").write_text(write_domain(d))
         Path(tmp, "problem.pddl").write_text(write_problem(p, d))

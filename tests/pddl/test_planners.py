@@ -91,3 +91,15 @@ def test_anytime_planner_keeps_best_plan_at_timeout():
 def test_unknown_planner_is_refused():
     with pytest.raises(ValueError, match="unknown planner"):
         solve(BW_DOMAIN, SAMPLE[0], planner="magic")
+
+
+def test_constants_only_the_problem_declares_reach_fast_downward():
+    """ALFWorld's actions name ``SinkBasinType``, which only its problems declare."""
+    domain = """(define (domain wash) (:requirements :typing) (:types thing kind)
+      (:predicates (is ?t - thing ?k - kind) (clean ?t - thing))
+      (:action wash :parameters (?t - thing) :precondition (is ?t sinktype)
+       :effect (clean ?t)))"""
+    problem = """(define (problem p) (:domain wash) (:objects cup - thing sinktype - kind)
+      (:init (is cup sinktype)) (:goal (clean cup)))"""
+    result = solve(domain, problem, planner="lama-first", timeout=30)
+    assert result.status == "solved" and list(result.plan) == ["(wash cup)"]

@@ -13,13 +13,10 @@ import hashlib
 import importlib.util
 import os
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...pddl import (
-    Domain, Problem, parse_command, parse_domain, parse_problem, solve,
-)
+from ...pddl import parse_command, parse_domain, parse_problem, solve
 from .engine import Engine
 from .game import TASK_TYPES, fast_downward_reading, load_game
 
@@ -575,25 +572,14 @@ def _rng(task_type: str, seed: int, attempt: int) -> random.Random:
     return random.Random(int.from_bytes(digest[:8], "big"))
 
 
-def _for_planner(game: dict) -> tuple[Domain, Problem]:
-    """The domain as Fast Downward reads it, with the class constants its actions name
-    (``SinkBasinType``...) declared as its own constants, not as the problem's objects:
-    Fast Downward refuses a domain naming objects it does not declare."""
-    domain = parse_domain(fast_downward_reading(game["pddl_domain"]))
-    problem = parse_problem(game["pddl_problem"], domain)
-    used = set(domain.external_constants)
-    domain = replace(domain, external_constants=(), constants={
-        **domain.constants, **{c: t for c, t in problem.objects.items() if c in used}})
-    return domain, replace(problem, objects={
-        o: t for o, t in problem.objects.items() if o not in used})
-
-
 def walkthrough(game: dict, planner: str = "lama-first",
                 timeout: float = 30.0) -> tuple[list[str] | None, str]:
     """(the planner's plan as the engine's commands, "") or (None, why not): no plan,
     a goal true from the start, or a plan that does not replay to a win. No-op actions
     (look, examine...) are left out."""
-    result = solve(*_for_planner(game), planner=planner, timeout=timeout)
+    domain = parse_domain(fast_downward_reading(game["pddl_domain"]))
+    result = solve(domain, parse_problem(game["pddl_problem"], domain), planner=planner,
+                   timeout=timeout)
     if not result.solved:
         return None, f"{planner}: {result.status}: {result.message}"
     engine = Engine(load_game(game))
@@ -660,35 +646,3 @@ def generate_game(task_type: str, seed: int, logic_dir: str | os.PathLike | None
             return game
     raise RuntimeError(f"no solvable {task_type} game from seed {seed} "
                        f"in {MAX_ATTEMPTS} attempts (last: {why})")
-
-
-class GeneratedGames(Sequence):
-    """Games on demand: index ``i`` is a game of ``task_types[i % n]`` from seed
-    ``seed + i // n``; each is generated once, when first asked for."""
-
-    def __init__(self, size: int, task_types: Sequence[str] = TASK_TYPES, seed: int = 0,
-                 logic_dir: str | os.PathLike | None = None, planner: str = "lama-first",
-                 timeout: float = 30.0):
-        unknown = [t for t in task_types if t not in TASKS]
-        if unknown or not task_types:
-            raise ValueError(f"unknown task types {unknown}; choose from {', '.join(TASK_TYPES)}")
-        self.size, self.task_types, self.seed = size, tuple(task_types), seed
-        self.logic_dir = find_logic_dir(logic_dir)
-        self.planner, self.timeout = planner, timeout
-        self._games: dict[int, dict] = {}
-
-    def __len__(self) -> int:
-        return self.size
-
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self.size))]
-        if not -self.size <= index < self.size:
-            raise IndexError(f"game {index} out of range 0..{self.size - 1}")
-        index %= self.size
-        if index not in self._games:
-            n = len(self.task_types)
-            self._games[index] = generate_game(self.task_types[index % n],
-                                               self.seed + index // n, self.logic_dir,
-                                               self.planner, self.timeout)
-        return self._games[index]
