@@ -12,8 +12,10 @@ ENVIRONMENTS = {
     "MysteryRandom-BW-v0": ("planloop.envs.blocksworld:mystery_random_env", 100),
     "CoinCollector-v0": ("planloop.envs.coin:coin_collector", 200),
     "ALFWorld-v0": ("planloop.envs.alfworld:ALFWorldEnv", 50),
+    "Baking-v0": ("planloop.envs.baking:baking_env", 100),
 }
-FULLY_OBSERVABLE = ("PDDL-v0", "Blocksworld-v0", "Mystery-BW-v0", "MysteryRandom-BW-v0")
+FULLY_OBSERVABLE = ("PDDL-v0", "Blocksworld-v0", "Mystery-BW-v0", "MysteryRandom-BW-v0",
+                    "Baking-v0")
 
 
 def register_envs() -> None:

@@ -40,6 +40,7 @@ class TaskView:
     domain_name: str | None = None  # the name the agent sees; picks the text templates
     text_templates: Templates | None = None  # overrides the templates picked by name
     description: str | None = None  # the domain in words, for prompts (info["domain_description"])
+    goal_texts: dict = field(default_factory=dict)  # problem name -> its goal in words
 
     def __post_init__(self):
         if self.obs_format not in OBS_FORMATS:
@@ -136,7 +137,9 @@ class TaskView:
         texts = self._cache(task)
         if texts.goal is None:
             literals = _goal_literals(task.problem.goal)
-            if self.obs_format == "pddl" or literals is None:
+            if self.obs_format == "text" and task.problem.name in self.goal_texts:
+                texts.goal = self.goal_texts[task.problem.name]
+            elif self.obs_format == "pddl" or literals is None:
                 texts.goal = formula_text(self.renaming.formula(task.problem.goal))
             else:
                 seen = [self.renaming.atom(a) for a in literals]
