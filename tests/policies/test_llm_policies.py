@@ -14,7 +14,7 @@ import pytest
 
 import planloop  # noqa: F401
 from planloop.llm import ChatResponse, ScriptedModel, ToolCall
-from planloop.pddl import load, solve
+from planloop.pddl import load, solve, validate
 from planloop.policies import (
     AgenticPolicy, ClosedLoopPolicy, DirectPlanPolicy, OpenLoopPolicy, run_episode,
 )
@@ -206,3 +206,42 @@ def test_agentic_policy_answers_bad_tool_calls_and_goes_on(task):
     assert answers[2]["error"] == "get_state takes no arguments, not verbose"
     assert answers[3]["executed"] is False and answers[3]["error"] in ("malformed", "inapplicable")
     assert episode.details["stop"] == "finished" and episode.steps == 1
+
+
+@pytest.fixture(scope="module")
+def baking_plans():
+    """A plan for each Baking-v0 problem; leaving out its first action breaks it."""
+    env, plans = gym.make("Baking-v0"), {}
+    for instance in range(4):
+        _, info = env.reset(options={"instance": instance})
+        result = solve(info["domain_pddl"], info["problem_pddl"], planner="lama-first", timeout=60)
+        plan = [step.lower() for step in result.plan]
+        assert not validate(load(info["domain_pddl"], info["problem_pddl"]), plan[1:]).valid
+        plans[instance] = plan
+    return plans
+
+
+@pytest.mark.parametrize("instance", range(4))
+def test_every_policy_on_baking(baking_plans, instance):
+    plan, env = baking_plans[instance], gym.make("Baking-v0")
+    run = lambda policy: run_episode(env, policy, options={"instance": instance})  # noqa: E731
+    for horizon in (1, 5, None):
+        episode = run(ClosedLoopPolicy(loop_model(plan, mistaken=False), horizon=horizon))
+        assert episode.won and episode.steps == len(plan) and episode.restarts == 0
+    assert run(OpenLoopPolicy(loop_model(plan, mistaken=False))).won
+
+    recovered = run(ClosedLoopPolicy(loop_model(plan), horizon=5))
+    assert recovered.won and recovered.restarts == 1
+    assert recovered.actions[-len(plan):] == tuple(plan)
+    assert len(recovered.details["explanations"]) == 1
+    lost = run(OpenLoopPolicy(loop_model(plan)))
+    assert not lost.won and lost.details["stop"] == "plan_executed"
+    assert any(error and error["kind"] == "inapplicable" for error in lost.errors)
+
+    direct = run(DirectPlanPolicy(ScriptedModel(["\n".join(plan[1:]), "\n".join(plan)])))
+    assert direct.won and len(direct.details["attempts"]) == 2
+
+    replies = [call("execute_action", action=step) for step in plan[1:]] + [call("reset")]
+    replies += [call("execute_action", action=step) for step in plan]
+    agentic = run(AgenticPolicy(ScriptedModel(replies)))
+    assert agentic.won and agentic.restarts == 1 and agentic.actions[-len(plan):] == tuple(plan)
