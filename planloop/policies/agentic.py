@@ -87,6 +87,9 @@ class AgenticPolicy:
                 isinstance(arguments.get("action"), str):
             self.awaiting = (call.id, arguments["action"])
             return arguments["action"]
+        if call.name == "start_session" and arguments:
+            return self._reply(call.id, {"error": "this session holds the task at hand; call "
+                                                  "start_session without arguments"})
         moved = bool(self.session.history()["actions"])
         if arguments == {} and (call.name == "reset" or (call.name == "start_session" and moved)):
             self.awaiting = (call.id, None)

@@ -197,6 +197,7 @@ def test_agentic_policy_records_an_unsolvable_exit_and_its_budget(task):
 def test_agentic_policy_answers_bad_tool_calls_and_goes_on(task):
     replies = [ToolCall("a", "execute_action", "{not json"), call("fly_away"),
                call("get_state", verbose="yes"), call("execute_action", action="(feast a)"),
+               call("start_session", domain="(define (domain other))", problem="x"),
                "I give up."]
     model = ScriptedModel(replies)
     episode = run_episode(gym.make(ENV_ID), AgenticPolicy(model), options={"instance": INSTANCE})
@@ -205,6 +206,7 @@ def test_agentic_policy_answers_bad_tool_calls_and_goes_on(task):
     assert "unknown operation 'fly_away'" in answers[1]["error"]
     assert answers[2]["error"] == "get_state takes no arguments, not verbose"
     assert answers[3]["executed"] is False and answers[3]["error"] in ("malformed", "inapplicable")
+    assert "holds the task at hand" in answers[4]["error"]
     assert episode.details["stop"] == "finished" and episode.steps == 1
 
 
