@@ -63,8 +63,7 @@ class PDDLEnv(TextEnv):
 
     def load_instance(self, index: int) -> Task:
         """The grounded task of instance ``index`` (cached)."""
-        if not 0 <= index < len(self.problems):
-            raise IndexError(f"instance {index} out of range 0..{len(self.problems) - 1}")
+        self._check_instance(index)
         task = self._tasks.get(index)
         if task is None:
             source = self.problems[index]
@@ -79,7 +78,7 @@ class PDDLEnv(TextEnv):
     # -- gymnasium API ---------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
-        self.instance = self._choose_instance(options, len(self.problems))
+        self.instance = self._choose_instance(options)
         self.task = self.load_instance(self.instance)
         self.state = self.task.init
         self._outcome = None

@@ -25,12 +25,16 @@ class TextEnv(gym.Env):
         self.action_space = spaces.Text(max_length=MAX_COMMAND, charset=string.printable)
         self._last_obs = ""
 
-    def _choose_instance(self, options: dict | None, count: int) -> int:
+    def _choose_instance(self, options: dict | None) -> int:
         """``options["instance"]`` if given (``load_instance`` checks it), else one drawn
-        from the seed."""
+        from the seed among the subclass's ``num_instances``."""
         if options and "instance" in options:
             return int(options["instance"])
-        return int(self.np_random.integers(count))
+        return int(self.np_random.integers(self.num_instances))
+
+    def _check_instance(self, index: int) -> None:
+        if not 0 <= index < self.num_instances:
+            raise IndexError(f"instance {index} out of range 0..{self.num_instances - 1}")
 
     def _show(self, obs: str) -> str:
         self._last_obs = obs

@@ -74,8 +74,7 @@ class ALFWorldEnv(TextEnv):
 
     def load_instance(self, index: int) -> Engine:
         """The engine of game ``index`` (loaded, or generated, once)."""
-        if not 0 <= index < len(self.games):
-            raise IndexError(f"instance {index} out of range 0..{len(self.games) - 1}")
+        self._check_instance(index)
         engine = self._engines.get(index)
         if engine is None:
             entry = self.games[index]
@@ -105,7 +104,7 @@ class ALFWorldEnv(TextEnv):
     # -- gymnasium API ---------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
-        self.instance = self._choose_instance(options, len(self.games))
+        self.instance = self._choose_instance(options)
         self.engine = self.load_instance(self.instance)
         self.world = self.engine.initial_world()
         self._seen = []
