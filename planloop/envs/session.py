@@ -17,9 +17,11 @@ from .pddl_env import PDDLEnv
 
 @dataclass(frozen=True)
 class Operation:
-    """One operation: its name, what it does, and its arguments as a JSON schema."""
+    """One operation: its name, the session method serving it, what it does, and its
+    arguments as a JSON schema."""
 
     name: str
+    method: str
     description: str
     parameters: dict
 
@@ -29,30 +31,35 @@ class Operation:
             "name": self.name, "description": self.description, "parameters": self.parameters}}
 
 
-def _schema(**properties: str) -> dict:
+def _schema(required: tuple[str, ...] = (), **properties: str) -> dict:
+    """String arguments described by ``properties``; ``required`` names the mandatory."""
     return {"type": "object", "additionalProperties": False,
             "properties": {name: {"type": "string", "description": text}
                            for name, text in properties.items()},
-            "required": [name for name in properties if name in ("action", "plan")]}
+            "required": list(required)}
 
 
 OPERATIONS = (
-    Operation("start_session", "Start (or restart) a session on a planning task and return "
-              "its initial state and goal. Without arguments, the task at hand.",
+    Operation("start_session", "start", "Start (or restart) a session on a planning task "
+              "and return its initial state and goal. Without arguments, the task at hand.",
               _schema(domain="the PDDL domain (optional)",
                       problem="the PDDL problem (optional)")),
-    Operation("get_state", "The facts that hold now, and whether the goal holds.", _schema()),
-    Operation("get_applicable_actions", "Every action that can be executed now.", _schema()),
-    Operation("execute_action", "Execute one action, written as (name arg1 arg2 ...).",
-              _schema(action="the action, e.g. (pick-up a)")),
-    Operation("reset", "Return to the initial state; the history is cleared.", _schema()),
-    Operation("get_history", "The actions executed since the start or the last reset.",
+    Operation("get_state", "state", "The facts that hold now, and whether the goal holds.",
               _schema()),
-    Operation("validate_plan", "Check a complete plan from the initial state without "
-              "executing it: valid, or the first failing step and why.",
-              _schema(plan="the plan, one action (name args) per line")),
+    Operation("get_applicable_actions", "applicable_actions",
+              "Every action that can be executed now.", _schema()),
+    Operation("execute_action", "execute", "Execute one action, written as "
+              "(name arg1 arg2 ...).", _schema(("action",), action="the action, e.g. (pick-up a)")),
+    Operation("reset", "reset", "Return to the initial state; the history is cleared.",
+              _schema()),
+    Operation("get_history", "history", "The actions executed since the start or the last "
+              "reset.", _schema()),
+    Operation("validate_plan", "validate_plan", "Check a complete plan from the initial state "
+              "without executing it: valid, or the first failing step and why.",
+              _schema(("plan",), plan="the plan, one action (name args) per line")),
 )
 OPERATION_NAMES = tuple(op.name for op in OPERATIONS)
+_BY_NAME = {op.name: op for op in OPERATIONS}
 
 
 class EngineSession:
@@ -134,17 +141,14 @@ class EngineSession:
     # -- dispatch --------------------------------------------------------------------
     def call(self, name: str, arguments: dict | None = None) -> dict:
         """Run operation ``name`` with ``arguments`` as a tool caller sends them."""
-        handlers = {"start_session": self.start, "get_state": self.state,
-                    "get_applicable_actions": self.applicable_actions,
-                    "execute_action": self.execute, "reset": self.reset,
-                    "get_history": self.history, "validate_plan": self.validate_plan}
-        handler = handlers.get(name)
-        if handler is None:
+        operation = _BY_NAME.get(name)
+        if operation is None:
             return {"error": f"unknown operation {name!r}; the operations are "
                              + ", ".join(OPERATION_NAMES)}
         arguments = arguments or {}
         if not isinstance(arguments, dict):
             return {"error": "arguments must be a JSON object"}
+        handler = getattr(self, operation.method)
         try:
             inspect.signature(handler).bind(**arguments)
         except TypeError:
