@@ -76,10 +76,11 @@ def run_sweep(env_id: str, model, horizons, instances, trials: int, out: Path,
     config = {"study": "horizon_sweep", "env": env_id, "model": model.name,
               "max_actions": max_actions, "temperature": temperature}
     run_id = config_hash(config)
+    keys = {(h, i, t): f"{run_id}/{h}/{i}/{t}"
+            for h in horizons for i in instances for t in range(trials)}
     results = ResultsFile(out / "episodes.jsonl")
     finished = {r["key"] for r in results.records if not r.get("error")}
-    jobs = [(h, i, t) for h in horizons for i in instances for t in range(trials)
-            if f"{run_id}/{h}/{i}/{t}" not in finished]
+    jobs = [job for job, key in keys.items() if key not in finished]
     local = threading.local()
 
     def play(horizon, instance, trial):
@@ -87,10 +88,10 @@ def run_sweep(env_id: str, model, horizons, instances, trials: int, out: Path,
             local.env = gym.make(env_id)
         policy = make_policy(model, horizon, trial, max_actions, temperature)
         episode = run_episode(local.env, policy, options={"instance": instance})
-        results.append({"key": f"{run_id}/{horizon}/{instance}/{trial}", "config": config,
+        results.append({"key": keys[horizon, instance, trial], "config": config,
                         "horizon": horizon, "trial": trial, **episode_record(episode)})
 
-    total = len(horizons) * len(instances) * trials
+    total = len(keys)
     if progress:
         progress(total - len(jobs), total)
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
@@ -99,7 +100,7 @@ def run_sweep(env_id: str, model, horizons, instances, trials: int, out: Path,
             future.result()
             if progress:
                 progress(done, total)
-    wanted = {f"{run_id}/{h}/{i}/{t}" for h in horizons for i in instances for t in range(trials)}
+    wanted = set(keys.values())
     latest = {r["key"]: r for r in results.records if r["key"] in wanted}
     return list(latest.values())
 

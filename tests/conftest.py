@@ -1,3 +1,4 @@
+import importlib.util
 from pathlib import Path
 
 import pytest
@@ -5,6 +6,15 @@ import pytest
 DATA = Path(__file__).parent / "data"
 PLANBENCH = DATA / "planbench"
 IPC = DATA / "ipc2000-blocks"
+EXPERIMENTS = Path(__file__).parents[1] / "experiments"
+
+
+def load_experiment(name: str):
+    """The module of ``experiments/<name>.py`` (experiments are scripts, not a package)."""
+    spec = importlib.util.spec_from_file_location(name, EXPERIMENTS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.fixture

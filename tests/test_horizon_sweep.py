@@ -3,7 +3,6 @@ and plot, driven by a scripted model that follows known plans."""
 
 import importlib.util
 import json
-from pathlib import Path
 
 import gymnasium as gym
 import pytest
@@ -13,15 +12,9 @@ from planloop.llm import LLMError
 from planloop.pddl import solve
 from planloop.policies.doubles import following_model, goal_of, has_lessons
 
-SCRIPT = Path(__file__).parents[1] / "experiments" / "horizon_sweep.py"
+from conftest import load_experiment
+
 ENV_ID = "Mystery-BW-v0"
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("horizon_sweep", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +44,7 @@ def model_for(plans, fail_on=None):
 
 
 def test_sweep_table_plot_resume_and_retry(tmp_path, capsys, plans):
-    sweep = load_script()
+    sweep = load_experiment("horizon_sweep")
     args = ["--env", ENV_ID, "--instances", "3:5", "--horizons", "1,open", "--trials", "2",
             "--workers", "3", "--out", str(tmp_path)]
     failing = model_for(plans, fail_on=list(plans)[0])
@@ -86,7 +79,7 @@ def test_sweep_table_plot_resume_and_retry(tmp_path, capsys, plans):
 
 
 def test_horizons_are_checked(capsys):
-    sweep = load_script()
+    sweep = load_experiment("horizon_sweep")
     assert sweep.parse_horizons("1, 5,open") == [1, 5, "open"]
     with pytest.raises(SystemExit):
         sweep.main(["--horizons", "0,open", "--llm", "openai:x"])

@@ -1,21 +1,12 @@
 """experiments/planner_baseline.py: a real study, resumable, with a results table."""
 
-import importlib.util
 import json
-from pathlib import Path
 
-SCRIPT = Path(__file__).parents[1] / "experiments" / "planner_baseline.py"
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("planner_baseline", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from conftest import load_experiment
 
 
 def test_study_runs_resumes_and_reports(tmp_path, capsys):
-    study = load_script()
+    study = load_experiment("planner_baseline")
     out = tmp_path / "results.jsonl"
     assert study.main(["--instances", "0:4", "--out", str(out)]) == 0
     table = capsys.readouterr().out
