@@ -15,6 +15,19 @@ TASK_TYPES = (
     "pick_and_place_simple", "look_at_obj_in_light", "pick_clean_then_place_in_recep",
     "pick_heat_then_place_in_recep", "pick_cool_then_place_in_recep", "pick_two_obj_and_place",
 )
+
+
+def check_task_types(task_types) -> tuple[str, ...]:
+    """The task types asked for (one name or several; None for all), each checked."""
+    if task_types is None:
+        return TASK_TYPES
+    chosen = (task_types,) if isinstance(task_types, str) else tuple(task_types)
+    unknown = [t for t in chosen if t not in TASK_TYPES]
+    if unknown or not chosen:
+        raise ValueError(f"unknown task types {unknown}; choose from {', '.join(TASK_TYPES)}")
+    return chosen
+
+
 _TASK_LINE = re.compile(r"Your task is to: (.*)\.$", re.S)
 
 

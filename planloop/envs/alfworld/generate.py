@@ -16,9 +16,9 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...pddl import parse_command, parse_domain, parse_problem, solve
+from ...pddl import parse_command, solve
 from .engine import Engine
-from .game import TASK_TYPES, fast_downward_reading, load_game
+from .game import TASK_TYPES, check_task_types, load_game
 
 MAX_ATTEMPTS = 10
 GOTO = "gotolocation"
@@ -577,12 +577,10 @@ def walkthrough(game: dict, planner: str = "lama-first",
     """(the planner's plan as the engine's commands, "") or (None, why not): no plan,
     a goal true from the start, or a plan that does not replay to a win. No-op actions
     (look, examine...) are left out."""
-    domain = parse_domain(fast_downward_reading(game["pddl_domain"]))
-    result = solve(domain, parse_problem(game["pddl_problem"], domain), planner=planner,
-                   timeout=timeout)
+    engine = Engine(load_game(game))  # reads the domain as Fast Downward does
+    result = solve(engine.task.domain, engine.task.problem, planner=planner, timeout=timeout)
     if not result.solved:
         return None, f"{planner}: {result.status}: {result.message}"
-    engine = Engine(load_game(game))
     world, commands = engine.initial_world(), []
     if engine.task.is_goal(world.state):
         return None, "the goal holds from the start"
@@ -623,8 +621,7 @@ def generate_game(task_type: str, seed: int, logic_dir: str | os.PathLike | None
     """A ``game.tw-pddl`` JSON object for ``task_type``, drawn from ``seed``: checked
     solvable by ``planner`` and its walkthrough replayed to a win. Same arguments, same
     game. Unsolvable draws are redrawn (up to ``MAX_ATTEMPTS``), then RuntimeError."""
-    if task_type not in TASKS:
-        raise ValueError(f"unknown task type {task_type!r}; choose one of {', '.join(TASK_TYPES)}")
+    check_task_types(task_type)
     folder = find_logic_dir(logic_dir)
     domain = (folder / "alfred.pddl").read_text()
     grammar = (folder / "alfred.twl2").read_text()

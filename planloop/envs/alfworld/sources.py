@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .game import TASK_TYPES, task_type_of
+from .game import check_task_types, task_type_of
 
 SPLITS = ("train", "valid_seen", "valid_unseen", "valid_train")
 RELEASE = "json_2.1.1"
@@ -33,16 +33,6 @@ def flags_of(path: Path) -> tuple[str, ...]:
     text = f"{path.parent.parent.name}/{path.parent.name}"
     return tuple(flag for flag, mark in (("sliced", "Sliced"), ("movable", "movable"))
                  if mark in text)
-
-
-def check_task_types(task_types) -> tuple[str, ...]:
-    if task_types is None:
-        return TASK_TYPES
-    chosen = (task_types,) if isinstance(task_types, str) else tuple(task_types)
-    unknown = [t for t in chosen if t not in TASK_TYPES]
-    if unknown or not chosen:
-        raise ValueError(f"unknown task types {unknown}; choose from {', '.join(TASK_TYPES)}")
-    return chosen
 
 
 def file_entry(path: str | os.PathLike) -> GameEntry:
