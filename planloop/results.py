@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import threading
 from pathlib import Path
 
@@ -22,21 +23,42 @@ class ResultsFile:
     def __init__(self, path):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.records: list[dict] = []
-        if self.path.exists():
-            if not self.path.read_bytes().endswith(b"\n") and self.path.stat().st_size:
-                with self.path.open("a") as out:  # end a torn last line before appending
-                    out.write("\n")
-            for line in self.path.read_text().splitlines():
-                if not line.strip():
-                    continue
-                try:
-                    self.records.append(json.loads(line))
-                except json.JSONDecodeError:
-                    # A run killed mid-write leaves at most a torn last line; redo it.
-                    continue
+        self.records: list[dict] = self._read() if self.path.exists() else []
         self.done = {r.get("key") for r in self.records}
         self._lock = threading.Lock()
+
+    @property
+    def torn_path(self) -> Path:
+        """Where lines that are not records (a run killed mid-write) are moved."""
+        return self.path.with_name(self.path.name + ".torn")
+
+    def _read(self) -> list[dict]:
+        """The records in the file. Lines that are not JSON objects (at most a torn
+        last line, from a run killed mid-write, whose episode runs again) are appended
+        to :attr:`torn_path` and the file is rewritten without them, so that every
+        line of a results file is a valid record for any reader."""
+        data = self.path.read_bytes()
+        records, kept, torn = [], [], []
+        for line in data.splitlines():
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except ValueError:  # JSONDecodeError, or bytes that are not UTF-8
+                record = None
+            if isinstance(record, dict):
+                records.append(record)
+                kept.append(line + b"\n")
+            else:
+                torn.append(line + b"\n")
+        if torn:
+            with self.torn_path.open("ab") as aside:
+                aside.writelines(torn)
+        if torn or not data.endswith(b"\n") and data:
+            staged = self.path.with_name(self.path.name + ".tmp")
+            staged.write_bytes(b"".join(kept))
+            os.replace(staged, self.path)
+        return records
 
     def append(self, record: dict) -> None:
         """Write ``record`` (which must carry a ``key``) and flush it to disk."""

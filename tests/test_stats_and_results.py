@@ -30,8 +30,21 @@ def test_results_resume_and_survive_a_torn_line(tmp_path):
         out.write('{"key": "x/1", "wo')  # the run was killed mid-write
     resumed = ResultsFile(path)
     assert resumed.done == {"x/0"}
+    # the fragment is moved aside: every line left is a record, for any reader
+    assert resumed.torn_path.read_text() == '{"key": "x/1", "wo\n'
+    assert [json.loads(line)["key"] for line in path.read_text().splitlines()] == ["x/0"]
     resumed.append({"key": "x/1", "won": False})
-    lines = [json.loads(line) for line in path.read_text().splitlines()
-             if line.startswith('{"key": "x/1", "won": false') or line.startswith('{"key": "x/0"')]
-    assert [r["key"] for r in lines] == ["x/0", "x/1"]
+    assert [json.loads(line)["key"] for line in path.read_text().splitlines()] == ["x/0", "x/1"]
     assert ResultsFile(path).done == {"x/0", "x/1"}
+
+
+def test_results_file_keeps_only_records(tmp_path):
+    path = tmp_path / "r.jsonl"
+    path.write_bytes(b'{"key": "a"}\n[1, 2]\n\xff\xfe\n\n{"key": "b"}')  # no final newline
+    results = ResultsFile(path)
+    assert results.done == {"a", "b"}
+    assert path.read_bytes() == b'{"key": "a"}\n{"key": "b"}\n'
+    assert results.torn_path.read_bytes() == b'[1, 2]\n\xff\xfe\n'
+    untouched = tmp_path / "clean.jsonl"
+    untouched.write_text('{"key": "c"}\n')
+    assert ResultsFile(untouched).done == {"c"} and not ResultsFile(untouched).torn_path.exists()

@@ -87,7 +87,7 @@ class PDDLEnv(TextEnv):
     def step(self, action: str):
         if self.task is None:
             raise RuntimeError("call reset() before step()")
-        self._outcome = outcome = self._execute(str(action))
+        self._outcome = outcome = self._execute(self._command(action))
         obs, info = self._observe()
         return obs, float(outcome.won), outcome.won, False, info
 

@@ -36,6 +36,15 @@ class TextEnv(gym.Env):
         if not 0 <= index < self.num_instances:
             raise IndexError(f"instance {index} out of range 0..{self.num_instances - 1}")
 
+    @staticmethod
+    def _command(action) -> str:
+        """The command ``action`` names. Actions are text: any ``str`` (numpy's
+        ``str_`` included); anything else is a TypeError, never a guess."""
+        if not isinstance(action, str):
+            raise TypeError(f"an action is a command string, not {type(action).__name__}: "
+                            f"{action!r:.80}")
+        return action
+
     def _show(self, obs: str) -> str:
         self._last_obs = obs
         if self.render_mode == "human":

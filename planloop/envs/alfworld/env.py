@@ -114,7 +114,7 @@ class ALFWorldEnv(TextEnv):
     def step(self, action: str):
         if self.engine is None:
             raise RuntimeError("call reset() before step()")
-        outcome = self.engine.execute(self.world, str(action))
+        outcome = self.engine.execute(self.world, self._command(action))
         self.world = outcome.world
         obs, info = self._emit(outcome.feedback, outcome)
         won = info["won"]

@@ -55,10 +55,11 @@ class CoinCollectorEnv(TextEnv):
     def step(self, action: str):
         if self.world is None:
             raise RuntimeError("call reset() before step()")
+        action = self._command(action)
         if action == "help":  # TextWorld Express's wrapper answers it; the game never sees it
             self._info = {**self._info, "feedback": text.TASK, "action_error": None}
             return self._show(text.TASK), 0.0, False, False, self._info
-        command = str(action).strip()
+        command = action.strip()
         before = self.world.score
         self.moves += 1
         if command in self._valid:

@@ -42,7 +42,7 @@ class TWXCoinCollectorEnv(TextEnv):
         return self._emit(obs, infos, None), self._info
 
     def step(self, action: str):
-        command = str(action)
+        command = self._command(action)
         known = command == "help" or command.strip() in self._valid
         obs, reward, done, infos = self._game.step(command)
         error = None if known else {"kind": "unknown", "message": obs, "unmet": []}
