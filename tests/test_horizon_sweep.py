@@ -84,3 +84,22 @@ def test_horizons_are_checked(capsys):
     with pytest.raises(SystemExit):
         sweep.main(["--horizons", "0,open", "--llm", "openai:x"])
     assert "a horizon is a positive integer or 'open'" in capsys.readouterr().err
+
+
+def test_a_server_answering_garbage_fails_episodes_not_the_sweep(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("openai")
+    from planloop.llm.fake_server import FakeChatServer
+
+    monkeypatch.setenv("HOME", str(tmp_path))  # the model cache lives under ~
+    sweep = load_experiment("horizon_sweep")
+    garbage = ("raw", 200, {"Content-Type": "text/html"}, b"<html>502 Bad Gateway</html>")
+    with FakeChatServer([garbage] * 2) as server:
+        rc = sweep.main(["--env", ENV_ID, "--instances", "3:4", "--horizons", "1,open",
+                         "--trials", "1", "--out", str(tmp_path / "out"),
+                         "--llm", f"{server.url}@test-model"])
+    assert rc == 0 and "2 episodes ended on a failed model call" in capsys.readouterr().out
+    records = [json.loads(line) for line in
+               (tmp_path / "out" / "episodes.jsonl").read_text().splitlines()]
+    assert len(records) == 2 and len(server.requests) == 2
+    assert all(r["error"].startswith("bad_response:") and "502 Bad Gateway" in r["error"]
+               for r in records)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from .base import ChatModel, ChatResponse, LLMError, ToolCall, Usage
 from .cache import CachedModel
 from .doubles import InteractiveModel, ScriptedModel
+from .guard import call_model
 from .openai_chat import OpenAIChat
 
 
@@ -30,4 +31,4 @@ def make_model(spec: str, cache: str | None = "~/.cache/planloop/llm.sqlite", **
 
 
 __all__ = ["CachedModel", "ChatModel", "ChatResponse", "InteractiveModel", "LLMError",
-           "OpenAIChat", "ScriptedModel", "ToolCall", "Usage", "make_model"]
+           "OpenAIChat", "ScriptedModel", "ToolCall", "Usage", "call_model", "make_model"]

@@ -8,8 +8,10 @@ from typing import Protocol
 
 class LLMError(RuntimeError):
     """A model call that failed for good (after retries); ``kind`` says why:
-    ``rate_limit``, ``server``, ``timeout``, ``connection``, ``bad_request``, ``auth``
-    or ``other``. Policies record it on the episode instead of crashing the run."""
+    ``rate_limited``, ``server``, ``timeout``, ``connection``, ``bad_request``, ``auth``,
+    ``bad_response`` (a reply that is not a well-formed chat completion), ``client`` (the
+    model object itself raised) or ``other``. Policies record it on the episode instead
+    of crashing the run."""
 
     def __init__(self, kind: str, message: str):
         self.kind = kind
@@ -25,13 +27,18 @@ class ToolCall:
 
 @dataclass(frozen=True)
 class Usage:
-    """Calls, tokens and seconds; add them up with ``+``."""
+    """Calls, tokens and seconds; add them up with ``+``.
+
+    Token counts sum over metered calls only: ``unmetered_calls`` counts the calls whose
+    server reported no (or no valid) token counts, which add none.
+    """
 
     calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
     seconds: float = 0.0
     cached_calls: int = 0
+    unmetered_calls: int = 0
 
     def __add__(self, other: "Usage") -> "Usage":
         return Usage(*(a + b for a, b in zip(astuple(self), astuple(other))))

@@ -1,20 +1,35 @@
 """Chat through the ``openai`` client: OpenAI itself or any OpenAI-compatible server
-(vLLM, Ollama, llama.cpp's server), with bounded exponential backoff."""
+(vLLM, Ollama, llama.cpp's server), with bounded exponential backoff, ``Retry-After``
+and a total deadline per call."""
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import time
+from collections.abc import Mapping
+from email.utils import parsedate_to_datetime
 
-from .base import ChatResponse, LLMError, ToolCall, Usage
+from .base import ChatResponse, LLMError
+from .reply import parse_reply
 
 _PASS_THROUGH = ("temperature", "max_tokens", "seed", "reasoning_effort", "top_p", "stop")
+_RETRIED = ("rate_limited", "server", "timeout", "connection")
 
 
 class OpenAIChat:
     """``complete(messages, tools=None, **params)`` with retries on rate limits, server
-    errors, timeouts and dropped connections; what still fails raises LLMError.
+    errors, timeouts and dropped connections; what still fails raises LLMError, and so
+    does a reply that is not a well-formed chat completion (``bad_response``).
+
+    What bounds a call: ``timeout`` bounds each connect, read and write; ``deadline``
+    bounds the whole call (every attempt, every read, every pause between attempts),
+    by default ``(max_retries + 1) * timeout`` plus the backoff pauses. A call past its
+    deadline raises ``LLMError("timeout")``. A 429 or 503 asking (``Retry-After``,
+    ``retry-after-ms``) for a pause is paused for as asked, unless that is longer than
+    ``max_retry_after`` seconds or than the time left, which raises
+    ``LLMError("rate_limited")`` at once.
 
     ``params`` (temperature, max_tokens, seed, reasoning_effort, top_p, stop) default
     to the ones given here and pass through to the server unchanged.
@@ -22,8 +37,11 @@ class OpenAIChat:
 
     def __init__(self, model: str, base_url: str | None = None, api_key: str | None = None,
                  max_retries: int = 5, backoff: float = 1.0, max_backoff: float = 30.0,
-                 timeout: float = 120.0, **params):
+                 timeout: float = 120.0, deadline: float | None = None,
+                 max_retry_after: float = 60.0, **params):
         import openai  # imported here so that planloop works without the extra
+
+        from .deadline import DeadlineTransport  # needs httpx, which comes with openai
 
         unknown = set(params) - set(_PASS_THROUGH)
         if unknown:
@@ -32,40 +50,71 @@ class OpenAIChat:
         self.base_url = base_url
         self.params = {"temperature": 0.0, **params}
         self.max_retries, self.backoff, self.max_backoff = max_retries, backoff, max_backoff
+        self.max_retry_after = max_retry_after
+        if deadline is None:
+            deadline = (max_retries + 1) * timeout + sum(map(self._backoff, range(max_retries)))
+        self.deadline = deadline
         key = api_key or os.environ.get("OPENAI_API_KEY") or ("local" if base_url else None)
         if key is None:
             raise LLMError("auth", "OPENAI_API_KEY is not set")
         self._openai = openai
+        http_client = openai.DefaultHttpxClient(
+            transport=DeadlineTransport(openai.DEFAULT_CONNECTION_LIMITS))
         self._client = openai.OpenAI(api_key=key, base_url=base_url, timeout=timeout,
-                                     max_retries=0)
+                                     max_retries=0, http_client=http_client)
 
     def complete(self, messages: list[dict], tools: list[dict] | None = None,
                  **params) -> ChatResponse:
+        from .deadline import within
+
         request = {**self.params, **params}
         request = {k: v for k, v in request.items() if v is not None}
         if tools:
             request["tools"] = tools
         start = time.monotonic()
-        for attempt in range(self.max_retries + 1):
-            try:
-                reply = self._client.chat.completions.create(model=self.name, messages=messages,
-                                                             **request)
-                return self._response(reply, time.monotonic() - start)
-            except Exception as exc:  # classified below; anything else is re-raised
-                kind = self._kind(exc)
-                if kind is None:
-                    raise
-                if kind not in ("rate_limit", "server", "timeout", "connection") \
-                        or attempt == self.max_retries:
-                    raise LLMError(kind, str(exc)) from exc
-                delay = min(self.max_backoff, self.backoff * 2 ** attempt)
-                time.sleep(delay * (0.5 + random.random() / 2))
+        with within(start + self.deadline):
+            for attempt in range(self.max_retries + 1):
+                try:
+                    raw = self._client.chat.completions.with_raw_response.create(
+                        model=self.name, messages=messages, **request)
+                except Exception as exc:  # classified below; anything else is re-raised
+                    kind = self._kind(exc)
+                    if kind is None:
+                        raise
+                    time.sleep(self._pause(kind, exc, attempt, start))
+                else:
+                    return parse_reply(raw.content, self.name, time.monotonic() - start)
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _pause(self, kind: str, exc: Exception, attempt: int, start: float) -> float:
+        """Seconds to wait before the next attempt; raises LLMError when there is none."""
+        if kind not in _RETRIED:
+            raise LLMError(kind, str(exc)) from exc
+        spent = f"{time.monotonic() - start:.1f} s of the {self.deadline:g} s deadline spent"
+        if attempt == self.max_retries:
+            raise LLMError(kind, f"{exc} (after {attempt + 1} attempts; {spent})") from exc
+        left = start + self.deadline - time.monotonic()
+        response = getattr(exc, "response", None)
+        asked = retry_after(response.headers) if response is not None and \
+            response.status_code in (429, 503) else None
+        if asked is not None:
+            if asked > min(self.max_retry_after, left):
+                raise LLMError("rate_limited", f"{exc} (the server asked to wait {asked:g} s; "
+                                               f"max_retry_after is {self.max_retry_after:g} s,"
+                                               f" {spent})") from exc
+            return asked
+        pause = self._backoff(attempt) * (0.5 + random.random() / 2)
+        if pause >= left:
+            raise LLMError(kind, f"{exc} (no time left for another attempt: {spent})") from exc
+        return pause
+
+    def _backoff(self, attempt: int) -> float:
+        return min(self.max_backoff, self.backoff * 2 ** attempt)
 
     def _kind(self, exc: Exception) -> str | None:
         o = self._openai
         if isinstance(exc, o.RateLimitError):
-            return "rate_limit"
+            return "rate_limited"
         if isinstance(exc, o.InternalServerError):
             return "server"
         if isinstance(exc, o.APITimeoutError):
@@ -80,15 +129,21 @@ class OpenAIChat:
             return "other"
         return None
 
-    def _response(self, reply, seconds: float) -> ChatResponse:
-        if not reply.choices:
-            raise LLMError("other", "the server returned no choices")
-        message = reply.choices[0].message
-        calls = tuple(ToolCall(c.id, c.function.name, c.function.arguments or "")
-                      for c in (message.tool_calls or ()))
-        usage = reply.usage
-        return ChatResponse(
-            message.content or "", calls,
-            Usage(1, getattr(usage, "prompt_tokens", 0) or 0,
-                  getattr(usage, "completion_tokens", 0) or 0, seconds),
-            reply.model or self.name)
+
+def retry_after(headers: Mapping[str, str]) -> float | None:
+    """The pause in seconds a server asked for (``retry-after-ms``, or ``Retry-After`` as
+    seconds or an HTTP date), or None when it asked for none or nonsense."""
+    headers = {key.lower(): value for key, value in headers.items()}
+    try:
+        if "retry-after-ms" in headers:
+            seconds = float(headers["retry-after-ms"]) / 1000
+        elif "retry-after" not in headers:
+            return None
+        elif headers["retry-after"].strip().replace(".", "", 1).isdigit():
+            seconds = float(headers["retry-after"])
+        else:
+            seconds = max(0.0, parsedate_to_datetime(headers["retry-after"]).timestamp()
+                          - time.time())
+    except (ValueError, TypeError, OverflowError):
+        return None
+    return seconds if math.isfinite(seconds) and seconds >= 0 else None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 from ..envs.session import OPERATIONS, EngineSession
-from ..llm import Usage
+from ..llm import Usage, call_model
 from .base import GIVE_UP, RESTART
 
 PROMPT_VERSION = "agentic-v1"
@@ -66,7 +66,8 @@ class AgenticPolicy:
             if self.details["model_calls"] >= self.max_model_calls or \
                     self.details["tool_calls"] >= self.max_tool_calls:
                 return self._stop("budget")
-            reply = self.model.complete(self.messages, tools=TOOLS, temperature=self.temperature)
+            reply = call_model(self.model, self.messages, tools=TOOLS,
+                               temperature=self.temperature)
             self.usage = self.usage + reply.usage
             self.details["model_calls"] += 1
             self.messages.append(_assistant_message(reply))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from ..llm import Usage
+from ..llm import LLMError, Usage, call_model
 from ..pddl import PDDLError, load, validate
 from .base import GIVE_UP
 from .extract import extract_plan
@@ -21,7 +21,8 @@ class DirectPlanPolicy:
     """Samples whole plans until one validates (or the budget runs out), then plays it.
 
     The last sample is played even if invalid, so the environment judges it.
-    ``attempts`` records each sample's verdict.
+    ``attempts`` records each sample's verdict. A model call that fails for good ends
+    the sampling (``stop`` is ``model_error``) and is raised, for the runner to record.
     """
 
     prompt_version = PROMPT_VERSION
@@ -47,8 +48,12 @@ class DirectPlanPolicy:
         self.attempts, plan = [], []
         while len(self.attempts) < self.max_attempts and (
                 self.max_seconds is None or time.monotonic() - start < self.max_seconds):
-            reply = self.model.complete(messages, temperature=self.temperature,
-                                        seed=len(self.attempts))
+            try:
+                reply = call_model(self.model, messages, temperature=self.temperature,
+                                   seed=len(self.attempts))
+            except LLMError:
+                self.details = {"attempts": self.attempts, "stop": "model_error"}
+                raise
             self.usage = self.usage + reply.usage
             plan = extract_plan(reply.text)
             try:

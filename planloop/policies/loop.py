@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ..llm import Usage
+from ..llm import Usage, call_model
 from ..pddl import parse
 from .base import GIVE_UP, RESTART
 from .extract import extract_plan
@@ -156,7 +156,7 @@ class ClosedLoopPolicy:
             messages.append({"role": "user", "content": PROGRESS.format(
                 trace="\n".join(self.trace))})
         messages.append({"role": "user", "content": question})
-        reply = self.model.complete(messages, **self.sampling)
+        reply = call_model(self.model, messages, **self.sampling)
         self.usage = self.usage + reply.usage
         return reply.text
 

@@ -41,17 +41,20 @@ def run_episode(env, policy, seed: int | None = None, options: dict | None = Non
     """Play one episode of ``env`` with ``policy`` and record it.
 
     ``RESTART`` from the policy resets the same instance (counted in ``restarts``);
-    ``GIVE_UP`` ends the episode. A failing model call (LLMError) ends it too, and is
-    recorded, never raised. ``max_steps`` caps environment steps across restarts.
+    ``GIVE_UP`` ends the episode. A failing model call (LLMError, in the policy's
+    ``reset`` or ``act``) ends it too, and is recorded, never raised. ``max_steps`` caps environment steps across restarts.
     """
     start = time.monotonic()
     usage_before = getattr(policy, "usage", Usage())
     obs, info = env.reset(seed=seed, options=options)
     instance = info.get("instance")
-    policy.reset(obs, info)
     actions, observations, errors = [], [obs], []
     restarts, won, truncated, gave_up, failure = 0, False, False, False, None
-    while max_steps is None or len(actions) < max_steps:
+    try:
+        policy.reset(obs, info)
+    except LLMError as exc:
+        failure = str(exc)
+    while failure is None and (max_steps is None or len(actions) < max_steps):
         try:
             action = policy.act(obs, info)
         except LLMError as exc:
@@ -73,8 +76,8 @@ def run_episode(env, policy, seed: int | None = None, options: dict | None = Non
         won = bool(info.get("won"))
         if terminated or truncated:
             break
-    else:
-        truncated = True
+    else:  # out of steps, unless the policy's reset already failed
+        truncated = failure is None
     spent = getattr(policy, "usage", Usage()) - usage_before
     return Episode(
         env_id=getattr(getattr(env, "spec", None), "id", None) or type(env.unwrapped).__name__,

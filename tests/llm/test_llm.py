@@ -1,6 +1,8 @@
 """The openai client against a local OpenAI-compatible server; cache; doubles."""
 
 import io
+import json
+import sqlite3
 import threading
 
 import pytest
@@ -8,10 +10,11 @@ import pytest
 pytest.importorskip("openai")
 
 from planloop.llm import (  # noqa: E402
-    CachedModel, InteractiveModel, LLMError, OpenAIChat, ScriptedModel, Usage, make_model,
+    CachedModel, ChatResponse, InteractiveModel, LLMError, OpenAIChat, ScriptedModel, Usage,
+    make_model,
 )
 
-from fake_server import FakeChatServer  # noqa: E402
+from planloop.llm.fake_server import FakeChatServer  # noqa: E402
 
 HELLO = [{"role": "user", "content": "hello"}]
 
@@ -43,7 +46,7 @@ def test_gives_up_after_bounded_retries_with_a_clear_error():
     with FakeChatServer([("status", 429)] * 10) as server:
         with pytest.raises(LLMError) as err:
             model(server, max_retries=2).complete(HELLO)
-    assert err.value.kind == "rate_limit" and len(server.requests) == 3
+    assert err.value.kind == "rate_limited" and len(server.requests) == 3
 
 
 def test_bad_request_is_not_retried():
@@ -77,6 +80,24 @@ def test_cache_answers_repeats_without_a_call(tmp_path):
         assert again.text == "first" and again.cached and again.usage.calls == 0
         assert cached.complete(HELLO, temperature=0.7).text == "second"  # not cached
     assert len(server.requests) == 2
+
+
+def test_cache_reads_rows_with_and_without_unmetered_calls(tmp_path):
+    path = tmp_path / "c.sqlite"
+    unmetered = ChatResponse("fresh", usage=Usage(1, 0, 0, 0.1, unmetered_calls=1))
+    cached = CachedModel(ScriptedModel([unmetered, "old"]), path)
+    assert cached.complete(HELLO) == unmetered
+    assert CachedModel(ScriptedModel([]), path).complete(HELLO).text == "fresh"
+    old = [{"role": "user", "content": "old"}]
+    cached.complete(old)
+    with sqlite3.connect(path) as db:  # a row as written before Usage.unmetered_calls
+        key = cached.key(old, None, {})
+        row = json.loads(db.execute("SELECT response FROM responses WHERE key = ?",
+                                    (key,)).fetchone()[0])
+        del row["usage"]["unmetered_calls"]
+        db.execute("UPDATE responses SET response = ? WHERE key = ?", (json.dumps(row), key))
+    again = CachedModel(ScriptedModel([]), path).complete(old)
+    assert again.text == "old" and again.cached and again.usage.cached_calls == 1
 
 
 def test_cache_is_safe_across_threads(tmp_path):

@@ -210,6 +210,45 @@ def test_agentic_policy_answers_bad_tool_calls_and_goes_on(task):
     assert episode.details["stop"] == "finished" and episode.steps == 1
 
 
+class BrokenModel:
+    """A model whose every call raises ``error`` or returns ``reply``."""
+
+    name = "broken"
+
+    def __init__(self, reply=None, error=None):
+        self.reply, self.error = reply, error
+
+    def complete(self, messages, tools=None, **params):
+        if self.error is not None:
+            raise self.error
+        return self.reply
+
+
+LLM_POLICIES = {"closed_loop": ClosedLoopPolicy, "open_loop": OpenLoopPolicy,
+                "direct": DirectPlanPolicy, "agentic": AgenticPolicy}
+
+
+@pytest.mark.parametrize("make", LLM_POLICIES.values(), ids=LLM_POLICIES.keys())
+@pytest.mark.parametrize("model, error", [
+    (BrokenModel(error=RuntimeError("boom")), "client: RuntimeError: boom"),
+    (ScriptedModel([]), "client: IndexError: the script has 0 replies"),
+    (BrokenModel(reply={"text": "(attack a)"}), "bad_response: broken returned {'text'"),
+], ids=["raises", "script_run_dry", "returns_a_dict"])
+def test_whatever_a_model_does_is_recorded_on_the_episode(make, model, error):
+    episode = run_episode(gym.make(ENV_ID), make(model), options={"instance": INSTANCE})
+    assert episode.error.startswith(error) and episode.steps == 0
+
+
+def test_a_policy_bug_unrelated_to_the_model_still_raises(task, monkeypatch):
+    def bug(self, text):
+        raise ZeroDivisionError("policy bug")
+
+    monkeypatch.setattr(ClosedLoopPolicy, "_read_names", bug)
+    with pytest.raises(ZeroDivisionError):
+        run_episode(gym.make(ENV_ID), ClosedLoopPolicy(loop_model(task)),
+                    options={"instance": INSTANCE})
+
+
 @pytest.fixture(scope="module")
 def baking_plans():
     """A plan for each Baking-v0 problem; leaving out its first action breaks it."""

@@ -58,10 +58,10 @@ def test_restart_replays_the_same_instance_and_errors_are_kept():
 
 
 def test_model_usage_and_failures_are_recorded_not_raised():
-    model = ScriptedModel(["x", "y", LLMError("rate_limit", "slow down")])
+    model = ScriptedModel(["x", "y", LLMError("rate_limited", "slow down")])
     policy = ScriptPolicy(["(attack a)", "(succumb a)", "(attack a)"], model=model)
     episode = run_episode(gym.make("Mystery-BW-v0"), policy, options={"instance": 0})
-    assert episode.error == "rate_limit: slow down"
+    assert episode.error == "rate_limited: slow down"
     assert episode.steps == 2 and episode.usage.calls == 2
     assert episode.model == "scripted" and episode.prompt_version == "test-v1"
 
@@ -101,3 +101,15 @@ def test_direct_policy_respects_its_attempt_budget():
     episode = run_episode(gym.make("Mystery-BW-v0"), policy, options={"instance": 0})
     assert model.calls == 3 and not episode.won
     assert episode.errors[0]["kind"] == "inapplicable"  # the last sample was played
+
+
+class FailingReset(ScriptPolicy):
+    def reset(self, obs, info):
+        raise LLMError("bad_response", "not JSON")
+
+
+def test_a_model_failure_in_reset_is_recorded_not_raised():
+    episode = run_episode(gym.make("Mystery-BW-v0"), FailingReset(["(attack a)"]),
+                          options={"instance": 0})
+    assert episode.error == "bad_response: not JSON"
+    assert episode.steps == 0 and not episode.truncated and not episode.won

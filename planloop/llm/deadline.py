@@ -1,0 +1,95 @@
+"""A total deadline for an HTTP call, enforced at the socket.
+
+A per-read timeout does not bound a call: a server that sends one byte a second never
+trips it. ``within(deadline)`` sets a deadline (``time.monotonic()`` seconds) for the
+calls made inside it; through a ``DeadlineTransport`` every connect, read and write
+waits at most ``min(its own timeout, time left)`` and times out once the deadline has
+passed, however the server drips its headers or body.
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Callable, Iterator, TypeVar
+
+try:  # the httpx generation the installed openai client uses
+    import httpcore2 as httpcore
+    import httpx2 as httpx
+except ImportError:  # pragma: no cover - openai 1.x and 2.x use httpx
+    import httpcore  # type: ignore[no-redef]
+    import httpx  # type: ignore[no-redef]
+
+_DEADLINE: ContextVar[float | None] = ContextVar("planloop_llm_deadline", default=None)
+T = TypeVar("T")
+
+
+@contextmanager
+def within(deadline: float) -> Iterator[None]:
+    """Calls through a ``DeadlineTransport`` in this block end by ``deadline``."""
+    token = _DEADLINE.set(deadline)
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def _bounded(operation: Callable[[float | None], T], timeout: float | None,
+             error: type[Exception]) -> T:
+    deadline = _DEADLINE.get()
+    if deadline is None:
+        return operation(timeout)
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise error("the call's deadline has passed")
+    return operation(left if timeout is None else min(timeout, left))
+
+
+class _Stream(httpcore.NetworkStream):
+    def __init__(self, stream: httpcore.NetworkStream):
+        self._stream = stream
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        return _bounded(lambda t: self._stream.read(max_bytes, t), timeout,
+                        httpcore.ReadTimeout)
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        _bounded(lambda t: self._stream.write(buffer, t), timeout, httpcore.WriteTimeout)
+
+    def close(self) -> None:
+        self._stream.close()
+
+    def start_tls(self, ssl_context: Any, server_hostname: str | None = None,
+                  timeout: float | None = None) -> httpcore.NetworkStream:
+        stream = _bounded(lambda t: self._stream.start_tls(ssl_context, server_hostname, t),
+                          timeout, httpcore.ConnectTimeout)
+        return _Stream(stream)
+
+    def get_extra_info(self, info: str) -> Any:
+        return self._stream.get_extra_info(info)
+
+
+class _Backend(httpcore.NetworkBackend):
+    def __init__(self) -> None:
+        self._backend = httpcore.SyncBackend()
+
+    def connect_tcp(self, host: str, port: int, timeout: float | None = None,
+                    local_address: str | None = None,
+                    socket_options: Any = None) -> httpcore.NetworkStream:
+        return _Stream(_bounded(lambda t: self._backend.connect_tcp(
+            host, port, t, local_address, socket_options), timeout, httpcore.ConnectTimeout))
+
+
+class DeadlineTransport(httpx.HTTPTransport):
+    """httpx's transport over a connection pool whose sockets honour ``within``. (A client
+    given a transport uses no proxy from the environment.)"""
+
+    def __init__(self, limits: httpx.Limits):
+        # The one reach into httpx internals: HTTPTransport takes no network backend, and
+        # its __init__ only builds its (private) pool, so this builds that pool instead,
+        # with deadline-bound sockets. httpx still maps requests, responses and errors.
+        self._pool = httpcore.ConnectionPool(
+            ssl_context=httpx.create_ssl_context(), max_connections=limits.max_connections,
+            max_keepalive_connections=limits.max_keepalive_connections,
+            keepalive_expiry=limits.keepalive_expiry, network_backend=_Backend())

@@ -1,0 +1,195 @@
+"""OpenAIChat against a local server misbehaving in every way the campaign of issue 9
+found: each bad reply is one LLMError, each call ends by its deadline, Retry-After is
+honoured up to its cap, and token counts are only counted when they are counts."""
+
+import json
+import re
+import time
+from datetime import datetime, timedelta, timezone
+from email.utils import format_datetime
+
+import pytest
+
+pytest.importorskip("openai")
+
+from planloop.llm import LLMError, OpenAIChat, Usage  # noqa: E402
+from planloop.llm.fake_server import FakeChatServer, completion  # noqa: E402
+from planloop.llm.openai_chat import retry_after  # noqa: E402
+
+HELLO = [{"role": "user", "content": "hello"}]
+GOOD = completion("test-model", {"role": "assistant", "content": "hi"})
+GOOD_BODY = json.dumps(GOOD).encode()
+
+
+def model(server, **kwargs):
+    return OpenAIChat("test-model", base_url=server.url, **{
+        "timeout": 3, "max_retries": 2, "backoff": 0.01, **kwargs})
+
+
+def with_message(**fields):
+    return ("json", {**GOOD, "choices": [{"index": 0, "finish_reason": "stop", "message": {
+        "role": "assistant", "content": None, **fields}}]})
+
+
+def tool(**function):
+    return {"id": "call_1", "type": "function", "function": function}
+
+
+BAD_REPLIES = {
+    "not_json": ("raw", 200, {}, b"<html>502 Bad Gateway</html>"),
+    "empty": ("raw", 200, {}, b""),
+    "truncated": ("raw", 200, {}, GOOD_BODY[:60]),
+    "garbage_10mb": ("raw", 200, {}, bytes(range(256)) * 40960),
+    "plain_text": ("raw", 200, {"Content-Type": "text/plain"}, b"Sure! Here is my plan."),
+    "event_stream": ("raw", 200, {"Content-Type": "text/event-stream"},
+                     b"data: " + GOOD_BODY + b"\n\ndata: [DONE]\n\n"),
+    "deeply_nested": ("raw", 200, {}, b"[" * 100_000 + b"]" * 100_000),
+    "null": ("json", None),
+    "list": ("json", [GOOD]),
+    "string": ("json", "hi"),
+    "no_choices": ("json", {**GOOD, "choices": []}),
+    "choice_a_string": ("json", {**GOOD, "choices": ["hi"]}),
+    "message_null": ("json", {**GOOD, "choices": [{"index": 0, "message": None}]}),
+    "content_a_number": with_message(content=42),
+    "content_a_list": with_message(content=[1, 2]),
+    "content_parts_not_text": with_message(content=[{"type": "image_url", "image_url": {}}]),
+    "tool_calls_garbage": with_message(tool_calls="act"),
+    "tool_call_null": with_message(tool_calls=[None]),
+    "function_null": with_message(tool_calls=[{"id": "c", "type": "function",
+                                               "function": None}]),
+    "function_garbage": with_message(tool_calls=[{"id": "c", "function": "act"}]),
+    "function_without_name": with_message(tool_calls=[tool(arguments="{}")]),
+    "arguments_a_number": with_message(tool_calls=[tool(name="act", arguments=5)]),
+    "id_a_number": with_message(tool_calls=[{"id": 7, "function": {"name": "act",
+                                                                    "arguments": "{}"}}]),
+}
+
+
+@pytest.mark.parametrize("reply", BAD_REPLIES.values(), ids=BAD_REPLIES.keys())
+def test_a_malformed_reply_is_one_bad_response_error_quoting_the_body(reply):
+    with FakeChatServer([reply, ("ok", "never")]) as server:
+        with pytest.raises(LLMError) as err:
+            model(server).complete(HELLO)
+    assert err.value.kind == "bad_response" and len(server.requests) == 1
+    assert "the body (" in str(err.value) and len(str(err.value)) < 400
+
+
+ACCEPTED = {
+    "content_null": (with_message(), "", ()),
+    "content_text_parts": (with_message(content=[{"type": "text", "text": "a"},
+                                                  {"type": "text", "text": "b"}]), "ab", ()),
+    "tool_calls_null": (with_message(content="hi", tool_calls=None), "hi", ()),
+    "arguments_an_object": (with_message(tool_calls=[tool(name="act", arguments={"x": 1})]),
+                            "", (("call_1", "act", '{"x": 1}'),)),
+}
+
+
+@pytest.mark.parametrize("reply, text, calls", ACCEPTED.values(), ids=ACCEPTED.keys())
+def test_well_formed_variants_are_read(reply, text, calls):
+    with FakeChatServer([reply]) as server:
+        response = model(server).complete(HELLO)
+    assert response.text == text
+    assert [(c.id, c.name, c.arguments) for c in response.tool_calls] == list(calls)
+
+
+def test_a_tool_call_without_id_gets_one_and_a_reply_without_model_is_named_for_ours():
+    payload = {"choices": [{"message": {"content": None, "tool_calls": [
+        {"function": {"name": "act", "arguments": "{}"}}]}}]}
+    with FakeChatServer([("json", payload)]) as server:
+        response = model(server).complete(HELLO)
+    call = response.tool_calls[0]
+    assert call.id.startswith("call_") and call.name == "act" and call.arguments == "{}"
+    assert response.model == "test-model"
+
+
+USAGES = {
+    "counts": ({"prompt_tokens": 11, "completion_tokens": 7}, (11, 7, 0)),
+    "strings": ({"prompt_tokens": "11", "completion_tokens": "7"}, (0, 0, 1)),
+    "negative_floats": ({"prompt_tokens": -1.5, "completion_tokens": -2.0}, (0, 0, 1)),
+    "booleans": ({"prompt_tokens": True, "completion_tokens": False}, (0, 0, 1)),
+    "one_missing": ({"prompt_tokens": 11}, (0, 0, 1)),
+    "not_an_object": ("lots", (0, 0, 1)),
+    "null": (None, (0, 0, 1)),
+}
+
+
+@pytest.mark.parametrize("usage, expected", USAGES.values(), ids=USAGES.keys())
+def test_token_counts_are_counts_or_the_call_is_unmetered(usage, expected):
+    with FakeChatServer([("json", {**GOOD, "usage": usage})]) as server:
+        response = model(server).complete(HELLO)
+    got = response.usage
+    assert (got.calls, got.prompt_tokens, got.completion_tokens, got.unmetered_calls) == \
+        (1, *expected)
+    twice = got + got
+    assert twice.unmetered_calls == 2 * expected[2] and twice - got == got
+
+
+@pytest.mark.parametrize("reply, options", [
+    (("drip", GOOD_BODY, 0.2), {"timeout": 0.5}),  # each byte well within the timeout
+    (("slow", 5.0, "late"), {"timeout": 10}),  # the headers come after the deadline
+    (("status", 500), {"backoff": 0.4, "max_backoff": 0.4, "max_retries": 10}),
+], ids=["body_drip", "slow_headers", "backoff_pauses"])
+def test_every_call_ends_by_its_deadline(reply, options):
+    with FakeChatServer([reply] * 11) as server:
+        client = model(server, deadline=1.0, **options)
+        start = time.monotonic()
+        with pytest.raises(LLMError) as err:
+            client.complete(HELLO)
+        spent = time.monotonic() - start
+    assert spent < 1.6, spent
+    assert "1 s deadline" in str(err.value)
+    assert err.value.kind == ("server" if reply[0] == "status" else "timeout")
+
+
+def test_the_default_deadline_covers_every_attempt_and_pause():
+    chat = OpenAIChat("m", base_url="http://127.0.0.1:9/v1", timeout=3, max_retries=2, backoff=1)
+    assert chat.deadline == 3 * 3 + 1 + 2
+
+
+@pytest.mark.parametrize("status, headers, least", [
+    (429, {"Retry-After": "1"}, 0.9),
+    (503, {"retry-after-ms": "300"}, 0.3),
+])
+def test_retry_after_is_honoured(status, headers, least):
+    with FakeChatServer([("status", status, headers), ("ok", "done")]) as server:
+        client = model(server)
+        start = time.monotonic()
+        assert client.complete(HELLO).text == "done"
+    assert time.monotonic() - start >= least and len(server.requests) == 2
+
+
+IN_AN_HOUR = format_datetime(datetime.now(timezone.utc) + timedelta(hours=1), usegmt=True)
+
+
+@pytest.mark.parametrize("headers, options, asked", [
+    ({"Retry-After": "3600"}, {}, r"3600 s"),
+    ({"Retry-After": IN_AN_HOUR}, {}, r"3[56]\d\d(\.\d+)? s"),
+    ({"Retry-After": "3"}, {"max_retry_after": 2}, r"3 s"),
+    ({"Retry-After": "5"}, {"deadline": 2}, r"5 s"),
+], ids=["past_the_cap", "http_date", "own_cap", "past_the_deadline"])
+def test_a_wait_too_long_fails_at_once_saying_how_long(headers, options, asked):
+    with FakeChatServer([("status", 429, headers), ("ok", "never")]) as server:
+        client = model(server, **options)
+        start = time.monotonic()
+        with pytest.raises(LLMError) as err:
+            client.complete(HELLO)
+    assert time.monotonic() - start < 1 and len(server.requests) == 1
+    assert err.value.kind == "rate_limited" and re.search(f"asked to wait {asked}", str(err.value))
+
+
+@pytest.mark.parametrize("headers, seconds", [
+    ({"Retry-After": "3"}, 3.0),
+    ({"retry-after": "0.5"}, 0.5),
+    ({"Retry-After": "30", "Retry-After-Ms": "250"}, 0.25),
+    ({"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"}, 0.0),  # in the past
+    ({"Retry-After": "soon"}, None),
+    ({"Retry-After": "-5"}, None),
+    ({"retry-after-ms": "nan"}, None),
+    ({}, None),
+])
+def test_retry_after_header_values(headers, seconds):
+    assert retry_after(headers) == seconds
+
+
+def test_usage_without_unmetered_calls_still_constructs_positionally():
+    assert Usage(1, 2, 3, 0.5) + Usage(1, 1, 1, 0.5, 0, 1) == Usage(2, 3, 4, 1.0, 0, 1)
