@@ -71,11 +71,7 @@ def _play(args) -> int:
 
 def _solve(args) -> int:
     from planloop.pddl import solve
-    try:
-        result = solve(args.domain, args.problem, planner=args.planner, timeout=args.timeout)
-    except ValueError as exc:  # an unknown planner name
-        print(exc, file=sys.stderr)
-        return EXIT_BAD_INPUT
+    result = solve(args.domain, args.problem, planner=args.planner, timeout=args.timeout)
     if result.solved:
         print("\n".join(result.plan))
         print(f"; {len(result.plan)} steps, {result.seconds:.3f} s, {result.planner}")

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..pddl import ActionLookupError, Domain, Task, ground, parse_domain, parse_problem
+from ..pddl.source import source_path
 from .text_env import TextEnv
 from .view import Outcome, TaskView
 
@@ -16,8 +17,7 @@ def problem_sources(problem) -> Sequence:
     """A problem argument as a sequence: a folder's ``*.pddl`` files in natural order,
     a list or other sequence as given, a single path or text as one item."""
     if isinstance(problem, (str, os.PathLike)):
-        path = Path(problem) if isinstance(problem, os.PathLike) or "(" not in str(problem) \
-            else None
+        path = source_path(problem)
         if path is not None and path.is_dir():
             files = sorted(path.glob("*.pddl"), key=_natural_key)
             if not files:

@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
-from ..pddl import ActionLookupError, Atom, Domain, Problem, Renaming, UnmetFact, parse_command
+from ..pddl import (
+    ActionLookupError, Atom, Domain, Problem, Renaming, UnmetFact, parse_command, quote,
+)
 from ..pddl.grounding import GroundAction, Task
 from ..pddl.model import And
 from ..pddl.render import (
@@ -75,10 +77,10 @@ class TaskView:
         """
         name, args = parse_command(text)
         if self.renaming.actions and name not in self._inverse.actions:
-            raise ActionLookupError("unknown", f"unknown action '{name}'")
+            raise ActionLookupError("unknown", f"unknown action {quote(name)}")
         for arg in args:
             if self.renaming.objects and arg not in self._inverse.objects:
-                raise ActionLookupError("unknown", f"unknown object '{arg}'")
+                raise ActionLookupError("unknown", f"unknown object {quote(arg)}")
         return self._inverse.command(name, args)
 
     # -- true task -> agent's words --------------------------------------------------

@@ -1,7 +1,7 @@
 """The symbolic core: read, ground, simulate, validate, write, rename, render and solve
 PDDL. Knows nothing of gym, language models or policies."""
 
-from .diagnostics import Diagnostic, PDDLError
+from .diagnostics import Diagnostic, PDDLError, quote
 from .grounding import ActionLookupError, GroundAction, Task, UnmetFact, ground
 from .model import Atom, Domain, Problem
 from .obfuscate import PLANBENCH_MYSTERY, Renaming, make_renaming
@@ -9,20 +9,21 @@ from .planners import PLANNERS, PlanResult, solve
 from .plans import Step, parse_command, parse_plan
 from .reader import parse, parse_domain, parse_problem
 from .render import Templates, render_action, render_fact, render_facts, templates_for
+from .source import Limits
 from .validate import PlanReport, validate
 from .writer import write_domain, write_problem
 
 
-def load(domain, problem) -> Task:
-    """Read a domain and a problem (paths or PDDL text) and ground them."""
-    return ground(*parse(domain, problem))
+def load(domain, problem, limits: Limits = Limits()) -> Task:
+    """Read a domain and a problem (paths or PDDL text) within ``limits`` and ground them."""
+    return ground(*parse(domain, problem, limits), limits)
 
 
 __all__ = [
-    "ActionLookupError", "Atom", "Diagnostic", "Domain", "GroundAction", "PDDLError",
+    "ActionLookupError", "Atom", "Diagnostic", "Domain", "GroundAction", "Limits", "PDDLError",
     "PLANBENCH_MYSTERY", "PLANNERS", "PlanReport", "PlanResult", "Problem", "Renaming", "Step",
     "Task", "Templates", "UnmetFact", "ground", "load", "make_renaming", "parse",
-    "parse_command", "parse_domain", "parse_plan", "parse_problem", "render_action",
+    "parse_command", "parse_domain", "parse_plan", "parse_problem", "quote", "render_action",
     "render_fact", "render_facts", "solve", "templates_for", "validate", "write_domain",
     "write_problem",
 ]

@@ -2,16 +2,37 @@
 
 from __future__ import annotations
 
+import reprlib
 from dataclasses import dataclass
+
+
+def quote(text: str, limit: int = 60, mark: str = "'") -> str:
+    """``text`` between ``mark``s for a message: printable ASCII only (any other character
+    escaped as :func:`ascii` escapes it), cut after ``limit`` characters with ``...``."""
+    shown, size = [], 0
+    for ch in text[:limit + 1]:
+        piece = ch if " " <= ch <= "~" and ch != "\\" else ascii(ch)[1:-1]
+        size += len(piece)
+        if size > limit:
+            return mark + "".join(shown) + "..." + mark
+        shown.append(piece)
+    return mark + "".join(shown) + mark
+
+
+def received(value: object) -> str:
+    """What a caller passed, for a message: quoted text, or the type and a short repr."""
+    if isinstance(value, str):
+        return quote(value)
+    return f"{type(value).__name__} {quote(reprlib.repr(value))}"
 
 
 @dataclass(frozen=True)
 class Diagnostic:
     """One problem in a domain, problem or plan text.
 
-    ``stage`` names the step that found it (``syntax``, ``domain``, ``problem``,
-    ``plan``); ``line`` and ``col`` are 1-based and None when the text has no place
-    for it (an empty file, a missing section).
+    ``stage`` names the input it is about (``domain``, ``problem``, ``plan``);
+    ``line`` and ``col`` are 1-based and None when the text has no place for it (an
+    empty file, a missing section, an argument that is no text at all).
     """
 
     stage: str

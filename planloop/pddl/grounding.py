@@ -12,6 +12,8 @@ from itertools import product
 from typing import Iterator
 
 from . import conditions as cond
+from .diagnostics import quote
+from .source import Limits
 from .model import (
     And, Atom, Domain, Effect, Equals, Exists, Forall, ForallEffect, Formula, Imply, Literal, Not,
     Or, Param, Problem, When,
@@ -73,8 +75,9 @@ class UnmetFact:
 class Task:
     """A grounded planning task: facts, actions, initial state and goal."""
 
-    def __init__(self, domain: Domain, problem: Problem):
+    def __init__(self, domain: Domain, problem: Problem, limits: Limits = Limits()):
         self.domain, self.problem = domain, problem
+        self.limits = limits
         self.objects: dict[str, str] = dict(domain.constants)
         self.objects.update(problem.objects)
         self._object_order = {o: i for i, o in enumerate(self.objects)}
@@ -154,18 +157,19 @@ class Task:
             return found
         schema = self.domain.actions.get(name)
         if schema is None:
-            raise ActionLookupError("unknown", f"unknown action '{name}'")
+            raise ActionLookupError("unknown", f"unknown action {quote(name)}")
         if len(args) != len(schema.params):
             raise ActionLookupError(
-                "malformed", f"'{name}' takes {len(schema.params)} argument(s), "
+                "malformed", f"{quote(name)} takes {len(schema.params)} argument(s), "
                              f"{len(args)} given")
         for arg, param in zip(args, schema.params):
             if arg not in self.objects:
-                raise ActionLookupError("unknown", f"unknown object '{arg}'")
+                raise ActionLookupError("unknown", f"unknown object {quote(arg)}")
             if not self.domain.is_subtype(self.objects[arg], param.types):
                 raise ActionLookupError(
-                    "malformed", f"'{arg}' is a {self.objects[arg]}, but parameter "
-                                 f"{param.name} of '{name}' must be {' or '.join(param.types)}")
+                    "malformed", f"{quote(arg)} is a {self.objects[arg]}, but parameter "
+                                 f"{param.name} of {quote(name)} must be "
+                                 f"{' or '.join(param.types)}")
         binding = dict(zip((p.name for p in schema.params), args))
         grounded = self._instantiate(schema, binding, simplify=False)
         self._on_demand[(name, args)] = grounded
@@ -173,9 +177,14 @@ class Task:
 
     # -- grounding -----------------------------------------------------------------
     def _ground_all(self) -> Iterator[GroundAction]:
+        count = 0
         for schema in self.domain.actions.values():
             conjuncts = _conjuncts(schema.precondition)
             for binding in self._bindings(schema.params, conjuncts, {}):
+                count += 1
+                if count > self.limits.max_ground_actions:
+                    self.limits.check("max_ground_actions", count, "problem",
+                                      f"ground actions (at '{schema.name}')")
                 action = self._instantiate(schema, binding, simplify=True)
                 if action.precondition is not False:
                     yield action
@@ -394,9 +403,10 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-def ground(domain: Domain, problem: Problem) -> Task:
-    """Ground ``problem`` of ``domain`` into a :class:`Task`."""
-    return Task(domain, problem)
+def ground(domain: Domain, problem: Problem, limits: Limits = Limits()) -> Task:
+    """Ground ``problem`` of ``domain`` into a :class:`Task` of at most
+    ``limits.max_ground_actions`` actions."""
+    return Task(domain, problem, limits)
 
 
 def _conjuncts(f: Formula) -> list[Formula]:

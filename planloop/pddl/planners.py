@@ -11,21 +11,27 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
+import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
-from .diagnostics import PDDLError
+from .diagnostics import PDDLError, received
 from .grounding import ground
 from .model import Domain, Problem
 from .plans import parse_plan
 from .reader import parse_domain, parse_problem
 from .search import SearchTimeout, astar, breadth_first
+from .source import Limits
 from .writer import write_domain, write_problem
 
 STATUSES = ("solved", "unsolvable", "timeout", "out_of_memory", "invalid_input", "error")
@@ -33,6 +39,8 @@ FAST_DOWNWARD_PLANNERS = {"lama-first": "lama-first", "seq-sat-lama-2011": "seq-
                           "astar(lmcut())": "seq-opt-lmcut", "seq-opt-lmcut": "seq-opt-lmcut"}
 BUILTIN_PLANNERS = {"bfs": breadth_first, "astar": astar}
 PLANNERS = tuple(FAST_DOWNWARD_PLANNERS) + tuple(BUILTIN_PLANNERS)
+_DIR_PREFIX = "planloop-fd-"  # then the owner's pid: planloop-fd-<pid>-XXXX
+_OWNED_DIR = re.compile(re.escape(_DIR_PREFIX) + r"(\d+)-")
 
 
 @dataclass(frozen=True)
@@ -50,33 +58,55 @@ class PlanResult:
         return self.status == "solved"
 
 
-def _load(domain, problem) -> tuple[Domain, Problem]:
-    d = domain if isinstance(domain, Domain) else parse_domain(domain)
-    p = problem if isinstance(problem, Problem) else parse_problem(problem, d)
+def _load(domain, problem, limits: Limits) -> tuple[Domain, Problem]:
+    d = domain if isinstance(domain, Domain) else parse_domain(domain, limits)
+    p = problem if isinstance(problem, Problem) else parse_problem(problem, d, limits)
     return d, p
 
 
 def solve(domain, problem, planner: str = "lama-first", timeout: float = 60.0,
-          memory_limit_mb: int | None = None) -> PlanResult:
-    """Solve ``problem`` (path, text or model) of ``domain`` with ``planner``.
+          memory_limit_mb: int | None = None, limits: Limits = Limits()) -> PlanResult:
+    """Solve ``problem`` (path, text or model) of ``domain`` with ``planner``, reading
+    text within ``limits``.
 
-    Never raises for bad input: malformed PDDL gives status ``invalid_input`` with the
-    diagnostics in ``message``. Plans are for unit action costs.
+    Never raises for bad input: a bad argument (malformed PDDL, text that is not PDDL, an
+    unknown planner, a timeout that is no positive number...) gives status
+    ``invalid_input`` with what was wrong in ``message``. Plans are for unit action costs.
     """
     start = time.monotonic()
-    if planner not in PLANNERS:
-        raise ValueError(f"unknown planner {planner!r}; choose one of {', '.join(PLANNERS)}")
+    wrong = _wrong_option(planner, timeout, memory_limit_mb, limits)
+    if wrong is not None:
+        return PlanResult("invalid_input", None, wrong, time.monotonic() - start, str(planner))
     try:
-        d, p = _load(domain, problem)
+        d, p = _load(domain, problem, limits)
     except PDDLError as exc:
         return PlanResult("invalid_input", None, str(exc), time.monotonic() - start, planner)
     if planner in BUILTIN_PLANNERS:
-        return _solve_builtin(d, p, planner, timeout, start)
+        return _solve_builtin(d, p, planner, timeout, start, limits)
     return _solve_fast_downward(d, p, planner, timeout, memory_limit_mb, start)
 
 
-def _solve_builtin(d: Domain, p: Problem, planner: str, timeout: float, start: float):
-    task = ground(d, p)
+def _wrong_option(planner, timeout, memory_limit_mb, limits) -> str | None:
+    """What is wrong with the options of :func:`solve`, or None."""
+    if not isinstance(planner, str) or planner not in PLANNERS:
+        return f"unknown planner {received(planner)}; choose one of {', '.join(PLANNERS)}"
+    if not isinstance(timeout, (int, float)) or not timeout > 0:
+        return f"timeout must be a positive number of seconds, received {received(timeout)}"
+    if memory_limit_mb is not None and (not isinstance(memory_limit_mb, int)
+                                        or memory_limit_mb <= 0):
+        return f"memory_limit_mb must be None or a positive int, received " \
+               f"{received(memory_limit_mb)}"
+    if not isinstance(limits, Limits):
+        return f"limits must be a Limits, received {received(limits)}"
+    return None
+
+
+def _solve_builtin(d: Domain, p: Problem, planner: str, timeout: float, start: float,
+                   limits: Limits):
+    try:
+        task = ground(d, p, limits)
+    except PDDLError as exc:
+        return PlanResult("invalid_input", None, str(exc), time.monotonic() - start, planner)
     remaining = max(0.0, timeout - (time.monotonic() - start))
     try:
         plan = BUILTIN_PLANNERS[planner](task, timeout=remaining)
@@ -144,7 +174,10 @@ def _classify(code: int) -> str:
 
 
 def _run(argv, cwd, env, stdin, deadline: float, memory_limit_mb):
-    """Run argv in its own process group; (exit code or None on timeout, output)."""
+    """Run argv in its own process group; (exit code or None on timeout, output).
+
+    The group is killed however this call ends (timeout, KeyboardInterrupt, SystemExit).
+    """
     def limit_memory():
         if memory_limit_mb:
             import resource
@@ -161,6 +194,49 @@ def _run(argv, cwd, env, stdin, deadline: float, memory_limit_mb):
         os.killpg(proc.pid, signal.SIGKILL)
         out, _ = proc.communicate()
         return None, out.decode(errors="replace")
+    finally:
+        if proc.poll() is None:  # interrupted: leave no planner running
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+@contextmanager
+def _sigterm_exits() -> Iterator[None]:
+    """While a solve runs in the main thread and SIGTERM has its default action (death),
+    make SIGTERM raise ``SystemExit(143)`` instead, so that cleanup runs: the planner's
+    process group is killed and its folder removed. Restores the default after."""
+    if threading.current_thread() is not threading.main_thread() \
+            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        yield
+        return
+    signal.signal(signal.SIGTERM, _raise_exit)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _raise_exit(signum: int, frame) -> None:
+    raise SystemExit(128 + signum)
+
+
+def _sweep_stale_dirs() -> None:
+    """Remove the temporary folders of solves whose process died before cleaning up
+    (killed with SIGKILL, say): those named for a pid that no longer runs."""
+    for folder in Path(tempfile.gettempdir()).glob(_DIR_PREFIX + "*"):
+        match = _OWNED_DIR.match(folder.name)
+        if match and not _running(int(match[1])):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):  # another user's process; too big to tell
+        pass
+    return True
 
 
 def _constants_in_domain(d: Domain, p: Problem) -> tuple[Domain, Problem]:
@@ -183,7 +259,9 @@ def _solve_fast_downward(d: Domain, p: Problem, planner: str, timeout: float,
         return PlanResult(status, plan, message, time.monotonic() - start, planner)
 
     d, p = _constants_in_domain(d, p)
-    with tempfile.TemporaryDirectory(prefix="planloop-fd-") as tmp:
+    _sweep_stale_dirs()
+    with _sigterm_exits(), \
+            tempfile.TemporaryDirectory(prefix=f"{_DIR_PREFIX}{os.getpid()}-") as tmp:
         Path(tmp, "domain.pddl").write_text(write_domain(d))
         Path(tmp, "problem.pddl").write_text(write_problem(p, d))
         code, out = _run([sys.executable, "-S", "-m", "fast_downward.translate", "domain.pddl",

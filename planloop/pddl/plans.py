@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from .diagnostics import Diagnostic, PDDLError
+from .diagnostics import Diagnostic, PDDLError, quote, received
+from .grounding import GroundAction
+from .sexpr import snippet
+from .source import unix_newlines
 
 _PAREN_GROUP = re.compile(r"\(([^()]*)\)")
 _STEP_PREFIX = re.compile(r"^\s*(?:step\s*)?\d+\s*[.:)]\s*|^\s*[-*]\s+", re.IGNORECASE)
@@ -15,7 +19,8 @@ _DURATION = re.compile(r"\s*\[\s*\d+(?:\.\d+)?\s*\]\s*$")
 
 @dataclass(frozen=True)
 class Step:
-    """One plan step: an action name, its arguments and the 1-based source line."""
+    """One plan step: an action name, its arguments and where it was written (the 1-based
+    line of a plan text, or place in a plan list)."""
 
     name: str
     args: tuple[str, ...]
@@ -37,40 +42,70 @@ def parse_command(text: str) -> tuple[str, tuple[str, ...]]:
         head, _, rest = body.partition("(")
         body = head + " " + rest[:-1]
     if "(" in body or ")" in body:
-        raise ValueError(f"unbalanced or nested parentheses in {text!r}")
+        raise ValueError(f"unbalanced or nested parentheses in {quote(text)}")
     words = body.replace(",", " ").lower().split()
     if not words:
-        raise ValueError("empty command")
+        raise ValueError(f"empty command: received {quote(text)}")
     return words[0], tuple(words[1:])
 
 
-def parse_plan(text: str) -> list[Step]:
-    """Read a plan: one action per line, ``(action args)`` or bare words.
+Plan = str | bytes | Iterable[str | Step | GroundAction]
 
-    Accepts ``;`` comments (so Fast Downward's ``; cost = 4 (unit cost)`` line),
-    numbered steps (``1.``, ``Step 2:``), timestamps (``0.000: (a) [1]``), upper
-    case and blank lines. Raises :class:`PDDLError` with the line of anything else.
+
+def parse_plan(plan: Plan) -> list[Step]:
+    """Read a plan: text (or UTF-8 bytes) with one action per line, or an iterable of
+    command strings, steps or ground actions.
+
+    Text may hold ``;`` comments (so Fast Downward's ``; cost = 4 (unit cost)`` line),
+    numbered steps (``1.``, ``Step 2:``), timestamps (``0.000: (a) [1]``), upper case
+    and blank lines; ``\\r`` and ``\\r\\n`` end lines too. Raises :class:`PDDLError` with
+    a diagnostic for every step it cannot read (at its line, or its place in the list)
+    and for anything that is not a plan at all.
     """
+    if isinstance(plan, bytes):
+        try:
+            plan = plan.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise PDDLError([Diagnostic("plan", f"the plan is not UTF-8 text: {exc}")]) from None
+    if isinstance(plan, str):
+        items = _text_commands(plan)
+    else:
+        try:
+            items = ((n, item, "") for n, item in enumerate(plan, start=1))
+        except TypeError:
+            raise PDDLError([Diagnostic("plan", f"a plan must be text, bytes or a list of "
+                                                f"commands; received {received(plan)}")]) from None
     steps: list[Step] = []
     errors: list[Diagnostic] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, item, source in items:
+        if isinstance(item, Step):
+            steps.append(item)
+        elif isinstance(item, GroundAction):
+            steps.append(Step(item.name, item.args, number))
+        elif not isinstance(item, str):
+            errors.append(Diagnostic("plan", f"a plan step must be a command or an action; "
+                                             f"received {received(item)}", number, 1))
+        else:
+            try:
+                steps.append(Step(*parse_command(item), number))
+            except ValueError as exc:
+                errors.append(Diagnostic("plan", f"cannot read a plan step: {exc}", number, 1,
+                                         snippet(source)))
+    if errors:
+        raise PDDLError(errors)
+    return steps
+
+
+def _text_commands(text: str) -> Iterator[tuple[int, str, str]]:
+    """(line number, command, line) for each command written in a plan text."""
+    for number, raw in enumerate(unix_newlines(text).split("\n"), start=1):
         line = raw.split(";", 1)[0].strip()
         if not line or line.startswith("```"):
             continue
         line = _DURATION.sub("", _TIMESTAMP.sub("", _STEP_PREFIX.sub("", line)))
         groups = _PAREN_GROUP.findall(line)
         if groups and not _PAREN_GROUP.sub("", line).strip():
-            commands = ["(" + g + ")" for g in groups]
+            for group in groups:
+                yield number, "(" + group + ")", raw
         else:
-            commands = [line]
-        for command in commands:
-            try:
-                name, args = parse_command(command)
-            except ValueError as exc:
-                errors.append(Diagnostic("plan", f"cannot read a plan step: {exc}", number, 1,
-                                         raw.strip()[:120]))
-                continue
-            steps.append(Step(name, args, number))
-    if errors:
-        raise PDDLError(errors)
-    return steps
+            yield number, line, raw

@@ -8,14 +8,15 @@ returned model.
 from __future__ import annotations
 
 import os
-from pathlib import Path
+from functools import cached_property
 
-from .diagnostics import Diagnostic, PDDLError
+from .diagnostics import Diagnostic, PDDLError, quote
 from .model import (
     ROOT_TYPE, Action, And, Atom, Domain, Effect, Equals, Exists, Forall, ForallEffect, Formula,
     Imply, Literal, Not, Or, Param, Predicate, Problem, When,
 )
-from .sexpr import SList, Sym, extract_define, line_of
+from .sexpr import SList, Sym, extract_define, snippet
+from .source import Limits, read_source
 
 SUPPORTED_REQUIREMENTS = frozenset({
     ":strips", ":typing", ":negative-preconditions", ":disjunctive-preconditions", ":equality",
@@ -30,29 +31,6 @@ UNSUPPORTED_REQUIREMENTS = frozenset({
 _NUMERIC = frozenset({">", "<", ">=", "<=", "assign", "increase", "decrease", "scale-up",
                       "scale-down"})
 _COST_FUNCTION = "total-cost"
-
-
-def read_text(source: str | os.PathLike) -> str:
-    """The text of ``source``: a path to a file, or PDDL text itself."""
-    if isinstance(source, os.PathLike):
-        return _read_file(Path(source))
-    if "(" not in source and "\n" not in source and source.strip():
-        path = Path(source)
-        try:
-            is_file = path.is_file()
-        except OSError:  # such as a name too long to be a path
-            is_file = False
-        if not is_file:
-            raise PDDLError([Diagnostic("syntax", f"no such file: {source}")])
-        return _read_file(path)
-    return source
-
-
-def _read_file(path: Path) -> str:
-    try:
-        return path.read_text()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PDDLError([Diagnostic("syntax", f"cannot read {path}: {exc}")]) from None
 
 
 class _Reader:
@@ -70,10 +48,14 @@ class _Reader:
     def warn(self, message: str, node: SList | Sym | None = None) -> None:
         self.warnings.append(self._diagnostic(message, node, "warning"))
 
+    @cached_property
+    def lines(self) -> list[str]:
+        return self.text.split("\n")
+
     def _diagnostic(self, message: str, node, severity: str) -> Diagnostic:
         line = getattr(node, "line", None)
-        return Diagnostic(self.stage, message, line, getattr(node, "col", None),
-                          line_of(self.text, line), severity)
+        text = snippet(self.lines[line - 1]) if line is not None else ""
+        return Diagnostic(self.stage, message, line, getattr(node, "col", None), text, severity)
 
     def raise_if_errors(self) -> None:
         if self.errors:
@@ -112,12 +94,12 @@ class _Reader:
             if not isinstance(item, Sym):
                 self.error("expected a name, found a list", item)
             elif item.startswith("-"):
-                self.error(f"'{item}': put a space after '-' to name a type ('- {item[1:]}')",
-                           item)
+                self.error(f"{quote(item)}: put a space after '-' to name a type "
+                           f"({quote('- ' + item[1:])})", item)
             elif variables and not item.startswith("?"):
-                self.error(f"parameter '{item}' must start with '?'", item)
+                self.error(f"parameter {quote(item)} must start with '?'", item)
             elif not variables and item.startswith("?"):
-                self.error(f"'{item}' is a variable where a name was expected", item)
+                self.error(f"{quote(item)} is a variable where a name was expected", item)
             else:
                 pending.append(item)
             i += 1
@@ -135,14 +117,14 @@ class _Reader:
             names = [node]
         for name in names:
             if name not in known_types:
-                self.error(f"undeclared type '{name}'", name)
+                self.error(f"undeclared type {quote(name)}", name)
         return tuple(names)
 
     def check_unique(self, names, what: str, taken=()) -> None:
         seen = set(taken)
         for name in names:
             if name in seen:
-                self.error(f"duplicate {what} '{name}'", name)
+                self.error(f"duplicate {what} {quote(name)}", name)
             seen.add(name)
 
 
@@ -167,16 +149,16 @@ class _FormulaReader:
     def term_types(self, term: Sym, scope) -> tuple[str, ...] | None:
         if term.startswith("?"):
             if term not in scope:
-                self.r.error(f"undeclared variable '{term}'", term)
+                self.r.error(f"undeclared variable {quote(term)}", term)
                 return None
             return scope[term]
         if term not in self.objects:
             if self.r.stage == "problem":
-                self.r.error(f"undeclared object '{term}'", term)
+                self.r.error(f"undeclared object {quote(term)}", term)
             elif term not in self.external_constants:
                 # Fast Downward resolves such names against the problem's objects.
                 self.external_constants[term] = term
-                self.r.warn(f"undeclared constant '{term}': a problem must declare it as "
+                self.r.warn(f"undeclared constant {quote(term)}: a problem must declare it as "
                             f"an object", term)
             return None
         return (self.objects[term],)
@@ -187,15 +169,15 @@ class _FormulaReader:
             self.r.error("expected a predicate name", node)
             return None
         if name not in self.predicates:
-            self.r.error(f"unknown predicate '{name}'", name)
+            self.r.error(f"unknown predicate {quote(name)}", name)
             return None
         args = node[1:]
         if not all(isinstance(a, Sym) for a in args):
-            self.r.error(f"arguments of '{name}' must be names or variables", node)
+            self.r.error(f"arguments of {quote(name)} must be names or variables", node)
             return None
         params = self.predicates[name].params
         if len(args) != len(params):
-            self.r.error(f"wrong arity: '{name}' takes {len(params)} argument(s), "
+            self.r.error(f"wrong arity: {quote(name)} takes {len(params)} argument(s), "
                          f"{len(args)} given", name)
             return None
         for arg, param in zip(args, params):
@@ -207,7 +189,7 @@ class _FormulaReader:
                                                             for p in param.types))
             if not overlaps:  # planners accept it in a domain, so there it is a warning
                 report = self.r.error if self.r.stage == "problem" else self.r.warn
-                report(f"type mismatch: '{arg}' is {' or '.join(types)} but '{name}' "
+                report(f"type mismatch: {quote(arg)} is {' or '.join(types)} but {quote(name)} "
                        f"expects {' or '.join(param.types)}", arg)
         return Atom(name, tuple(args))
 
@@ -229,7 +211,7 @@ class _FormulaReader:
         if isinstance(node, Sym) or not node:
             if isinstance(node, SList):
                 return And(())
-            self.r.error(f"expected a condition in parentheses, found '{node}'", node)
+            self.r.error(f"expected a condition in parentheses, found {quote(node)}", node)
             return And(())
         head = node[0]
         if not isinstance(head, Sym):
@@ -250,7 +232,7 @@ class _FormulaReader:
             return Imply(self.formula(node[1], scope), self.formula(node[2], scope))
         if head in ("exists", "forall"):
             if len(node) != 3:
-                self.r.error(f"'{head}' takes a variable list and one condition", node)
+                self.r.error(f"{quote(head)} takes a variable list and one condition", node)
                 return And(())
             params, inner = self.params(node[1], scope)
             body = self.formula(node[2], inner)
@@ -266,14 +248,14 @@ class _FormulaReader:
                 self.term_types(term, scope)
             return Equals(node[1], node[2])
         if head in _NUMERIC:
-            self.r.error(f"numeric condition '{head}' is not supported", node)
+            self.r.error(f"numeric condition {quote(head)} is not supported", node)
             return And(())
         atom = self.atom(node, scope)
         return atom if atom is not None else And(())
 
     def effect(self, node, scope) -> list[Effect]:
         if isinstance(node, Sym):
-            self.r.error(f"expected an effect in parentheses, found '{node}'", node)
+            self.r.error(f"expected an effect in parentheses, found {quote(node)}", node)
             return []
         if not node:
             return []
@@ -306,20 +288,20 @@ class _FormulaReader:
                 and list(node[1]) == [_COST_FUNCTION]:
             return []  # action costs do not change what is applicable
         if head in _NUMERIC:
-            self.r.error(f"numeric effect '{head}' is not supported (only "
+            self.r.error(f"numeric effect {quote(head)} is not supported (only "
                          f"'(increase (total-cost) ...)')", node)
             return []
         if head in ("or", "exists", "imply", "="):
-            self.r.error(f"'{head}' is not allowed in an effect", node)
+            self.r.error(f"{quote(head)} is not allowed in an effect", node)
             return []
         atom = self.atom(node, scope)
         return [Literal(atom)] if atom else []
 
 
-def parse_domain(source: str | os.PathLike) -> Domain:
+def parse_domain(source: str | os.PathLike, limits: Limits = Limits()) -> Domain:
     """Read a domain from a path or from PDDL text."""
-    text = read_text(source)
-    form, warnings = extract_define(text, "domain")
+    text = read_source(source, "domain", limits)
+    form, warnings = extract_define(text, "domain", limits)
     r = _Reader(text, "domain")
     name, sections = r.header(form, "domain")
     requirements: list[str] = []
@@ -334,7 +316,7 @@ def parse_domain(source: str | os.PathLike) -> Domain:
         if key is None:
             continue
         if key != ":action" and key in seen_sections:
-            r.error(f"duplicate section '{key}'", section)
+            r.error(f"duplicate section {quote(key)}", section)
         seen_sections.add(key)
         body = section[1:]
         if key == ":requirements":
@@ -342,9 +324,9 @@ def parse_domain(source: str | os.PathLike) -> Domain:
                 if not isinstance(req, Sym):
                     r.error("expected a requirement such as ':strips', found a list", req)
                 elif req in UNSUPPORTED_REQUIREMENTS:
-                    r.error(f"unsupported requirement '{req}'", req)
+                    r.error(f"unsupported requirement {quote(req)}", req)
                 elif req not in SUPPORTED_REQUIREMENTS:
-                    r.error(f"unknown requirement '{req}'", req)
+                    r.error(f"unknown requirement {quote(req)}", req)
                 else:
                     requirements.append(str(req))
         elif key == ":types":
@@ -357,9 +339,10 @@ def parse_domain(source: str | os.PathLike) -> Domain:
                     types[str(type_name)] = parents[0]
             for type_name, parents in pairs:
                 if parents[0] != ROOT_TYPE and parents[0] not in types:
-                    r.error(f"undeclared type '{parents[0]}'", type_name)
+                    r.error(f"undeclared type {quote(parents[0])}", type_name)
             _check_type_cycles(r, types, pairs)
         elif key == ":constants":
+            limits.check("max_objects", _count_names(body), "domain", "constants")
             pairs = r.typed_list(body, variables=False, known_types=set(types) | {ROOT_TYPE})
             r.check_unique([n for n, _ in pairs], "constant")
             constants.update(_single_types(r, pairs))
@@ -369,7 +352,7 @@ def parse_domain(source: str | os.PathLike) -> Domain:
                     r.error("expected a predicate declaration '(name ?x ...)'", node)
                     continue
                 if node[0] in predicates:
-                    r.error(f"duplicate predicate '{node[0]}'", node[0])
+                    r.error(f"duplicate predicate {quote(node[0])}", node[0])
                 pairs = r.typed_list(node[1:], variables=True,
                                      known_types=set(types) | {ROOT_TYPE})
                 predicates[str(node[0])] = Predicate(
@@ -379,7 +362,7 @@ def parse_domain(source: str | os.PathLike) -> Domain:
         elif key == ":action":
             action_nodes.append(section)
         else:
-            what = "derived predicates are" if key == ":derived" else f"section '{key}' is"
+            what = "derived predicates are" if key == ":derived" else f"section {quote(key)} is"
             r.error(f"{what} not supported", section)
     fr = _FormulaReader(r, (types, predicates, functions), constants)
     actions: dict[str, Action] = {}
@@ -388,7 +371,7 @@ def parse_domain(source: str | os.PathLike) -> Domain:
         if action is None:
             continue
         if action.name in actions:
-            r.error(f"duplicate action '{action.name}'", node[1])
+            r.error(f"duplicate action {quote(action.name)}", node[1])
         actions[action.name] = action
     r.raise_if_errors()
     return Domain(str(name), tuple(requirements), types, constants, predicates, actions,
@@ -406,7 +389,7 @@ def _single_types(r: _Reader, pairs) -> dict[str, str]:
     result = {}
     for name, types in pairs:
         if len(types) != 1:
-            r.error(f"'{name}' cannot have an '(either ...)' type", name)
+            r.error(f"{quote(name)} cannot have an '(either ...)' type", name)
         result[str(name)] = types[0]
     return result
 
@@ -416,7 +399,7 @@ def _check_type_cycles(r: _Reader, types: dict[str, str], pairs) -> None:
         seen, t = {str(type_name)}, types.get(str(type_name))
         while t is not None and t != ROOT_TYPE:
             if t in seen:
-                r.error(f"type '{type_name}' is its own ancestor", type_name)
+                r.error(f"type {quote(type_name)} is its own ancestor", type_name)
                 break
             seen.add(t)
             t = types.get(t)
@@ -432,31 +415,31 @@ def _read_action(r: _Reader, fr: _FormulaReader, node: SList) -> Action | None:
     for i in range(0, len(items), 2):
         key = items[i]
         if not isinstance(key, Sym) or not key.startswith(":"):
-            r.error(f"expected ':parameters', ':precondition' or ':effect' in action '{name}'",
-                    key)
+            r.error(f"expected ':parameters', ':precondition' or ':effect' in action "
+                    f"{quote(name)}", key)
             return None
         if i + 1 >= len(items):
-            r.error(f"'{key}' of action '{name}' has no value", key)
+            r.error(f"{quote(key)} of action {quote(name)} has no value", key)
             return None
         if key not in (":parameters", ":precondition", ":effect"):
-            r.error(f"unsupported action field '{key}'", key)
+            r.error(f"unsupported action field {quote(key)}", key)
             continue
         if key in fields:
-            r.error(f"duplicate '{key}' in action '{name}'", key)
+            r.error(f"duplicate {quote(key)} in action {quote(name)}", key)
         fields[str(key)] = items[i + 1]
     params, scope = fr.params(fields.get(":parameters", SList()), {})
     precondition = fr.formula(fields[":precondition"], scope) if ":precondition" in fields \
         else And(())
     if ":effect" not in fields:
-        r.error(f"action '{name}' has no ':effect'", name)
+        r.error(f"action {quote(name)} has no ':effect'", name)
     effects = fr.effect(fields[":effect"], scope) if ":effect" in fields else []
     return Action(str(name), params, precondition, tuple(effects))
 
 
-def parse_problem(source: str | os.PathLike, domain: Domain) -> Problem:
+def parse_problem(source: str | os.PathLike, domain: Domain, limits: Limits = Limits()) -> Problem:
     """Read a problem of ``domain`` from a path or from PDDL text."""
-    text = read_text(source)
-    form, warnings = extract_define(text, "problem")
+    text = read_source(source, "problem", limits)
+    form, warnings = extract_define(text, "problem", limits)
     r = _Reader(text, "problem")
     name, sections = r.header(form, "problem")
     domain_name, goal_node = None, None
@@ -469,7 +452,7 @@ def parse_problem(source: str | os.PathLike, domain: Domain) -> Problem:
         if key is None:
             continue
         if key in seen_sections:
-            r.error(f"duplicate section '{key}'", section)
+            r.error(f"duplicate section {quote(key)}", section)
         seen_sections.add(key)
         body = section[1:]
         if key == ":domain":
@@ -478,30 +461,34 @@ def parse_problem(source: str | os.PathLike, domain: Domain) -> Problem:
                 continue
             domain_name = body[0]
             if domain_name != domain.name:
-                r.error(f"the problem is for domain '{domain_name}' but the domain is "
-                        f"'{domain.name}'", domain_name)
+                r.error(f"the problem is for domain {quote(domain_name)} but the domain is "
+                        f"{quote(domain.name)}", domain_name)
         elif key == ":objects":
+            limits.check("max_objects", _count_names(body), "problem", "objects")
             pairs = r.typed_list(body, variables=False,
                                  known_types=set(domain.types) | {ROOT_TYPE})
             r.check_unique([n for n, _ in pairs], "object")
             for obj, _ in pairs:
                 if obj in domain.constants:
-                    r.error(f"object '{obj}' is already a constant of the domain", obj)
+                    r.error(f"object {quote(obj)} is already a constant of the domain", obj)
             objects.update(_single_types(r, pairs))
         elif key == ":init":
+            limits.check("max_init_facts", len(body), "problem", "facts in ':init'")
             has_init = True
             init_nodes = list(body)
         elif key == ":goal":
             if len(body) != 1:
                 r.error("':goal' takes exactly one condition", section)
             goal_node = body[0] if body else SList()
+            limits.check("max_goal_size", _count_lists(goal_node), "problem",
+                         "conditions in ':goal'")
         elif key in (":metric", ":requirements"):
             continue
         else:
-            r.error(f"section '{key}' is not supported in a problem", section)
+            r.error(f"section {quote(key)} is not supported in a problem", section)
     for constant in domain.external_constants:
         if constant not in objects:
-            r.error(f"the domain's actions use '{constant}', which is declared neither as a "
+            r.error(f"the domain's actions use {quote(constant)}, which is declared neither as a "
                     f"constant of the domain nor as an object of the problem", form)
     if domain_name is None:
         r.error("missing '(:domain NAME)'", form)
@@ -529,7 +516,7 @@ def _read_init(r: _Reader, fr: _FormulaReader, nodes) -> list[Atom]:
         if node[0] == "=" and len(node) == 3 and isinstance(node[1], SList):
             continue  # a numeric fluent's value, such as (= (total-cost) 0)
         if node[0] in ("not", "and", "or", "forall", "exists", "="):
-            r.error(f"':init' holds only facts, found '{node[0]}'", node)
+            r.error(f"':init' holds only facts, found {quote(node[0])}", node)
             continue
         atom = fr.atom(node, {})
         if atom is not None and atom not in seen:
@@ -538,7 +525,24 @@ def _read_init(r: _Reader, fr: _FormulaReader, nodes) -> list[Atom]:
     return init
 
 
-def parse(domain: str | os.PathLike, problem: str | os.PathLike) -> tuple[Domain, Problem]:
+def _count_names(items: list) -> int:
+    """How many names a typed list such as ``a b - t c`` declares."""
+    return len(items) - 2 * items.count("-")
+
+
+def _count_lists(node) -> int:
+    """How many parenthesized lists ``node`` is and holds, at any depth."""
+    count, todo = 0, [node]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, SList):
+            count += 1
+            todo.extend(item)
+    return count
+
+
+def parse(domain: str | os.PathLike, problem: str | os.PathLike,
+          limits: Limits = Limits()) -> tuple[Domain, Problem]:
     """Read a domain and one of its problems (paths or PDDL text)."""
-    d = parse_domain(domain)
-    return d, parse_problem(problem, d)
+    d = parse_domain(domain, limits)
+    return d, parse_problem(problem, d, limits)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import re
 
-from .diagnostics import Diagnostic, PDDLError
+from .diagnostics import Diagnostic, PDDLError, quote
+from .source import Limits
 
 
 class Sym(str):
     """A lowercased symbol that remembers where it was written."""
 
+    __slots__ = ("line", "col")
     line: int
     col: int
 
@@ -17,85 +19,82 @@ class Sym(str):
 class SList(list):
     """A parenthesized list that remembers where its '(' was written."""
 
+    __slots__ = ("line", "col")
     line: int
     col: int
 
 
-MAX_DEPTH = 100  # far deeper than any real PDDL; keeps the recursive readers safe
-_TOKEN = re.compile(r"\(|\)|[^\s(),;]+|;[^\n]*|,")
+_TOKEN = re.compile(r"(\n)|([()])|([^\s(),;]+)|;[^\n]*|,")
 _DEFINE = re.compile(r"\(\s*define\b", re.IGNORECASE)
 
 
-def _sym(text: str, line: int, col: int) -> Sym:
-    sym = Sym(text.lower())
-    sym.line, sym.col = line, col
-    return sym
+def snippet(line: str) -> str:
+    """A source line as a diagnostic shows it: stripped, printable ASCII, cut at 120."""
+    return quote(line.strip(), 120, mark="")
 
 
 def line_of(text: str, line: int | None) -> str:
-    """The stripped source line ``line`` (1-based) of ``text``, for snippets."""
-    if line is None:
+    """The snippet of line ``line`` (1-based) of ``text``."""
+    if line is None or line < 1:
         return ""
-    lines = text.splitlines()
-    return lines[line - 1].strip()[:120] if 0 < line <= len(lines) else ""
+    lines = text.split("\n", line)
+    return snippet(lines[line - 1]) if line <= len(lines) else ""
 
 
-def parse_sexprs(text: str, stage: str = "syntax") -> list[SList | Sym]:
-    """Read every top-level s-expression of ``text``; commas count as spaces."""
-    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+def read_form(text: str, start: int, stage: str, limits: Limits) -> tuple[SList, int]:
+    """The s-expression whose '(' is at ``start``, and the offset just past its ')'.
+
+    Reads iteratively (commas count as spaces) and refuses nesting deeper than
+    ``limits.max_depth`` as soon as it is seen.
+    """
+    line, line_start = 1 + text.count("\n", 0, start), text.rfind("\n", 0, start) + 1
     stack: list[SList] = []
-    top: list[SList | Sym] = []
-    line_index = 0
-    for match in _TOKEN.finditer(text):
-        token = match.group()
-        if token[0] == ";" or token == ",":
-            continue
-        pos = match.start()
-        while line_index + 1 < len(line_starts) and line_starts[line_index + 1] <= pos:
-            line_index += 1
-        line, col = line_index + 1, pos - line_starts[line_index] + 1
-        if token == "(":
-            if len(stack) >= MAX_DEPTH:
-                raise PDDLError([Diagnostic(stage, f"parentheses nested more than {MAX_DEPTH} "
-                                            f"levels deep", line, col, line_of(text, line))])
+    for match in _TOKEN.finditer(text, start):
+        newline, paren, word = match.groups()
+        if newline:
+            line, line_start = line + 1, match.end()
+        elif paren == "(":
+            col = match.start() - line_start + 1
+            if len(stack) >= limits.max_depth:
+                found = f"parentheses nested {len(stack) + 1} levels deep"
+                raise PDDLError([Diagnostic(stage, limits.exceeded("max_depth", found), line, col,
+                                            line_of(text, line))])
             node = SList()
             node.line, node.col = line, col
-            (stack[-1] if stack else top).append(node)
+            if stack:
+                stack[-1].append(node)
             stack.append(node)
-        elif token == ")":
+        elif paren:
+            node = stack.pop()
             if not stack:
-                raise PDDLError([Diagnostic(stage, "unbalanced parentheses: ')' closes nothing",
-                                            line, col, line_of(text, line))])
-            stack.pop()
-        else:
-            (stack[-1] if stack else top).append(_sym(token, line, col))
-    if stack:
-        opened = stack[0] if len(stack) == 1 else stack[-1]
-        raise PDDLError([Diagnostic(
-            stage, f"unbalanced parentheses: {len(stack)} '(' never closed; "
-            f"the innermost open one is here", opened.line, opened.col, line_of(text, opened.line))])
-    return top
+                return node, match.end()
+        elif word:
+            sym = Sym(word.lower())
+            sym.line, sym.col = line, match.start() - line_start + 1
+            stack[-1].append(sym)
+    opened = stack[0] if len(stack) == 1 else stack[-1]
+    raise PDDLError([Diagnostic(
+        stage, f"unbalanced parentheses: {len(stack)} '(' never closed; "
+        f"the innermost open one is here", opened.line, opened.col, line_of(text, opened.line))])
 
 
-def extract_define(text: str, stage: str) -> tuple[SList, list[Diagnostic]]:
+def extract_define(text: str, stage: str,
+                   limits: Limits = Limits()) -> tuple[SList, list[Diagnostic]]:
     """The one ``(define ...)`` form of ``text``, and warnings for prose around it.
 
     Language models wrap PDDL in prose and Markdown fences; the form is taken from
     them and a warning says what was ignored.
     """
     if not text.strip():
-        raise PDDLError([Diagnostic(stage, "the file is empty")])
+        raise PDDLError([Diagnostic(stage, f"the {stage} is empty: received {quote(text)}")])
     match = next((m for m in _DEFINE.finditer(text)  # not one in a comment
                   if ";" not in text[text.rfind("\n", 0, m.start()) + 1:m.start()]), None)
     if match is None:
         line = 1 + text[: len(text) - len(text.lstrip())].count("\n")
-        raise PDDLError([Diagnostic(stage, "no '(define ...)' form found", line, 1,
-                                    line_of(text, line))])
+        raise PDDLError([Diagnostic(stage, f"not PDDL: no '(define ...)' form in "
+                                           f"{quote(text.strip())}", line, 1, line_of(text, line))])
     start = match.start()
-    end = _matching_paren(text, start)
-    line_start = text.rfind("\n", 0, start) + 1
-    padding = "\n" * text.count("\n", 0, start) + " " * (start - line_start)
-    forms = parse_sexprs(padding + text[start:end], stage)  # raises if never closed
+    form, end = read_form(text, start, stage, limits)
     trailing = text[end:]
     stray = re.match(r"\s*\)", trailing)
     if stray:
@@ -114,7 +113,7 @@ def extract_define(text: str, stage: str) -> tuple[SList, list[Diagnostic]]:
             warnings.append(Diagnostic(stage, "text outside the '(define ...)' form was ignored",
                                        line, pos - (text.rfind("\n", 0, pos) + 1) + 1,
                                        line_of(text, line), severity="warning"))
-    return forms[0], warnings
+    return form, warnings
 
 
 def _at(text: str, pos: int, stage: str, message: str) -> Diagnostic:
@@ -132,24 +131,3 @@ def _first_content(text: str) -> int | None:
             return offset + len(line) - len(line.lstrip())
         offset += len(line) + 1
     return None
-
-
-def _matching_paren(text: str, start: int) -> int:
-    """Index just past the ')' that closes the '(' at ``start`` (or the text's end)."""
-    depth = 0
-    i = start
-    n = len(text)
-    while i < n:
-        ch = text[i]
-        if ch == ";":
-            newline = text.find("\n", i)
-            i = n if newline < 0 else newline
-            continue
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return n

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .grounding import ActionLookupError, Task, UnmetFact
-from .plans import Step, parse_command, parse_plan
+from .diagnostics import quote
+from .plans import Plan, parse_plan
 
 
 @dataclass(frozen=True)
@@ -35,33 +36,21 @@ def _repairs(unmet) -> str:
     return "\n".join(f"(Set {u.atom} to {'true' if u.wanted else 'false'})" for u in unmet)
 
 
-def _steps(plan) -> list[Step]:
-    if isinstance(plan, str):
-        return parse_plan(plan)
-    steps = []
-    for item in plan:
-        if isinstance(item, Step):
-            steps.append(item)
-        else:
-            name, args = parse_command(str(item))
-            steps.append(Step(name, args))
-    return steps
+def validate(task: Task, plan: Plan) -> PlanReport:
+    """Replay ``plan`` (text, bytes, or a list of commands, steps or ground actions) from
+    the initial state.
 
-
-def validate(task: Task, plan) -> PlanReport:
-    """Replay ``plan`` (text, or a list of steps or command strings) from the initial state.
-
-    Raises :class:`~planloop.pddl.PDDLError` only when the plan text cannot be read.
+    Raises :class:`~planloop.pddl.PDDLError` only when the plan cannot be read.
     """
-    steps = _steps(plan)
+    steps = parse_plan(plan)
     state = task.init
     for time, step in enumerate(steps, start=1):
         try:
             action = task.action(step.name, step.args)
         except ActionLookupError as exc:
             return PlanReport(False, len(steps), "bad_action", time, str(step),
-                              advice=f"Bad plan description!\n{step} at time {time} is not an "
-                                     f"action of the task: {exc}", final_state=state)
+                              advice=f"Bad plan description!\n{quote(str(step))} at time {time} "
+                                     f"is not an action of the task: {exc}", final_state=state)
         if not action.applicable(state):
             unmet = tuple(task.unmet(state, action))
             advice = (f"Plan failed because of unsatisfied precondition in:\n{action.text}\n\n"

@@ -358,17 +358,18 @@ def test_text_without_any_define():
     assert where(d) == (3, 1)
 
 
-def test_a_single_line_without_parens_is_a_path():
-    d = only(diagnostics_of(parse_domain, "no/such/domain.pddl"), "no such file")
-    assert d.stage == "syntax" and where(d) == (None, None)
-    only(diagnostics_of(parse_domain, "x" * 400), "no such file")  # too long for a path
+def test_a_line_naming_no_file_is_text_that_is_not_pddl():
+    d = only(diagnostics_of(parse_domain, "no/such/domain.pddl"), "not PDDL",
+             "'no/such/domain.pddl'")
+    assert d.stage == "domain" and where(d) == (1, 1)
+    only(diagnostics_of(parse_domain, "x" * 400), "not PDDL", "x" * 60 + "...")  # too long
 
 
 def test_an_unreadable_file_is_a_diagnostic(tmp_path):
     binary = tmp_path / "domain.pddl"
     binary.write_bytes(b"\xff\xfe(define \x80")
     only(diagnostics_of(parse_domain, str(binary)), "cannot read")
-    only(diagnostics_of(parse_domain, tmp_path / "missing.pddl"), "cannot read")
+    only(diagnostics_of(parse_domain, tmp_path / "missing.pddl"), "no such file")
 
 
 # -- prose around the PDDL ----------------------------------------------------------------

@@ -88,9 +88,9 @@ def test_anytime_planner_keeps_best_plan_at_timeout():
     assert validate(load(IPC / "domain.pddl", problem), list(result.plan)).valid
 
 
-def test_unknown_planner_is_refused():
-    with pytest.raises(ValueError, match="unknown planner"):
-        solve(BW_DOMAIN, SAMPLE[0], planner="magic")
+def test_unknown_planner_is_invalid_input():
+    result = solve(BW_DOMAIN, SAMPLE[0], planner="magic")
+    assert result.status == "invalid_input" and "unknown planner 'magic'" in result.message
 
 
 def test_constants_only_the_problem_declares_reach_fast_downward():

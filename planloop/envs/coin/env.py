@@ -21,8 +21,9 @@ class CoinCollectorEnv(TextEnv):
     that recorded house, where the same commands print what TextWorld Express printed,
     valid-action order included. ``fold`` (train/dev/test) picks the distractor
     vocabulary of generated houses. ``info`` carries ``admissible_actions``, ``task``,
-    ``won``, ``feedback``, ``action_error``, ``score``, ``moves``, ``look`` and
-    ``inventory``. The hidden world is ``world_pddl()``; ``observed_facts()``,
+    ``won``, ``feedback``, ``action_error``, ``score``, ``moves``, ``look``,
+    ``inventory`` and ``instance``: the seed of the generated house (0 for a layout),
+    which ``reset(options={"instance": i})`` builds again. The hidden world is ``world_pddl()``; ``observed_facts()``,
     ``gold_path()`` and ``plan_commands()`` serve evaluators and reference policies.
     """
 
@@ -36,15 +37,15 @@ class CoinCollectorEnv(TextEnv):
         if self.layout is None:
             generate_house(**self.params, seed=0)  # check the parameters now
         self.world: World | None = None
+        self.instance: int | None = None
         self._info: dict = {}
 
     # -- gymnasium API ----------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
-        house = self.layout
-        if house is None:
-            game_seed = seed if seed is not None else int(self.np_random.integers(2**31))
-            house = generate_house(**self.params, seed=game_seed)
+        self.instance = self._house_instance(seed, options)
+        house = self.layout if self.layout is not None else \
+            generate_house(**self.params, seed=self.instance)
         self.world = World(house)
         self._random = JavaRandom(0)
         self._valid = self._random.shuffle(self.world.valid_actions())
@@ -90,6 +91,19 @@ class CoinCollectorEnv(TextEnv):
         return plan_commands(self.world, plan)
 
     # -- helpers ----------------------------------------------------------------------
+    def _house_instance(self, seed: int | None, options: dict | None) -> int:
+        """The house to play: ``options["instance"]``, else the reset seed, else one
+        drawn from the env's generator; a layout is the one house 0."""
+        if options and "instance" in options:
+            instance = int(options["instance"])
+        elif self.layout is not None:
+            instance = 0
+        else:
+            instance = seed if seed is not None else int(self.np_random.integers(2**31))
+        if self.layout is not None and instance != 0:
+            raise IndexError(f"a layout is one house, instance 0, not {instance}")
+        return instance
+
     def _invalid(self, command: str) -> dict:
         """Why a command is not valid now: a case or spacing slip of a valid command is
         malformed; a move, door or take command naming a direction or an item of this
@@ -117,5 +131,7 @@ class CoinCollectorEnv(TextEnv):
             "moves": self.moves,
             "look": world.look(),
             "inventory": world.inventory_text(),
+            "instance": self.instance,
         }
         return self._show(obs)
+

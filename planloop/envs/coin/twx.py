@@ -12,7 +12,8 @@ from . import text
 
 class TWXCoinCollectorEnv(TextEnv):
     """TextWorld Express's ``coin`` game. ``reset(seed=...)`` is TextWorld Express's
-    own seed within ``fold``; ``gold_path()`` is its gold action sequence."""
+    own seed within ``fold``, shown as ``info["instance"]`` and replayed by
+    ``reset(options={"instance": seed})``; ``gold_path()`` is its gold action sequence."""
 
     def __init__(self, num_locations: int = 5, include_doors: bool = True,
                  num_distractor_items: int = 0, fold: str = "train", step_limit: int = 200,
@@ -32,11 +33,15 @@ class TWXCoinCollectorEnv(TextEnv):
             f"numDistractorItems={num_distractor_items}"))
         self._valid: list[str] = []
         self._gold: list[str] = []
+        self.instance: int | None = None
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
-        game_seed = seed if seed is not None else int(self.np_random.integers(2**31))
-        obs, infos = self._game.reset(seed=game_seed, gameFold=self.fold,
+        if options and "instance" in options:
+            self.instance = int(options["instance"])
+        else:
+            self.instance = seed if seed is not None else int(self.np_random.integers(2**31))
+        obs, infos = self._game.reset(seed=self.instance, gameFold=self.fold,
                                       generateGoldPath=True)
         self._gold = list(self._game.getGoldActionSequence())
         return self._emit(obs, infos, None), self._info
@@ -64,6 +69,6 @@ class TWXCoinCollectorEnv(TextEnv):
                       "won": bool(infos["tasksuccess"]), "feedback": obs,
                       "action_error": error, "score": infos["score"],
                       "moves": infos["numMoves"], "look": infos["look"],
-                      "inventory": infos["inventory"]}
+                      "inventory": infos["inventory"], "instance": self.instance}
         return self._show(obs)
 

@@ -1,0 +1,83 @@
+"""What the reader accepts from callers: the one place that tells PDDL text from a path,
+reads files, ends lines with ``\\n``, and holds the size limits on untrusted input."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from .diagnostics import Diagnostic, PDDLError, quote, received
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The most the reader accepts of one domain or problem; each refusal names its field.
+
+    The defaults sit well above the largest IPC classical instances (files up to 4 MB,
+    4,225 objects, 47,379 initial facts, 4,225 goal atoms, nesting 12 deep); the depth
+    also keeps the recursive passes (grounding, writing) far from Python's recursion
+    limit. Raise one with ``load(domain, problem, limits=Limits(max_objects=50_000))``.
+    """
+
+    max_bytes: int = 8_000_000  # size of a file (a str counts its characters)
+    max_depth: int = 100  # parentheses nested in each other
+    max_objects: int = 20_000  # a problem's objects, a domain's constants
+    max_init_facts: int = 200_000  # entries of ':init', duplicates included
+    max_goal_size: int = 100_000  # parenthesized conditions in ':goal', connectives included
+    max_ground_actions: int = 250_000  # actions grounded (about 3 KB and 25 us each here)
+
+    def exceeded(self, field: str, found: str) -> str:
+        """The message for ``found`` (such as "1,048,576 facts") over the limit ``field``."""
+        return (f"{found}, more than the limit of {getattr(self, field):,} ({field}); to accept "
+                f"more, pass limits=Limits({field}=...)")
+
+    def check(self, field: str, count: int, stage: str, what: str) -> None:
+        """Raise :class:`PDDLError` when ``count`` ``what`` exceed the limit ``field``."""
+        if count > getattr(self, field):
+            raise PDDLError([Diagnostic(stage, self.exceeded(field, f"{count:,} {what}"))])
+
+
+def source_path(source: object) -> Path | None:
+    """The existing file or folder ``source`` names (an ``os.PathLike``, or a str of one
+    line), else None: PDDL text, prose, or nothing on disk."""
+    if isinstance(source, str) and ("\n" in source or not source.strip()):
+        return None
+    try:
+        path = Path(source)
+        return path if path.exists() else None
+    except (OSError, TypeError, ValueError):  # not a path, too long, a NUL byte...
+        return None
+
+
+def read_source(source: object, stage: str, limits: Limits) -> str:
+    """The text of a ``stage`` (domain or problem) given as a path or as PDDL text."""
+    if not isinstance(source, (str, os.PathLike)):
+        raise PDDLError([Diagnostic(stage, f"expected PDDL text or a path to a file, received "
+                                           f"{received(source)}")])
+    path = source_path(source)
+    if path is not None:
+        text = _read_file(path, stage, limits)
+    elif isinstance(source, os.PathLike):
+        raise PDDLError([Diagnostic(stage, f"no such file: {quote(str(source), 200)}")])
+    else:
+        limits.check("max_bytes", len(source), stage, f"characters of {stage} text")
+        text = source
+    return unix_newlines(text)
+
+
+def unix_newlines(text: str) -> str:
+    """``text`` with every line ending (``\\r\\n``, ``\\r``) written ``\\n``."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _read_file(path: Path, stage: str, limits: Limits) -> str:
+    name = quote(str(path), 200)
+    try:
+        if not path.is_file():  # a folder, or a device or pipe that may never end
+            raise PDDLError([Diagnostic(stage, f"cannot read {name}: not a regular file")])
+        limits.check("max_bytes", path.stat().st_size, stage, f"bytes in the {stage} file {name}")
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise PDDLError([Diagnostic(stage, f"cannot read {name}: {reason}")]) from None
