@@ -104,7 +104,10 @@ class Task:
     def fact_id(self, fact: Atom) -> int:
         fid = self._fact_ids.get(fact)
         if fid is None:
-            fid = self._fact_ids[fact] = len(self.facts)
+            fid = len(self.facts)
+            if fid == self.limits.max_ground_facts:  # a state is a bitset of facts
+                self.limits.check("max_ground_facts", fid + 1, "problem", "ground facts")
+            self._fact_ids[fact] = fid
             self.facts.append(fact)
         return fid
 

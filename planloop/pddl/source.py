@@ -25,7 +25,8 @@ class Limits:
     max_objects: int = 20_000  # a problem's objects, a domain's constants
     max_init_facts: int = 200_000  # entries of ':init', duplicates included
     max_goal_size: int = 100_000  # parenthesized conditions in ':goal', connectives included
-    max_ground_actions: int = 250_000  # actions grounded (about 3 KB and 25 us each here)
+    max_ground_actions: int = 50_000  # actions grounded (a few KB and 25 us each here)
+    max_ground_facts: int = 50_000  # facts a grounded task names (a state is their bitset)
 
     def exceeded(self, field: str, found: str) -> str:
         """The message for ``found`` (such as "1,048,576 facts") over the limit ``field``."""

@@ -358,3 +358,5 @@ def test_grounding_past_its_limit_is_refused_naming_it():
         load(domain, three, Limits(max_ground_actions=23))
     result = solve(domain, three, planner="bfs", timeout=5, limits=Limits(max_ground_actions=23))
     assert result.status == "invalid_input" and "max_ground_actions" in result.message
+    with pytest.raises(PDDLError, match=r"more than the limit of 3 \(max_ground_facts\)"):
+        load(domain, three, Limits(max_ground_facts=3))
