@@ -17,6 +17,20 @@ def load_experiment(name: str):
     return module
 
 
+class BrokenModel:
+    """A user's own chat model whose every call raises ``error`` or returns ``reply``."""
+
+    name = "broken"
+
+    def __init__(self, reply=None, error=None):
+        self.reply, self.error = reply, error
+
+    def complete(self, messages, tools=None, **params):
+        if self.error is not None:
+            raise self.error
+        return self.reply
+
+
 @pytest.fixture
 def data_dir() -> Path:
     return DATA

@@ -5,21 +5,9 @@ import pytest
 
 from planloop.llm import ChatResponse, LLMError, ScriptedModel, ToolCall, Usage, call_model
 
+from conftest import BrokenModel as Model
+
 HELLO = [{"role": "user", "content": "hello"}]
-
-
-class Model:
-    """A user's own model: raises ``error`` or returns ``reply``."""
-
-    name = "mine"
-
-    def __init__(self, reply=None, error=None):
-        self.reply, self.error = reply, error
-
-    def complete(self, messages, tools=None, **params):
-        if self.error is not None:
-            raise self.error
-        return self.reply
 
 
 @pytest.mark.parametrize("model, message", [
@@ -48,7 +36,7 @@ def test_an_llm_error_passes_through_unchanged():
 def test_what_is_not_a_chat_response_with_text_is_a_bad_response(reply):
     with pytest.raises(LLMError) as err:
         call_model(Model(reply), HELLO)
-    assert err.value.kind == "bad_response" and "mine returned" in str(err.value)
+    assert err.value.kind == "bad_response" and "broken returned" in str(err.value)
 
 
 def test_a_good_reply_passes_through():

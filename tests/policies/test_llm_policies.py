@@ -19,6 +19,7 @@ from planloop.policies import (
     AgenticPolicy, ClosedLoopPolicy, DirectPlanPolicy, OpenLoopPolicy, run_episode,
 )
 from planloop.policies.doubles import following_model, has_lessons
+from conftest import BrokenModel
 
 ENV_ID, INSTANCE = "Mystery-BW-v0", 3
 
@@ -208,20 +209,6 @@ def test_agentic_policy_answers_bad_tool_calls_and_goes_on(task):
     assert answers[3]["executed"] is False and answers[3]["error"] in ("malformed", "inapplicable")
     assert "holds the task at hand" in answers[4]["error"]
     assert episode.details["stop"] == "finished" and episode.steps == 1
-
-
-class BrokenModel:
-    """A model whose every call raises ``error`` or returns ``reply``."""
-
-    name = "broken"
-
-    def __init__(self, reply=None, error=None):
-        self.reply, self.error = reply, error
-
-    def complete(self, messages, tools=None, **params):
-        if self.error is not None:
-            raise self.error
-        return self.reply
 
 
 LLM_POLICIES = {"closed_loop": ClosedLoopPolicy, "open_loop": OpenLoopPolicy,
