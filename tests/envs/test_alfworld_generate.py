@@ -6,11 +6,15 @@ import re
 import shutil
 from pathlib import Path
 
+import gymnasium as gym
 import pytest
 
+import planloop  # noqa: F401
 from planloop.envs.alfworld import TASK_TYPES, ALFWorldEnv, load_game
 from planloop.envs.alfworld import generate as gen
-from planloop.envs.alfworld.generate import find_logic_dir, generate_game
+from planloop.envs.alfworld.generate import (
+    LOGIC_FILES, SHIPPED_LOGIC, find_logic_dir, generate_game,
+)
 
 LOGIC = Path(__file__).resolve().parent.parent / "data" / "alfworld" / "logic"
 SEEDS = (0, 1)
@@ -203,11 +207,21 @@ def test_logic_dir_from_the_alfworld_package_without_importing_it(tmp_path, monk
     assert find_logic_dir() == tmp_path / "alfworld" / "data"
 
 
-def test_missing_logic_files_say_how_to_get_them(tmp_path, monkeypatch):
+def test_without_alfworld_the_shipped_copies_serve(monkeypatch):
     monkeypatch.delenv("ALFWORLD_DATA", raising=False)
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None)
-    with pytest.raises(FileNotFoundError, match=r"pip install --no-deps alfworld.*ALFWORLD_DATA"):
-        find_logic_dir()
+    assert find_logic_dir() == SHIPPED_LOGIC
+    for name in LOGIC_FILES:  # ALFWorld's files as they are, with its licence beside them
+        assert (SHIPPED_LOGIC / name).read_bytes() == (LOGIC / name).read_bytes()
+    assert "MIT" in (SHIPPED_LOGIC / "LICENSE-alfworld").read_text()
+    env = gym.make("ALFWorld-v0", num_generated=2)
+    _, info = env.reset(seed=0)
+    for command in env.unwrapped.walkthrough():
+        *_, info = env.step(command)
+    assert info["won"]
+
+
+def test_missing_logic_files_say_how_to_get_them(tmp_path, monkeypatch):
     with pytest.raises(FileNotFoundError, match="alfred.twl2 not found"):
         (tmp_path / "alfred.pddl").write_text("")
         generate_game("pick_and_place_simple", 0, logic_dir=tmp_path)

@@ -2,9 +2,9 @@
 ALFWorld's six task types, all drawn from a seed; every game is solved by a planner and
 its plan replayed to a win in the engine before it is returned.
 
-The domain (``alfred.pddl``) and grammar (``alfred.twl2``) come from the ``alfworld``
-package's data folder or ``$ALFWORLD_DATA/logic`` (see :func:`find_logic_dir`); the
-problem follows the conventions of ALFWorld's ``initial_state.pddl`` files.
+The domain (``alfred.pddl``) and grammar (``alfred.twl2``) are ALFWorld's, shipped in
+``planloop/envs/alfworld/data`` (MIT, its notice beside them), unless a caller points
+elsewhere (see :func:`find_logic_dir`); the problem follows the conventions of ALFWorld's ``initial_state.pddl`` files.
 """
 
 from __future__ import annotations
@@ -195,16 +195,17 @@ assert set(TASKS) == set(TASK_TYPES)
 
 # -- logic files ---------------------------------------------------------------------
 LOGIC_FILES = ("alfred.pddl", "alfred.twl2")
-_HOW_TO_GET = ("ALFWorld's domain and grammar (alfred.pddl, alfred.twl2) are needed: run "
-               "`pip install --no-deps alfworld` (installs only its data files, skipping "
-               "TextWorld), or set ALFWORLD_DATA to a folder holding logic/alfred.pddl and "
-               "logic/alfred.twl2, or pass logic_dir=")
+SHIPPED_LOGIC = Path(__file__).resolve().parent / "data"
+_HOW_TO_GET = ("ALFWorld's domain and grammar (alfred.pddl, alfred.twl2) are needed: set "
+               "ALFWORLD_DATA to a folder holding logic/alfred.pddl and logic/alfred.twl2, "
+               "or pass logic_dir=, or leave both unset for the copies planloop ships")
 
 
 def find_logic_dir(logic_dir: str | os.PathLike | None = None) -> Path:
     """The folder holding ``alfred.pddl`` and ``alfred.twl2``: ``logic_dir``, else
     ``$ALFWORLD_DATA/logic``, else the installed ``alfworld`` package's ``data/`` folder
-    (found without importing it). Nothing is downloaded."""
+    (found without importing it), else the copies shipped with planloop. Nothing is
+    downloaded."""
     if logic_dir is not None:
         return _checked(Path(logic_dir), "logic_dir")
     if os.environ.get("ALFWORLD_DATA"):
@@ -213,7 +214,7 @@ def find_logic_dir(logic_dir: str | os.PathLike | None = None) -> Path:
     if spec is not None and spec.submodule_search_locations:
         return _checked(Path(list(spec.submodule_search_locations)[0]) / "data",
                         "the alfworld package's data folder")
-    raise FileNotFoundError(f"no ALFWorld logic files found. {_HOW_TO_GET}.")
+    return _checked(SHIPPED_LOGIC, "planloop's own copy")
 
 
 def _checked(folder: Path, origin: str) -> Path:
