@@ -43,6 +43,9 @@ def following_model(plan_for: Callable[[list[dict]], list[str]], delay: float = 
             return steps[done + (0 if before == "none" else len(before.split(", ")))]
         if "Write the whole sequence" in question:
             return "\n".join(f"{i}. {_name(step)}" for i, step in enumerate(steps, 1))
+        if "What are the next " not in question:
+            raise ValueError(f"following_model answers ClosedLoopPolicy's and OpenLoopPolicy's "
+                             f"prompts only, not {question[:80]!r}")
         count = int(question.split("What are the next ", 1)[1].split()[0])
         return "\n".join(_name(step) for step in steps[done:done + count]) or "DONE"
 

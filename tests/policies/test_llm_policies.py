@@ -273,3 +273,10 @@ def test_every_policy_on_baking(baking_plans, instance):
     replies += [call("execute_action", action=step) for step in plan]
     agentic = run(AgenticPolicy(ScriptedModel(replies)))
     assert agentic.won and agentic.restarts == 1 and agentic.actions[-len(plan):] == tuple(plan)
+
+
+def test_following_model_names_the_prompts_it_serves(task):
+    model = following_model(lambda messages: ["(attack a)"])
+    episode = run_episode(gym.make(ENV_ID), DirectPlanPolicy(model),
+                          options={"instance": INSTANCE})
+    assert episode.error.startswith("client: ValueError: following_model answers")
