@@ -1309,10 +1309,12 @@ def main(argv=None) -> int:
         return replay(name, int(index), args.seed)
     targets = [t.strip() for t in args.targets.split(",") if t.strip()]
 
+    live = sys.stderr.isatty()  # redraw one line on a terminal, else a line per update
+
     def progress(name, done, total):
         if not args.quiet and (done % 100 == 0 or done == total):
-            print(f"\r{name}: {done}/{total}", end="" if done < total else "\n",
-                  file=sys.stderr, flush=True)
+            print(f"\r{name}: {done}/{total}" if live else f"{name}: {done}/{total}",
+                  end="" if live and done < total else "\n", file=sys.stderr, flush=True)
 
     campaign = run_campaign(args.cases, args.seed, targets, progress)
     print(f"fuzz campaign: {sum(r['cases'] for r in campaign['targets'].values())} cases, "
