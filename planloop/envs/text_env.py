@@ -32,6 +32,13 @@ class TextEnv(gym.Env):
             return int(options["instance"])
         return int(self.np_random.integers(self.num_instances))
 
+    def _seeded_instance(self, seed: int | None, options: dict | None) -> int:
+        """For worlds generated from a seed, the seed is the instance:
+        ``options["instance"]``, else the reset seed, else one drawn from the seed."""
+        if options and "instance" in options:
+            return int(options["instance"])
+        return seed if seed is not None else int(self.np_random.integers(2**31))
+
     def _check_instance(self, index: int) -> None:
         if not 0 <= index < self.num_instances:
             raise IndexError(f"instance {index} out of range 0..{self.num_instances - 1}")

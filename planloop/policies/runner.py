@@ -42,7 +42,8 @@ def run_episode(env, policy, seed: int | None = None, options: dict | None = Non
 
     ``RESTART`` from the policy resets the same instance (counted in ``restarts``);
     ``GIVE_UP`` ends the episode. A failing model call (LLMError, in the policy's
-    ``reset`` or ``act``) ends it too, and is recorded, never raised. ``max_steps`` caps environment steps across restarts.
+    ``reset`` or ``act``) ends it too, and is recorded, never raised. ``max_steps`` caps
+    environment steps across restarts.
     """
     start = time.monotonic()
     usage_before = getattr(policy, "usage", Usage())

@@ -4,7 +4,8 @@ its plan replayed to a win in the engine before it is returned.
 
 The domain (``alfred.pddl``) and grammar (``alfred.twl2``) are ALFWorld's, shipped in
 ``planloop/envs/alfworld/data`` (MIT, its notice beside them), unless a caller points
-elsewhere (see :func:`find_logic_dir`); the problem follows the conventions of ALFWorld's ``initial_state.pddl`` files.
+elsewhere (see :func:`find_logic_dir`); the problem follows the conventions of
+ALFWorld's ``initial_state.pddl`` files.
 """
 
 from __future__ import annotations

@@ -23,8 +23,9 @@ class CoinCollectorEnv(TextEnv):
     vocabulary of generated houses. ``info`` carries ``admissible_actions``, ``task``,
     ``won``, ``feedback``, ``action_error``, ``score``, ``moves``, ``look``,
     ``inventory`` and ``instance``: the seed of the generated house (0 for a layout),
-    which ``reset(options={"instance": i})`` builds again. The hidden world is ``world_pddl()``; ``observed_facts()``,
-    ``gold_path()`` and ``plan_commands()`` serve evaluators and reference policies.
+    which ``reset(options={"instance": i})`` builds again. The hidden world is
+    ``world_pddl()``; ``observed_facts()``, ``gold_path()`` and ``plan_commands()`` serve
+    evaluators and reference policies.
     """
 
     def __init__(self, num_locations: int = 5, include_doors: bool = True,
@@ -92,15 +93,11 @@ class CoinCollectorEnv(TextEnv):
 
     # -- helpers ----------------------------------------------------------------------
     def _house_instance(self, seed: int | None, options: dict | None) -> int:
-        """The house to play: ``options["instance"]``, else the reset seed, else one
-        drawn from the env's generator; a layout is the one house 0."""
-        if options and "instance" in options:
-            instance = int(options["instance"])
-        elif self.layout is not None:
-            instance = 0
-        else:
-            instance = seed if seed is not None else int(self.np_random.integers(2**31))
-        if self.layout is not None and instance != 0:
+        """The house's seed (see ``_seeded_instance``); a layout is the one house 0."""
+        if self.layout is None:
+            return self._seeded_instance(seed, options)
+        instance = int(options["instance"]) if options and "instance" in options else 0
+        if instance != 0:
             raise IndexError(f"a layout is one house, instance 0, not {instance}")
         return instance
 
@@ -134,4 +131,3 @@ class CoinCollectorEnv(TextEnv):
             "instance": self.instance,
         }
         return self._show(obs)
-

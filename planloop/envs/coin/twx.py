@@ -37,10 +37,7 @@ class TWXCoinCollectorEnv(TextEnv):
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
-        if options and "instance" in options:
-            self.instance = int(options["instance"])
-        else:
-            self.instance = seed if seed is not None else int(self.np_random.integers(2**31))
+        self.instance = self._seeded_instance(seed, options)
         obs, infos = self._game.reset(seed=self.instance, gameFold=self.fold,
                                       generateGoldPath=True)
         self._gold = list(self._game.getGoldActionSequence())
