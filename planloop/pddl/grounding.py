@@ -13,11 +13,11 @@ from typing import Iterator
 
 from . import conditions as cond
 from .diagnostics import quote
-from .source import Limits
 from .model import (
     And, Atom, Domain, Effect, Equals, Exists, Forall, ForallEffect, Formula, Imply, Literal, Not,
     Or, Param, Problem, When,
 )
+from .source import Limits
 
 
 class GroundAction:
