@@ -63,3 +63,12 @@ def test_numpy_strings_are_commands():
     _, info = env.reset(seed=0)
     _, _, _, _, info = env.step(np.str_(info["admissible_actions"][0]))
     assert info["action_error"] is None
+
+
+@pytest.mark.parametrize("env_id", list(ENVIRONMENTS))
+def test_error_messages_quote_the_command_short_and_printable(env_id):
+    env = make(env_id)
+    env.reset(seed=0)
+    *_, info = env.step("take \U0001F680 from " + "x" * 100_000)
+    message = info["action_error"]["message"]
+    assert len(message) < 500 and all(" " <= ch <= "~" or ch == "\n" for ch in message)

@@ -12,7 +12,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from itertools import islice, product
 
-from ...pddl import ActionLookupError, GroundAction
+from ...pddl import ActionLookupError, GroundAction, quote
 from .game import Game
 from .grammar import Key
 
@@ -193,18 +193,18 @@ class Engine:
         if options:
             unmet = min((self._unmet(world, name, bound) for name, bound in options), key=len)
             if unmet:
-                return _error("inapplicable", f"'{command}' cannot be done now",
+                return _error("inapplicable", f"{quote(command)} cannot be done now",
                               [self._show_unmet(u) for u in unmet])
-            return _error("inapplicable", f"'{command}' would change nothing")
+            return _error("inapplicable", f"{quote(command)} would change nothing")
         if unknown is not None:
-            return _error("unknown", f"'{command}': there is no '{unknown}' in this game")
+            return _error("unknown", f"{quote(command)}: there is no {quote(unknown)} in this game")
         if mistyped is not None:
-            return _error("malformed", f"'{command}': wrong kind of thing for "
+            return _error("malformed", f"{quote(command)}: wrong kind of thing for "
                                        f"{self.grammar.actions[mistyped].name}")
         verbs = {t.template.split()[0] for t in self.grammar.actions.values()}
         if command.split(" ", 1)[0] in verbs:
-            return _error("malformed", f"'{command}' does not fit any command template")
-        return _error("unknown", f"'{command}' is not a command this game knows")
+            return _error("malformed", f"{quote(command)} does not fit any command template")
+        return _error("unknown", f"{quote(command)} is not a command this game knows")
 
     def _unmet(self, world: World, name: str, bound: dict[str, str]) -> list:
         """The fewest unmet preconditions of an action ``name`` with ``bound`` arguments
