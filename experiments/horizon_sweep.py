@@ -119,9 +119,10 @@ def success_table(records: list[dict], horizons, instances) -> str:
             cells.append(f"{wins}/{len(mine)} [{low:.0%}, {high:.0%}]")
         label = "open loop" if horizon == OPEN else f"H = {horizon}"
         rows.append(f"| {label} | " + " | ".join(cells) + " |")
-    errors = sum(1 for r in records if r.get("error"))
+    errors = [r["error"] for r in records if r.get("error")]
     if errors:
-        rows.append(f"\n{errors} episodes ended on a failed model call; rerun to retry them.")
+        rows.append(f"\n{len(errors)} episodes ended on a failed model call; rerun to retry "
+                    f"them. The last: {errors[-1]}")
     return "\n".join(rows)
 
 

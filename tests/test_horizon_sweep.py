@@ -97,7 +97,9 @@ def test_a_server_answering_garbage_fails_episodes_not_the_sweep(tmp_path, monke
         rc = sweep.main(["--env", ENV_ID, "--instances", "3:4", "--horizons", "1,open",
                          "--trials", "1", "--out", str(tmp_path / "out"),
                          "--llm", f"{server.url}@test-model"])
-    assert rc == 0 and "2 episodes ended on a failed model call" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert rc == 0 and "2 episodes ended on a failed model call" in out
+    assert "The last: bad_response: " in out and "Bad Gateway" in out  # the reason, on screen
     records = [json.loads(line) for line in
                (tmp_path / "out" / "episodes.jsonl").read_text().splitlines()]
     assert len(records) == 2 and len(server.requests) == 2
