@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
+
+from planloop.study.flags import parse_option
 
 EXIT_OK, EXIT_NO_PLAN, EXIT_BAD_INPUT, EXIT_TIMEOUT = 0, 1, 2, 3
 _SOLVE_EXIT = {"solved": EXIT_OK, "invalid_input": EXIT_BAD_INPUT, "timeout": EXIT_TIMEOUT}
@@ -21,17 +22,6 @@ def _envs(args) -> int:
         entry = spec.entry_point if isinstance(spec.entry_point, str) else repr(spec.entry_point)
         print(f"{env_id:24} max_episode_steps={spec.max_episode_steps:<5} {entry}")
     return EXIT_OK
-
-
-def _option(text: str) -> tuple[str, object]:
-    """``KEY=VALUE``; the value is read as JSON when it can be (numbers, true, lists)."""
-    key, sep, value = text.partition("=")
-    if not sep or not key.isidentifier():
-        raise argparse.ArgumentTypeError(f"an option is KEY=VALUE, not {text!r}")
-    try:
-        return key, json.loads(value)
-    except json.JSONDecodeError:
-        return key, value
 
 
 def _play(args) -> int:
@@ -108,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--obs-format", choices=("text", "pddl"), default=None)
     play.add_argument("--domain", help="domain file, for PDDL-v0")
     play.add_argument("--problem", help="problem file or folder, for PDDL-v0")
-    play.add_argument("-o", "--option", action="append", type=_option, default=[],
+    play.add_argument("-o", "--option", action="append", type=parse_option, default=[],
                       metavar="KEY=VALUE",
                       help="an environment argument, e.g. -o game_file=PATH (ALFWorld-v0) "
                            "or -o num_locations=7 (CoinCollector-v0); repeatable")

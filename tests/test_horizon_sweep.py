@@ -93,15 +93,16 @@ def test_a_server_answering_garbage_fails_episodes_not_the_sweep(tmp_path, monke
     monkeypatch.setenv("HOME", str(tmp_path))  # the model cache lives under ~
     sweep = load_experiment("horizon_sweep")
     garbage = ("raw", 200, {"Content-Type": "text/html"}, b"<html>502 Bad Gateway</html>")
-    with FakeChatServer([garbage] * 2) as server:
+    with FakeChatServer([("ok", "OK")] + [garbage] * 2) as server:  # the check, then episodes
         rc = sweep.main(["--env", ENV_ID, "--instances", "3:4", "--horizons", "1,open",
                          "--trials", "1", "--out", str(tmp_path / "out"),
                          "--llm", f"{server.url}@test-model"])
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
     assert rc == 0 and "2 episodes ended on a failed model call" in out
+    assert "instance 3 trial 0 (horizon=1): bad_response: " in err  # as it happened
     assert "The last: bad_response: " in out and "Bad Gateway" in out  # the reason, on screen
     records = [json.loads(line) for line in
                (tmp_path / "out" / "episodes.jsonl").read_text().splitlines()]
-    assert len(records) == 2 and len(server.requests) == 2
+    assert len(records) == 2 and len(server.requests) == 3  # the model check and 2 episodes
     assert all(r["error"].startswith("bad_response:") and "502 Bad Gateway" in r["error"]
                for r in records)

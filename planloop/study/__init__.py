@@ -1,0 +1,32 @@
+"""The harness every study script uses: shared flags, the model and its check,
+resumable parallel episodes, a progress display, tables and plots.
+
+A script in ``experiments/`` then holds its conditions, its record fields and its table::
+
+    @study_main
+    def main(argv=None, model=None) -> int:
+        parser = study_parser(__doc__, env="Baking-v0", out="results/my_study")
+        args = parser.parse_args(argv)
+        built = None if model else open_model(args.llm)
+        model = model or built
+        study = Study("my_study", args.env, dict(args.option), model.name, args.llm)
+        jobs = study.jobs([{"horizon": 1}, {"horizon": 5}], args.instances or range(3),
+                          args.trials)
+        records = run_study(study, jobs, play, out=args.out, workers=args.workers,
+                            check=built)
+        ...  # the table, from tally() and success_cell()
+"""
+
+from .errors import StudyError, one_line, study_main
+from .flags import parse_instances, parse_option, positive_int, study_parser
+from .jobs import Job, Study
+from .models import check_model, open_model
+from .plots import save_success_plot
+from .progress import Progress
+from .runner import latest_records, make_env, run_study
+from .tables import markdown_table, success_cell, tally
+
+__all__ = ["Job", "Progress", "Study", "StudyError", "check_model", "latest_records",
+           "make_env", "markdown_table", "one_line", "open_model", "parse_instances",
+           "parse_option", "positive_int", "run_study", "save_success_plot", "study_main",
+           "study_parser", "success_cell", "tally"]

@@ -1,0 +1,62 @@
+"""What a study runs: its identity (``Study``) and its episodes (``Job``), each with a key
+that stays the same from run to run, so that a rerun resumes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from .. import __version__
+from ..results import config_hash
+
+
+@dataclass(frozen=True)
+class Job:
+    """One episode to play: a condition (the study's own fields, e.g. ``{"horizon": 5}``),
+    an instance and a trial."""
+
+    condition: Mapping[str, object]
+    instance: int
+    trial: int
+    key: str
+
+    @property
+    def label(self) -> str:
+        """``instance 3 trial 0 (horizon=1)``: the job in a message."""
+        condition = ", ".join(f"{k}={v}" for k, v in self.condition.items())
+        return f"instance {self.instance} trial {self.trial}" + \
+            (f" ({condition})" if condition else "")
+
+
+@dataclass(frozen=True)
+class Study:
+    """A study's identity: its name, environment (id and ``gym.make`` arguments), model
+    (name and the ``--llm`` spec) and ``settings`` (study-wide parameters that change
+    results, e.g. the temperature). All but the spec enter every job's key."""
+
+    name: str
+    env_id: str
+    env_kwargs: Mapping[str, object] = field(default_factory=dict)
+    model: str | None = None
+    model_spec: str | None = None
+    settings: Mapping[str, object] = field(default_factory=dict)
+
+    def jobs(self, conditions: Iterable[Mapping[str, object]], instances: Iterable[int],
+             trials: int) -> list[Job]:
+        """Every condition x instance x trial, keyed ``<config hash>/<instance>/<trial>``."""
+        instances = list(instances)
+        jobs = []
+        for condition in conditions:
+            run_id = config_hash({"study": self.name, "env": self.env_id,
+                                  "env_kwargs": dict(self.env_kwargs), "model": self.model,
+                                  "settings": dict(self.settings),
+                                  "condition": dict(condition)})
+            jobs += [Job(dict(condition), instance, trial, f"{run_id}/{instance}/{trial}")
+                     for instance in instances for trial in range(trials)]
+        return jobs
+
+    def provenance(self, job: Job) -> dict:
+        """Where a record comes from: enough to play its episode again."""
+        return {"planloop": __version__, "env": self.env_id, "env_kwargs": dict(self.env_kwargs),
+                "model": self.model, "model_spec": self.model_spec,
+                "settings": dict(self.settings), "instance": job.instance, "trial": job.trial}

@@ -1,0 +1,58 @@
+"""The model of a study: opened from ``--llm`` and checked before the first episode,
+with every way that fails said in one line (a StudyError)."""
+
+from __future__ import annotations
+
+import copy
+
+from ..llm import (CachedModel, ChatModel, InteractiveModel, LLMError, OpenAIChat, call_model,
+                   make_model)
+from .errors import StudyError, one_line
+
+CHECK_MESSAGES = [{"role": "user", "content": "Reply with the word OK."}]
+_HINTS = {"connection": " (is the server running?)",
+          "auth": " (check OPENAI_API_KEY, or the key the server expects)",
+          "timeout": " (the server did not answer in time)"}
+
+
+def open_model(spec: str | None) -> ChatModel:
+    """``planloop.llm.make_model(spec)``; a spec it cannot read, a missing
+    OPENAI_API_KEY, a missing ``openai`` package or any other failure is a StudyError."""
+    if not spec:
+        raise StudyError("--llm is required: openai:MODEL, URL@MODEL or interactive")
+    try:
+        return make_model(spec)
+    except ValueError as exc:  # the spec
+        raise StudyError(one_line(exc)) from None
+    except LLMError as exc:
+        if exc.kind == "auth":
+            raise StudyError(f"{spec} needs an API key: set OPENAI_API_KEY (or use URL@MODEL "
+                             f"for a local server)") from None
+        raise StudyError(f"cannot open model {spec}: {one_line(exc)}") from None
+    except ImportError as exc:
+        raise StudyError(f"{spec} needs the openai client: pip install 'planloop[llm]' "
+                         f"({one_line(exc)})") from None
+    except Exception as exc:
+        raise StudyError(f"cannot open model {spec}: {type(exc).__name__}: "
+                         f"{one_line(exc)}") from None
+
+
+def check_model(model: ChatModel, timeout: float = 20.0) -> None:
+    """One tiny call (through ``call_model``, past any cache) that shows the model
+    answers; a StudyError naming the model, the failure's kind and its reason when it
+    does not. An OpenAIChat is probed with at most one retry, within ``timeout`` seconds
+    in all (a closed port fails in about a second), leaving the retries of the episodes
+    as they are. An interactive model (a person) is not checked."""
+    inner = model.model if isinstance(model, CachedModel) else model
+    if isinstance(inner, InteractiveModel):
+        return
+    probe = inner
+    if isinstance(inner, OpenAIChat):
+        probe = copy.copy(inner)  # shares the client; only the retry bounds differ
+        probe.max_retries, probe.deadline = 1, timeout
+    try:
+        call_model(probe, CHECK_MESSAGES)
+    except LLMError as exc:
+        where = f" at {inner.base_url}" if getattr(inner, "base_url", None) else ""
+        raise StudyError(f"model {getattr(inner, 'name', type(inner).__name__)}{where} cannot "
+                         f"answer: {one_line(exc)}{_HINTS.get(exc.kind, '')}") from None

@@ -1,0 +1,44 @@
+"""PNGs of results (matplotlib, the ``plot`` extra)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from ..stats import wilson_interval
+
+Point = tuple[str, int, int]  # (x label, wins, episodes)
+
+
+def save_success_plot(series: Mapping[str, Sequence[Point]], path: Path | str,
+                      xlabel: str) -> bool:
+    """Success rate against a categorical x, one line per series (name -> points), with
+    95% Wilson error bars; False (and no file) without matplotlib."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    xs = list(dict.fromkeys(label for points in series.values() for label, _, _ in points))
+    figure, axes = plt.subplots(figsize=(5, 3.5))
+    for name, points in series.items():
+        rates, below, above = [], [], []
+        for _, wins, n in points:
+            low, high = wilson_interval(wins, n)
+            rate = wins / n if n else 0.0
+            rates.append(rate)
+            below.append(max(0.0, rate - low))
+            above.append(max(0.0, high - rate))
+        axes.errorbar([xs.index(label) for label, _, _ in points], rates, yerr=[below, above],
+                      fmt="o-", capsize=4, label=name)
+    axes.set_xticks(range(len(xs)), xs)
+    axes.set_xlabel(xlabel)
+    axes.set_ylabel("success rate (95% Wilson)")
+    axes.set_ylim(-0.02, 1.02)
+    if len(series) > 1:
+        axes.legend()
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+    return True

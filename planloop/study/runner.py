@@ -1,0 +1,146 @@
+"""``run_study``: play a study's jobs in worker threads, each with its own environment,
+appending one record per episode to ``OUT/episodes.jsonl`` as it ends, so that a rerun
+resumes where the last run stopped."""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from pathlib import Path
+from typing import TextIO
+
+import gymnasium as gym
+
+from ..llm import ChatModel
+from ..results import ResultsFile
+from .errors import StudyError, one_line
+from .jobs import Job, Study
+from .models import check_model
+from .progress import Progress
+
+Play = Callable[[gym.Env, Job], dict]
+
+
+def make_env(env_id: str, env_kwargs: Mapping[str, object] | None = None) -> gym.Env:
+    """``gym.make(env_id, **env_kwargs)``; an unknown id or a bad argument is a StudyError."""
+    env_kwargs = dict(env_kwargs or {})
+    try:
+        return gym.make(env_id, **env_kwargs)
+    except (gym.error.Error, TypeError, ValueError, OSError) as exc:
+        shown = ", ".join(f"{key}={value!r}" for key, value in env_kwargs.items())
+        raise StudyError(f"cannot make {env_id}{f' with {shown}' if shown else ''}: "
+                         f"{one_line(exc)}") from None
+
+
+def latest_records(records: Iterable[dict]) -> dict[str, dict]:
+    """The last record of each key (a rerun appends after the record it replaces)."""
+    return {record.get("key"): record for record in records}
+
+
+def run_study(study: Study, jobs: Sequence[Job], play: Play, *, out: Path | str,
+              workers: int = 1, check: ChatModel | None = None,
+              stream: TextIO | None = None) -> list[dict]:
+    """Play every job whose latest record in ``out/episodes.jsonl`` is missing or has an
+    ``error``, ``workers`` at a time; returns the latest record of every job, in order.
+
+    ``play(env, job)`` plays one episode and returns its record's fields; a field
+    ``error`` (a model call that failed for good) marks the episode to be run again by
+    the next run. The harness adds ``key``, ``study``, the condition's fields,
+    ``instance``, ``trial`` and ``provenance`` (which win over play's own).
+
+    Before the first episode: the environment is made (``gym.make(study.env_id,
+    **study.env_kwargs)``, then once more per further worker thread), the jobs'
+    instances are checked against its ``num_instances``, and ``check`` (a model built
+    from ``--llm``) must answer one call; each failure is a StudyError. Nothing is
+    checked when no episode is left to run.
+
+    Progress and one line per failed episode (``instance 3 trial 0 (horizon=1):
+    server: 503 ...``) go to ``stream`` (stderr). An exception raised by ``play`` is a
+    bug: no further episode starts, the running ones finish and are recorded, and the
+    exception is raised again (a rerun then plays the episodes left).
+    """
+    stream = stream or sys.stderr
+    results = ResultsFile(Path(out) / "episodes.jsonl")
+    latest = latest_records(results.records)
+    todo = [job for job in jobs if job.key not in latest or latest[job.key].get("error")]
+    if todo:
+        env = make_env(study.env_id, study.env_kwargs)
+        try:
+            _check_instances(env, study.env_id, todo)
+            if check is not None:
+                check_model(check)
+        except BaseException:
+            env.close()
+            raise
+    print(f"{study.name} on {study.env_id}: {len(jobs)} episodes, {len(jobs) - len(todo)} "
+          f"already in {results.path}, {len(todo)} to run", file=stream, flush=True)
+    if todo:
+        _play_all(study, todo, play, results, workers, env,
+                  Progress(len(jobs), len(jobs) - len(todo), stream))
+    latest = latest_records(results.records)
+    return [latest[job.key] for job in jobs if job.key in latest]
+
+
+def _check_instances(env: gym.Env, env_id: str, jobs: Sequence[Job]) -> None:
+    count = getattr(env.unwrapped, "num_instances", None)
+    if count is None:  # a world generated from any seed
+        return
+    outside = sorted({job.instance for job in jobs if not 0 <= job.instance < count})
+    if outside:
+        shown = ", ".join(map(str, outside[:3])) + (", ..." if len(outside) > 3 else "")
+        raise StudyError(f"{env_id} has {count} instances (0 to {count - 1}); there is no "
+                         f"instance {shown}")
+
+
+def _play_all(study: Study, todo: Sequence[Job], play: Play, results: ResultsFile,
+              workers: int, env: gym.Env, progress: Progress) -> None:
+    local = threading.local()
+    spare, made = [env], [env]  # the checked environment serves the first worker
+
+    def run(job: Job) -> dict:
+        if not hasattr(local, "env"):
+            try:
+                local.env = spare.pop()
+            except IndexError:
+                local.env = make_env(study.env_id, study.env_kwargs)
+                made.append(local.env)
+        fields = play(local.env, job)
+        head = {"key": job.key, "study": study.name, **job.condition,
+                "instance": job.instance, "trial": job.trial}
+        record = {**head, **fields}
+        record.update(head, provenance=study.provenance(job))
+        results.append(record)
+        return record
+
+    done, failed, crash = progress.total - len(todo), 0, None
+    pool = ThreadPoolExecutor(max_workers=min(workers, len(todo)))
+    futures: dict[Future, Job] = {pool.submit(run, job): job for job in todo}
+    try:
+        for future in as_completed(futures):
+            if future.cancelled():
+                continue
+            job, exc = futures[future], future.exception()
+            if exc is not None:
+                if crash is None:
+                    crash = exc
+                    for pending in futures:
+                        pending.cancel()
+                if not isinstance(exc, StudyError):  # a StudyError is said once, by main
+                    progress.note(f"{job.label}: {type(exc).__name__}: {one_line(exc)} "
+                                  f"(a bug in play? stopping after the running episodes)")
+                continue
+            done += 1
+            error = future.result().get("error")
+            if error:
+                failed += 1
+                progress.note(f"{job.label}: {one_line(error)}")
+            progress.update(done, failed)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        progress.close()
+        for made_env in made:
+            made_env.close()
+    if crash is not None:
+        raise crash

@@ -1,0 +1,36 @@
+"""Tables of results: success counts with their Wilson intervals, in Markdown."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from ..stats import wilson_interval
+
+
+def tally(records: Iterable[dict]) -> tuple[int, int]:
+    """(won, episodes) over the records that did not end on an ``error`` (those are run
+    again by a rerun, and judge nothing)."""
+    played = [r for r in records if not r.get("error")]
+    return sum(bool(r["won"]) for r in played), len(played)
+
+
+def success_cell(wins: int, n: int) -> str:
+    """``3/5 [23%, 88%]``: wins out of n and the 95% Wilson interval."""
+    low, high = wilson_interval(wins, n)
+    return f"{wins}/{n} [{low:.0%}, {high:.0%}]"
+
+
+def markdown_table(header: Sequence[str], rows: Iterable[Sequence[object]],
+                   align: str | None = None) -> str:
+    """A Markdown table; ``align`` has one letter per column, ``l``, ``r`` or ``c``
+    (default: the first column left, the others right)."""
+    align = align or "l" + "r" * (len(header) - 1)
+    if len(align) != len(header):
+        raise ValueError(f"align {align!r} has {len(align)} letters for {len(header)} columns")
+    rule = {"l": "---", "r": "---:", "c": ":---:"}
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(rule[a] for a in align) + "|"]
+    for row in rows:
+        if len(row) != len(header):
+            raise ValueError(f"a row of {len(row)} cells under {len(header)} columns: {row!r}")
+        lines.append("| " + " | ".join(str(cell) for cell in row) + " |")
+    return "\n".join(lines)
