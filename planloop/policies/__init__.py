@@ -5,7 +5,10 @@ from .base import GIVE_UP, RESTART, Policy
 from .classical import PlannerPolicy, RandomPolicy
 from .direct import DirectPlanPolicy
 from .loop import ClosedLoopPolicy, OpenLoopPolicy
+from .pddlego import PDDLegoPolicy
+from .plangen import PlanGenPolicy
 from .runner import Episode, run_episode
 
 __all__ = ["AgenticPolicy", "ClosedLoopPolicy", "DirectPlanPolicy", "Episode", "GIVE_UP",
-           "OpenLoopPolicy", "Policy", "PlannerPolicy", "RESTART", "RandomPolicy", "run_episode"]
+           "OpenLoopPolicy", "PDDLegoPolicy", "PlanGenPolicy", "Policy", "PlannerPolicy",
+           "RESTART", "RandomPolicy", "run_episode"]

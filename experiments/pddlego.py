@@ -1,0 +1,209 @@
+"""PDDLego+: a language model formalizes a partially observed text world in PDDL, a
+planner plans, the plan is played; solver errors drive the inner loop, simulation
+errors the outer loop, and the files grow as the world is discovered.
+
+    python experiments/pddlego.py --env CoinCollector-v0 -o num_locations=5 \\
+        --llm openai:o3-mini --prompt detailed --instances 0:20 --workers 8 \\
+        --out results/pddlego-coin
+    python experiments/pddlego.py --env ALFWorld-v0 --llm groundtruth --instances 0:12
+
+``--llm groundtruth`` plays the ground-truth formalizer (the true PDDL of what has been
+observed, with the detailed prompt's sub-goal rules): the pipeline's upper bound,
+recorded as ``groundtruth``. ``--policy plangen`` is the model choosing commands
+directly. ``--out DIR`` receives ``episodes.jsonl`` (one record per episode, every
+round's files, check, plan and steps in ``details``; rerunning resumes), ``results.md``
+(every configuration recorded in DIR) and ``success.png``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import statistics
+import sys
+from pathlib import Path
+
+from planloop.formalizer import NAMES, ModelWriter, Prompt, ground_truth_writer
+from planloop.policies import PDDLegoPolicy, PlanGenPolicy, run_episode
+from planloop.results import ResultsFile
+from planloop.study import (Study, StudyError, markdown_table, open_model, run_study,
+                            save_success_plot, study_main, study_parser, success_cell, tally)
+
+FAMILIES = {"CoinCollector-v0": "coin", "ALFWorld-v0": "alfworld"}
+GROUND_TRUTH = "groundtruth"
+
+
+def family_of(env_id: str) -> str:
+    if env_id not in FAMILIES:
+        raise StudyError(f"no PDDLego+ prompts for {env_id}: use one of {', '.join(FAMILIES)}")
+    return FAMILIES[env_id]
+
+
+def make_policy(env, model, condition: dict, frozen_df: str | None, planner: str,
+                retries: int):
+    """The condition's policy for one episode."""
+    if condition["policy"] == "plangen":
+        return PlanGenPolicy(model)
+    family = family_of(env.spec.id)
+    writer = ground_truth_writer(env, family, planner=planner) if model is None else \
+        ModelWriter(model, Prompt(family, condition["prompt"]))
+    return PDDLegoPolicy(writer, max_solver_retries=retries, max_simulation_retries=retries,
+                         error_fixing=condition["error_fixing"], planner=planner,
+                         frozen_df=frozen_df)
+
+
+def episode_fields(env, episode) -> dict:
+    """The record: the episode, its loop counters, and what labels its world."""
+    record = episode.to_json()
+    details = record["details"]
+    record.update({key: details.get(key, 0) for key in
+                   ("solver_errors", "solver_fixed", "simulation_errors", "simulation_fixed")})
+    record["rounds"] = len(details.get("rounds", ()))
+    record["stop"] = details.get("stop")
+    game = getattr(env.unwrapped, "game", None)
+    record["task_type"] = getattr(game, "task_type", None)
+    return record
+
+
+def frozen_domain(args) -> tuple[str | None, str | None]:
+    """(DF text, its label) for ``--domain-file`` or ``--domain-reuse``, else (None, None)."""
+    if args.domain_file:
+        try:
+            text = Path(args.domain_file).read_text()
+        except OSError as exc:
+            raise StudyError(f"cannot read --domain-file: {exc}") from None
+        return text, "given:" + hashlib.sha256(text.encode()).hexdigest()[:8]
+    if not args.domain_reuse:
+        return None, None
+    path = args.out / "episodes.jsonl"
+    records = ResultsFile(path).records if path.exists() else []
+    for record in records:
+        rounds = record.get("details", {}).get("rounds") or []
+        dfs = [r["df"] for r in rounds if r.get("df") and r.get("plan")]
+        if record.get("policy") == "pddlego" and record.get("won") and dfs and \
+                record.get("provenance", {}).get("env") == args.env:
+            return dfs[-1], "reused:" + hashlib.sha256(dfs[-1].encode()).hexdigest()[:8]
+    raise StudyError(f"--domain-reuse found no won PDDLego+ episode on {args.env} in {path}: "
+                     f"run without it first")
+
+
+def _mean(values) -> str:
+    values = list(values)
+    return f"{statistics.mean(values):.1f}" if values else "-"
+
+
+def _fixed(records, met: str, fixed: str) -> str:
+    total = sum(r.get(met, 0) for r in records)
+    return f"{total} / {sum(r.get(fixed, 0) for r in records)}" + \
+        (f" ({sum(r.get(fixed, 0) for r in records) / total:.0%})" if total else "")
+
+
+CONFIG_FIELDS = ("env", "env_kwargs", "model", "policy", "prompt", "error_fixing", "feedback",
+                 "domain")
+
+
+def configuration(record: dict) -> tuple:
+    provenance = record.get("provenance", {})
+    return (provenance.get("env"), str(provenance.get("env_kwargs") or {}),
+            provenance.get("model"), record.get("policy"), record.get("prompt"),
+            record.get("error_fixing"), record.get("feedback"), record.get("domain"))
+
+
+def results_table(records: list[dict]) -> str:
+    """One row per configuration: success with its Wilson interval, errors met / fixed,
+    rounds, steps, model calls and tokens, and how many episodes failed on the model."""
+    groups: dict[tuple, list[dict]] = {}
+    for record in records:
+        groups.setdefault(configuration(record), []).append(record)
+    rows = []
+    for config, group in sorted(groups.items(), key=lambda item: str(item[0])):
+        played = [r for r in group if not r.get("error")]
+        usage = [r.get("usage", {}) for r in played]
+        rows.append([*(str(c) for c in config[:3]), "/".join(str(c) for c in config[3:] if c
+                                                             is not None),
+                     success_cell(*tally(group)), _fixed(played, "solver_errors", "solver_fixed"),
+                     _fixed(played, "simulation_errors", "simulation_fixed"),
+                     _mean(r["rounds"] for r in played), _mean(r["steps"] for r in played),
+                     _mean(u.get("calls", 0) for u in usage),
+                     _mean(u.get("prompt_tokens", 0) + u.get("completion_tokens", 0)
+                           for u in usage),
+                     len(group) - len(played)])
+    header = ["env", "options", "model", "condition", "success [95% Wilson]",
+              "solver errors met / fixed", "simulation errors met / fixed", "rounds", "steps",
+              "model calls", "tokens", "model failures"]
+    return markdown_table(header, rows)
+
+
+def success_series(records: list[dict]) -> tuple[dict, str]:
+    """Success by number of locations (CoinCollector) or by task type (ALFWorld)."""
+    by_type = any(r.get("task_type") for r in records)
+    series: dict[str, list] = {}
+    for record in records:
+        name = f"{record.get('provenance', {}).get('model')} {record.get('policy')}/" \
+               f"{record.get('prompt')}"
+        x = record.get("task_type") if by_type else \
+            str(record.get("provenance", {}).get("env_kwargs", {}).get("num_locations", "-"))
+        series.setdefault(name, {}).setdefault(x, []).append(record)
+    points = {name: [(x, *tally(group)) for x, group in sorted(xs.items())]
+              for name, xs in series.items()}
+    return points, "task type" if by_type else "locations"
+
+
+@study_main
+def main(argv=None, model=None) -> int:
+    parser = study_parser(__doc__, env="CoinCollector-v0", out="results/pddlego",
+                          instances="0:10", llm_choices_help="openai:MODEL, URL@MODEL, "
+                                                            "interactive or groundtruth")
+    parser.add_argument("--policy", choices=("pddlego", "plangen"), default="pddlego")
+    parser.add_argument("--prompt", choices=NAMES, default="detailed")
+    parser.add_argument("--no-error-fixing", action="store_true",
+                        help="no solver-error and no simulation-error retries (the ablation)")
+    parser.add_argument("--retries", type=int, default=5,
+                        help="retries of each loop per error (default 5)")
+    parser.add_argument("--domain-file", help="a fixed PDDL domain: the model writes only "
+                                              "problem files")
+    parser.add_argument("--domain-reuse", action="store_true",
+                        help="fix the domain of the first won episode recorded in --out")
+    parser.add_argument("--feedback", choices=("game", "detailed"), default="game",
+                        help="the game's own failure texts, or the cause in words")
+    parser.add_argument("--planner", default="lama-first")
+    args = parser.parse_args(argv)
+    family_of(args.env)
+    truth = args.llm == GROUND_TRUTH and model is None
+    if truth and args.policy == "plangen":
+        raise StudyError("--llm groundtruth formalizes; it cannot play --policy plangen")
+    built = None if model or truth else open_model(args.llm)
+    model = model or built
+    frozen_df, domain = frozen_domain(args)
+    env_kwargs = dict(args.option)
+    if args.feedback != "game":
+        env_kwargs["feedback"] = args.feedback
+    condition = {"policy": args.policy, "feedback": args.feedback}
+    if args.policy == "pddlego":
+        condition.update(prompt=args.prompt, error_fixing=not args.no_error_fixing,
+                         domain=domain)
+    study = Study("pddlego", args.env, env_kwargs, GROUND_TRUTH if truth else model.name,
+                  args.llm, settings={"retries": args.retries, "planner": args.planner})
+
+    def play(env, job) -> dict:
+        policy = make_policy(env, None if truth else model, job.condition, frozen_df,
+                             args.planner, args.retries)
+        return episode_fields(env, run_episode(env, policy, options={"instance": job.instance}))
+
+    jobs = study.jobs([condition], args.instances, args.trials)
+    run_study(study, jobs, play, out=args.out, workers=args.workers, check=built)
+    records = [r for r in ResultsFile(args.out / "episodes.jsonl").records
+               if r.get("study") == "pddlego"]
+    latest = list({r["key"]: r for r in records}.values())
+    table = "## PDDLego+\n\n" + results_table(latest)
+    (args.out / "results.md").write_text(table + "\n")
+    print(table)
+    series, xlabel = success_series(latest)
+    if save_success_plot(series, args.out / "success.png", xlabel):
+        print(f"\nplot: {args.out / 'success.png'}")
+    else:
+        print("\nno plot: install matplotlib (pip install 'planloop[plot]')", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,65 @@
+"""A language model as formalizer: the prompt, one call, the files read from the reply."""
+
+from __future__ import annotations
+
+from ..llm import call_model
+from .extract import ExtractionError, Files, extract_files
+from .prompts import SYSTEM, Prompt
+from .request import Draft, Request
+
+
+def render(prompt: Prompt, request: Request) -> list[dict]:
+    """The chat messages for ``request``."""
+    parts = [prompt.instructions(with_df=request.frozen_df is None),
+             f"Your task: {request.task}",
+             "Everything so far (your commands after '>'):\n" + "\n".join(request.history),
+             "Commands the game accepts now: " + ", ".join(request.valid_commands)]
+    if request.frozen_df is not None:
+        parts.append(f"The domain file (fixed):\n{request.frozen_df}")
+    if request.files is not None:
+        if request.frozen_df is None:
+            parts.append(f"Your domain file so far:\n{request.files.df}")
+        parts.append(f"Your problem file so far:\n{request.files.pf}")
+    parts.append(_reason(request))
+    if request.repeated:
+        parts.append(f"Note: '{request.repeated}' has now failed twice in a row. Do not plan "
+                     f"it again unless your files change what makes it fail.")
+    return [{"role": "system", "content": SYSTEM},
+            {"role": "user", "content": "\n\n".join(parts)}]
+
+
+def _reason(request: Request) -> str:
+    if request.trigger == "start":
+        return "Write the first domain and problem files."
+    if request.trigger == "growth":
+        return ("Your last plan ran. New observations:\n" + "\n".join(request.new_observations)
+                + "\nUpdate the files with every new place, object and relation, and set "
+                  "the next goal.")
+    if request.trigger == "solver_error":
+        return (f"Your files could not be used: {request.error}\nFix the files so that the "
+                f"planner finds a plan to your goal.")
+    done = ", ".join(request.succeeded) or "none"
+    return (f"A step of your plan failed in the game: {request.error}\nThe commands that "
+            f"succeeded since your last files: {done}. Fix the files so that they agree "
+            f"with what the game did.")
+
+
+class ModelWriter:
+    """Asks ``model`` for files with ``prompt``; a reply without usable files is a
+    ``Draft`` whose ``problem`` says so (for the inner loop), never an exception.
+    Model failures (LLMError) propagate, for the runner to record."""
+
+    def __init__(self, model, prompt: Prompt, **params):
+        self.model, self.prompt, self.params = model, prompt, params
+        self.name = model.name
+        self.prompt_version = prompt.version
+
+    def write(self, request: Request) -> Draft:
+        reply = call_model(self.model, render(self.prompt, request), **self.params)
+        try:
+            files = extract_files(reply.text, need_df=request.frozen_df is None)
+        except ExtractionError as exc:
+            return Draft(None, str(exc), reply.text, reply.usage)
+        if request.frozen_df is not None:
+            files = Files(request.frozen_df, files.pf)
+        return Draft(files, None, reply.text, reply.usage)

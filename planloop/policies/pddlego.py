@@ -1,0 +1,144 @@
+"""PDDLego+: a formalizer writes PDDL domain and problem files from what has been
+observed, a planner plans, the plan is played; solver errors drive the inner loop,
+simulation errors the outer loop, and the files grow as the world is discovered."""
+
+from __future__ import annotations
+
+from ..formalizer import CheckFailure, CommandMapper, Request, check
+from ..llm import Usage
+from ..pddl import solve
+from .base import GIVE_UP
+
+
+class PDDLegoPolicy:
+    """The PDDLego+ loop behind the one step interface.
+
+    ``writer`` answers a :class:`~planloop.formalizer.Request` with files (a
+    :class:`~planloop.formalizer.ModelWriter`, or the ground-truth formalizer).
+    Inner loop: a failed check (unreadable files, a bad goal, no plan, a step that
+    names no command) goes back to the writer with its message, up to
+    ``max_solver_retries`` times in a row. Outer loop: a step the game refuses
+    (``info["action_error"]``) goes back with the game's answer and the commands that
+    succeeded, up to ``max_simulation_retries`` times before a plan runs through.
+    ``error_fixing=False`` sets both to 0 (the paper's ablation). Every round's files,
+    check, plan and steps are in ``details["rounds"]``; ``details["stop"]`` says why the
+    policy gave up, if it did.
+    """
+
+    name = "pddlego"
+
+    def __init__(self, writer, max_solver_retries: int = 5, max_simulation_retries: int = 5,
+                 error_fixing: bool = True, planner: str = "lama-first",
+                 planner_timeout: float = 30.0, frozen_df: str | None = None, solver=solve):
+        self.writer = writer
+        self.model_name = writer.name
+        self.prompt_version = writer.prompt_version
+        self.max_solver = max_solver_retries if error_fixing else 0
+        self.max_simulation = max_simulation_retries if error_fixing else 0
+        self.planner, self.planner_timeout, self.solver = planner, planner_timeout, solver
+        self.frozen_df = frozen_df
+        self.usage = Usage()
+        self.details: dict = {}
+
+    # -- the step interface -------------------------------------------------------------
+    def reset(self, obs: str, info: dict) -> None:
+        self.mapper = CommandMapper()
+        self.task = str(info.get("task", ""))
+        self.history, self.new = [obs], [obs]
+        self.files = None
+        self.queue: list[str] = []
+        self.sent: tuple[str, str] | None = None  # (plan step, command) awaiting its outcome
+        self.trigger, self.error = "start", None
+        self.succeeded: list[str] = []
+        self.failed_in_a_row = 0
+        self.last_failed: str | None = None
+        self.repeated: str | None = None
+        self.rounds: list[dict] = []
+        self.details = {"rounds": self.rounds, "solver_errors": 0, "solver_fixed": 0,
+                        "simulation_errors": 0, "simulation_fixed": 0, "stop": None}
+
+    def act(self, obs: str, info: dict) -> str:
+        valid = list(info.get("admissible_actions") or ())
+        self.mapper.learn(valid)
+        if self.sent is not None:
+            self._observe(obs, info)
+        command = None
+        while command is None:
+            while not self.queue:
+                if self.details["stop"] is not None or not self._formalize(valid):
+                    return GIVE_UP
+            step = self.queue.pop(0)
+            command = self.mapper.command_for(step, valid)
+            if command is None:  # a later step the game's commands cannot express
+                self._refused(step, f"the step {step} names no command the game accepts "
+                                    f"now (valid now: {', '.join(valid)})")
+        self.sent = (step, command)
+        self.rounds[-1]["steps"].append({"step": step, "command": command})
+        return command
+
+    # -- the loops ----------------------------------------------------------------------
+    def _observe(self, obs: str, info: dict) -> None:
+        step, command = self.sent
+        self.sent = None
+        line = f"> {command}\n{obs}"
+        self.history.append(line)
+        self.new.append(line)
+        error = info.get("action_error")
+        self.rounds[-1]["steps"][-1].update(observation=obs, ok=error is None)
+        if error is None:
+            self.succeeded.append(command)
+            if not self.queue:  # the plan ran through: grow the files
+                self.details["simulation_fixed"] += bool(self.failed_in_a_row)
+                self.failed_in_a_row, self.trigger, self.error = 0, "growth", None
+            return
+        self.repeated = command if command == self.last_failed else None
+        self.last_failed = command
+        self._refused(step, f"the step {step} was played as '{command}' and the game "
+                            f"answered: {obs.strip()}")
+
+    def _refused(self, step: str, message: str) -> None:
+        """A simulation error: back to the formalizer, unless the retries are spent."""
+        self.details["simulation_errors"] += 1
+        self.failed_in_a_row += 1
+        self.queue.clear()
+        self.trigger, self.error = "simulation_error", message
+        if self.failed_in_a_row > self.max_simulation:
+            self.details["stop"] = (f"simulation error not fixed after "
+                                    f"{self.failed_in_a_row - 1} retries: {self.error}")
+
+    def _formalize(self, valid: list[str]) -> bool:
+        """One inner loop: files until they pass the checks (the plan is queued, True)
+        or the retries are spent (``details["stop"]`` says why, False)."""
+        for attempt in range(self.max_solver + 1):
+            request = Request(task=self.task, trigger=self.trigger, history=tuple(self.history),
+                              valid_commands=tuple(valid), new_observations=tuple(self.new),
+                              files=self.files, error=self.error,
+                              succeeded=tuple(self.succeeded), repeated=self.repeated,
+                              frozen_df=self.frozen_df)
+            draft = self.writer.write(request)
+            self.usage = self.usage + draft.usage
+            record = {"round": len(self.rounds), "trigger": self.trigger, "answers": self.error,
+                      "df": draft.files.df if draft.files else None,
+                      "pf": draft.files.pf if draft.files else None,
+                      "reply": draft.reply, "check": None, "planner": None, "plan": [],
+                      "steps": []}
+            self.rounds.append(record)
+            try:
+                if draft.files is None:
+                    raise CheckFailure("syntax", draft.problem)
+                checked = check(draft.files, self.mapper, valid, self.planner,
+                                self.planner_timeout, self.solver)
+            except CheckFailure as failure:
+                record["check"] = {"stage": failure.stage, "message": failure.message}
+                self.details["solver_errors"] += 1
+                self.files = draft.files or self.files
+                self.trigger, self.error = "solver_error", str(failure)
+                continue
+            self.details["solver_fixed"] += attempt
+            record.update(plan=list(checked.plan), planner=checked.planner)
+            self.files, self.queue = draft.files, list(checked.plan)
+            self.new, self.succeeded, self.repeated = [], [], None
+            return True
+        self.details["stop"] = f"solver error not fixed after {self.max_solver} retries: " \
+                               f"{self.error}"
+        return False
