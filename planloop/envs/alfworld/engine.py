@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import islice, product
 
-from ...pddl import ActionLookupError, GroundAction, quote
+from ...pddl import ActionLookupError, GroundAction, UnmetFact, quote
+from ...pddl.model import And, Atom
 from .game import Game
 from .grammar import Key
 
@@ -28,13 +30,28 @@ class World:
 
 
 @dataclass(frozen=True)
+class Failure:
+    """Why a command was not admissible: the ``action_error`` kind and message, and what
+    the command named: the domain action it fits with its variables bound to objects
+    (and the preconditions that fail), or a name no object of the game has."""
+
+    command: str
+    kind: str
+    message: str
+    unmet: tuple[UnmetFact, ...] = ()
+    action: str | None = None
+    bound: dict[str, str] = field(default_factory=dict)
+    unknown: str | None = None
+
+
+@dataclass(frozen=True)
 class Outcome:
-    """What a command did: the world after it, the text, the action or the error."""
+    """What a command did: the world after it, the text, the action or the failure."""
 
     world: World
     feedback: str
     action: GroundAction | None = None
-    error: dict | None = None
+    failure: Failure | None = None
 
 
 class _FactView:
@@ -71,12 +88,15 @@ class Engine:
         self._by_display = {e.name: obj for obj, e in game.entities.items()}
         self._schemas = {name: [(p.name.lstrip("?"), p.types[0]) for p in a.params]
                          for name, a in task.domain.actions.items()}
-        self._types = {name: dict(params) for name, params in self._schemas.items()}
+        self.param_types = {name: dict(params) for name, params in self._schemas.items()}
         self._index: dict[str, list] = {}
         self._indexed_facts = 0
         self._type_of = dict(task.objects)
         self._is_a: dict[tuple[str, str], bool] = {}
         changed = task.domain.changed_predicates()
+        self.static_predicates = frozenset(task.domain.predicates) - changed
+        self._ties = {name: _static_atoms(action.precondition, self.static_predicates)
+                      for name, action in task.domain.actions.items()}
         dynamic = changed | {"not_" + p for p in changed}  # TextWorld's negated facts
         queried = {name: self.grammar.queried_predicates(text.template)
                    for name, text in self.grammar.actions.items()}
@@ -87,9 +107,12 @@ class Engine:
         self._texts: dict[GroundAction, str] = {}
         self._commands: OrderedDict = OrderedDict()  # state (or world) -> commands
         self._cache_size = cache_size
-        self._patterns = [(name, re.compile(_template_regex(text.template)))
-                          for name, text in self.grammar.actions.items()
-                          if name in task.domain.actions]
+        played = [(name, text.template) for name, text in self.grammar.actions.items()
+                  if name in task.domain.actions]
+        self._patterns = [(name, re.compile(_template_regex(template)))
+                          for name, template in played]
+        self.forms = {name: _template_form(template, self.param_types[name])
+                      for name, template in played}  # take <object> from <receptacle>
 
     # -- facts -----------------------------------------------------------------------
     def initial_world(self) -> World:
@@ -119,6 +142,16 @@ class Engine:
         return _FactView(self, world)
 
     # -- texts -----------------------------------------------------------------------
+    def objects_named(self, text: str) -> set[str]:
+        """The objects whose displayed names ``text`` holds as whole words."""
+        return {obj for obj, name, pattern in self._name_patterns
+                if name in text and pattern.search(text)}
+
+    @cached_property
+    def _name_patterns(self) -> list[tuple[str, str, re.Pattern]]:
+        return [(obj, e.name, re.compile(rf"\b{re.escape(e.name)}\b"))
+                for obj, e in self.entities.items()]
+
     def mapping(self, action: GroundAction) -> dict[Key, str]:
         return dict(zip(self._schemas[action.name], action.args))
 
@@ -160,7 +193,7 @@ class Engine:
         command = command.strip()
         action = self.commands(world).get(command)
         if action is None:
-            return Outcome(world, NOTHING_HAPPENS, error=self.diagnose(world, command))
+            return Outcome(world, NOTHING_HAPPENS, failure=self.diagnose(world, command))
         after = self.apply(world, action)
         feedback = self.derive(self.grammar.actions[action.name].feedback, after,
                                self.mapping(action))
@@ -174,8 +207,8 @@ class Engine:
         delete &= ~add
         return World((world.state & ~delete) | add, (world.negated | delete) & ~add)
 
-    def diagnose(self, world: World, command: str) -> dict:
-        """Why ``command`` is not admissible: an ``action_error`` record."""
+    def diagnose(self, world: World, command: str) -> Failure:
+        """Why ``command`` is not admissible."""
         options, unknown, mistyped = [], None, None
         for name, pattern in self._patterns:
             match = pattern.fullmatch(command)
@@ -185,36 +218,41 @@ class Engine:
             missing = [match.group(var) for var, obj in bound.items() if obj is None]
             if missing:
                 unknown = unknown or missing[0]
-            elif all(self.is_a(obj, self._types[name].get(var, "object"))
+            elif all(self.is_a(obj, self.param_types[name].get(var, "object"))
                      for var, obj in bound.items()):
                 options.append((name, bound))
             else:
-                mistyped = mistyped or name
+                mistyped = mistyped or (name, bound)
         if options:
-            unmet = min((self._unmet(world, name, bound) for name, bound in options), key=len)
-            if unmet:
-                return _error("inapplicable", f"{quote(command)} cannot be done now",
-                              [self._show_unmet(u) for u in unmet])
-            return _error("inapplicable", f"{quote(command)} would change nothing")
+            unmet, name, bound = min(((self._unmet(world, name, bound), name, bound)
+                                      for name, bound in options), key=lambda o: len(o[0]))
+            verdict = "cannot be done now" if unmet else "would change nothing"
+            return Failure(command, "inapplicable", f"{quote(command)} {verdict}", tuple(unmet),
+                           name, bound)
         if unknown is not None:
-            return _error("unknown", f"{quote(command)}: there is no {quote(unknown)} in this game")
+            return Failure(command, "unknown",
+                           f"{quote(command)}: there is no {quote(unknown)} in this game",
+                           unknown=unknown)
         if mistyped is not None:
-            return _error("malformed", f"{quote(command)}: wrong kind of thing for "
-                                       f"{self.grammar.actions[mistyped].name}")
+            name, bound = mistyped
+            return Failure(command, "malformed", f"{quote(command)}: wrong kind of thing for "
+                                                 f"{self.grammar.actions[name].name}", (),
+                           name, bound)
         verbs = {t.template.split()[0] for t in self.grammar.actions.values()}
         if command.split(" ", 1)[0] in verbs:
-            return _error("malformed", f"{quote(command)} does not fit any command template")
-        return _error("unknown", f"{quote(command)} is not a command this game knows")
+            return Failure(command, "malformed",
+                           f"{quote(command)} does not fit any command template")
+        return Failure(command, "unknown", f"{quote(command)} is not a command this game knows")
 
-    def _unmet(self, world: World, name: str, bound: dict[str, str]) -> list:
+    def _unmet(self, world: World, name: str, bound: dict[str, str]) -> list[UnmetFact]:
         """The fewest unmet preconditions of an action ``name`` with ``bound`` arguments
-        (the others free), among grounded actions or, failing those, all instantiations."""
+        (the others free), among grounded actions or, failing those, instantiations."""
         params = self._schemas[name]
         fixed = [(i, bound[var]) for i, (var, _) in enumerate(params) if var in bound]
         actions = [a for a in self.task.actions
                    if a.name == name and all(a.args[i] == obj for i, obj in fixed)]
         if not actions:
-            pools = [[bound[var]] if var in bound else self.task.objects_of((kind,))
+            pools = [[bound[var]] if var in bound else self._tied(world, name, var, kind, bound)
                      for var, kind in params]
             for args in islice(product(*pools), self.MAX_DIAGNOSED):
                 try:
@@ -223,15 +261,32 @@ class Engine:
                     continue
         return min((self.task.unmet(world.state, a) for a in actions), key=len, default=[])
 
-    def _show_unmet(self, unmet) -> str:
+    def _tied(self, world: World, name: str, var: str, kind: str,
+              bound: dict[str, str]) -> list[str]:
+        """Candidates for the free ``var`` of type ``kind``: the objects that the action's
+        static preconditions tie to the bound ones (``objecttype(o, ?ot)``: the type of
+        ``o``; ``receptacleatlocation(r, ?l)``: where ``r`` is), so that a diagnosis is
+        about the command's own objects; all of the type where no fact ties any."""
+        objects = self.task.objects_of((kind,))
+        view = self.view(world)
+        known = {f"?{v}": obj for v, obj in bound.items()}
+        free = f"?{var}"
+        for predicate, args in self._ties[name]:
+            if free not in args or any(a.startswith("?") and a != free and a not in known
+                                       for a in args):
+                continue
+            slot = args.index(free)
+            tied = {found[slot] for found in view.facts(predicate)
+                    if all(a == free or found[i] == known.get(a, a) for i, a in enumerate(args))}
+            objects = [obj for obj in objects if obj in tied] or objects
+        return objects
+
+    def show_unmet(self, unmet: UnmetFact) -> str:
+        """An unmet fact with the game's names: ``opened(cabinet 2)``."""
         atom = unmet.atom
         names = [self.entities[a].name if a in self.entities else a for a in atom.args]
         text = f"{atom.predicate}({', '.join(names)})"
         return text if unmet.wanted else f"not {text}"
-
-
-def _error(kind: str, message: str, unmet: list[str] | None = None) -> dict:
-    return {"kind": kind, "message": message, "unmet": unmet or []}
 
 
 def _changes_nothing(action: GroundAction) -> bool:
@@ -241,11 +296,24 @@ def _changes_nothing(action: GroundAction) -> bool:
             and action.delete & ~action.add == 0)
 
 
+def _static_atoms(precondition, static: frozenset[str]) -> list[tuple[str, tuple[str, ...]]]:
+    """The static atoms among a precondition's top-level conjuncts."""
+    parts = precondition.args if isinstance(precondition, And) else (precondition,)
+    return [(p.predicate, p.args) for p in parts if isinstance(p, Atom) and p.predicate in static]
+
+
+_SLOT = re.compile(r"\[\{\s*([A-Za-z_]\w*)[^}]*\}\]|\{\s*([A-Za-z_]\w*)[^}]*\}")  # a variable
+
+
+def _template_form(template: str, types: dict[str, str]) -> str:
+    """A command template in words: each variable as ``<its type>``."""
+    return _SLOT.sub(lambda m: f"<{types.get(m.group(1) or m.group(2), 'object')}>", template)
+
+
 def _template_regex(template: str) -> str:
     """A command template as a regex with one named group per bound variable."""
     pattern, position = "", 0
-    for match in re.finditer(r"\[\{\s*([A-Za-z_]\w*)[^}]*\}\]|\{\s*([A-Za-z_]\w*)[^}]*\}",
-                             template):
+    for match in _SLOT.finditer(template):
         pattern += re.escape(template[position:match.start()])
         pattern += f"(?P<{match.group(1) or match.group(2)}>.+?)"
         position = match.end()

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
-import re
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
 from ...pddl import write_domain, write_problem
+from ..feedback import check_feedback, observation
 from ..text_env import TextEnv
+from .causes import explain
 from .engine import Engine, Outcome, World
 from .game import Game, load_game
 from .generate import find_logic_dir, generate_game
@@ -36,16 +38,20 @@ class ALFWorldEnv(TextEnv):
     Observations and actions are strings; the texts, admissible commands and win are
     those of ALFWorld's text environment. ``info`` carries ``admissible_actions``,
     ``task``, ``won``, ``feedback``, ``action_error``, ``task_type``, ``flags`` and
-    ``instance``. The hidden world is ``self.task`` and ``self.state`` (``self.world``
-    adds the engine's memory of negated facts); see also :meth:`world_pddl`,
-    :meth:`observed_facts` and :meth:`walkthrough`.
+    ``instance``. An ``action_error`` has a ``cause`` in words (see ``causes``), which
+    ``feedback="detailed"`` appends to the game's "Nothing happens." in the observation
+    (``"game"``, the default: the game's text alone). The hidden world is ``self.task``
+    and ``self.state`` (``self.world`` adds the engine's memory of negated facts); see
+    also :meth:`world_pddl`, :meth:`observed_facts` and :meth:`walkthrough`.
     """
 
     def __init__(self, game_file: str | os.PathLike | None = None,
                  data_dir: str | os.PathLike | None = None, split: str | None = None,
                  task_types=None, skip_flagged: bool = False, num_generated: int = 600,
-                 logic_dir: str | os.PathLike | None = None, render_mode: str | None = None):
+                 logic_dir: str | os.PathLike | None = None, feedback: str = "game",
+                 render_mode: str | None = None):
         super().__init__(render_mode)
+        self.feedback = check_feedback(feedback)
         if game_file is not None and data_dir is not None:
             raise ValueError("give game_file= or data_dir=, not both")
         self.logic_dir = None
@@ -65,7 +71,9 @@ class ALFWorldEnv(TextEnv):
         self.engine: Engine | None = None
         self.world: World | None = None
         self.instance = 0
-        self._seen: list[str] = []  # the texts shown since the reset
+        self._seen: list[str] = []  # the game's texts shown since the reset
+        self._shown: set[str] = set()  # the objects named in _seen[:_scanned]
+        self._scanned = 0
 
     # -- games -----------------------------------------------------------------------
     @property
@@ -107,7 +115,7 @@ class ALFWorldEnv(TextEnv):
         self.instance = self._choose_instance(options)
         self.engine = self.load_instance(self.instance)
         self.world = self.engine.initial_world()
-        self._seen = []
+        self._seen, self._shown, self._scanned = [], set(), 0
         intro = self.engine.intro(self.world)
         return self._emit(intro, Outcome(self.world, intro))
 
@@ -122,18 +130,35 @@ class ALFWorldEnv(TextEnv):
 
     def _emit(self, obs: str, outcome: Outcome):
         engine = self.engine
+        admissible = engine.commands(self.world)
+        error = None if outcome.failure is None else self._error(outcome, admissible)
         info = {
-            "admissible_actions": list(engine.commands(self.world)),
+            "admissible_actions": list(admissible),
             "task": engine.game.sentence,
             "won": bool(engine.task.is_goal(self.world.state)),
             "feedback": outcome.feedback,
-            "action_error": outcome.error,
+            "action_error": error,
             "task_type": engine.game.task_type,
             "flags": self.games[self.instance].flags,
             "instance": self.instance,
         }
         self._seen.append(obs)
-        return self._show(obs), info
+        return self._show(observation(self.feedback, obs, error)), info
+
+    def _error(self, outcome: Outcome, admissible: Iterable[str]) -> dict:
+        """The ``action_error`` of a failed command, its cause included."""
+        failure = outcome.failure
+        return {"kind": failure.kind, "message": failure.message,
+                "unmet": [self.engine.show_unmet(u) for u in failure.unmet],
+                "cause": explain(self.engine, outcome.world, failure, admissible,
+                                 self._shown_objects())}
+
+    def _shown_objects(self) -> set[str]:
+        """The objects the texts shown since the reset have named."""
+        for text in self._seen[self._scanned:]:
+            self._shown |= self.engine.objects_named(text)
+        self._scanned = len(self._seen)
+        return self._shown
 
     # -- ground truth for evaluators --------------------------------------------------
     def world_pddl(self) -> tuple[str, str]:
@@ -157,11 +182,8 @@ class ALFWorldEnv(TextEnv):
         object of the fact was named (the agent and the object and receptacle types are
         always known; locations never are)."""
         task = self._require_task()
-        entities = self.engine.game.entities
-        text = "\n".join(self._seen)
-        shown = {obj for obj, entity in entities.items()
-                 if re.search(rf"\b{re.escape(entity.name)}\b", text)}
-        shown |= {obj for obj, obj_type in task.objects.items() if obj_type in _ALWAYS_KNOWN}
+        shown = self._shown_objects() | {obj for obj, obj_type in task.objects.items()
+                                         if obj_type in _ALWAYS_KNOWN}
         return [str(fact) for fact in task.atoms(self.world.state)
                 if all(arg in shown for arg in fact.args)]
 

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..text_env import TextEnv
 from . import text
+from .causes import command_cause, fact_cause
+from ..feedback import check_feedback, observation, slip_of
 from .generate import generate_house
 from .layout import House, load_layout
 from .names import fact
 from .shuffle import JavaRandom
 from .symbolic import DOMAIN, plan_commands, problem_text, true_facts
-from .vocab import DIRECTIONS
+from .vocab import DIRECTION_VERBS, DIRECTIONS
 from .world import World
 
 
@@ -23,15 +27,19 @@ class CoinCollectorEnv(TextEnv):
     vocabulary of generated houses. ``info`` carries ``admissible_actions``, ``task``,
     ``won``, ``feedback``, ``action_error``, ``score``, ``moves``, ``look``,
     ``inventory`` and ``instance``: the seed of the generated house (0 for a layout),
-    which ``reset(options={"instance": i})`` builds again. The hidden world is
+    which ``reset(options={"instance": i})`` builds again. An ``action_error`` has a
+    ``cause`` in words (see ``causes``), which ``feedback="detailed"`` appends to the
+    game's text in the observation (``"game"``, the default: the game's text alone,
+    as TextWorld Express prints it). The hidden world is
     ``world_pddl()``; ``observed_facts()``, ``gold_path()`` and ``plan_commands()`` serve
     evaluators and reference policies.
     """
 
     def __init__(self, num_locations: int = 5, include_doors: bool = True,
                  num_distractor_items: int = 0, fold: str = "train", layout=None,
-                 render_mode: str | None = None):
+                 feedback: str = "game", render_mode: str | None = None):
         super().__init__(render_mode)
+        self.feedback = check_feedback(feedback)
         self.params = dict(num_locations=num_locations, include_doors=bool(include_doors),
                            num_distractor_items=num_distractor_items, fold=fold)
         self.layout: House | None = None if layout is None else load_layout(layout)
@@ -66,8 +74,8 @@ class CoinCollectorEnv(TextEnv):
         self.moves += 1
         if command in self._valid:
             obs, unmet = self.world.execute(command)
+            error = self._error("inapplicable", obs, command, unmet) if unmet else None
             self._valid = self._random.shuffle(self.world.valid_actions())
-            error = {"kind": "inapplicable", "message": obs, "unmet": unmet} if unmet else None
         else:
             obs, error = text.UNKNOWN, self._invalid(command)
         obs = self._emit(obs, error)
@@ -105,16 +113,23 @@ class CoinCollectorEnv(TextEnv):
         """Why a command is not valid now: a case or spacing slip of a valid command is
         malformed; a move, door or take command naming a direction or an item of this
         house is inapplicable; anything else is unknown."""
-        error = {"kind": "unknown", "message": text.UNKNOWN, "unmet": []}
         verb, _, target = command.rpartition(" ")
-        if " ".join(command.lower().split()) in {a.lower() for a in self._valid}:
-            error["kind"] = "malformed"
-        elif verb in ("move", "open door to", "close door to") and target in DIRECTIONS:
-            error["kind"] = "inapplicable"
-        elif command.startswith("take ") and command[5:] in self.world.items:
-            error.update(kind="inapplicable",
-                         unmet=[fact("in-room", command[5:], self.world.room)])
-        return error
+        if slip_of(command, self._valid) is not None:
+            return self._error("malformed", text.UNKNOWN, command)
+        if verb in DIRECTION_VERBS and target in DIRECTIONS:
+            return self._error("inapplicable", text.UNKNOWN, command)
+        if command.startswith("take ") and command[5:] in self.world.items:
+            return self._error("inapplicable", text.UNKNOWN, command,
+                               [fact("in-room", command[5:], self.world.room)])
+        return self._error("unknown", text.UNKNOWN, command)
+
+    def _error(self, kind: str, message: str, command: str,
+               unmet: Sequence[str] = ()) -> dict:
+        """An ``action_error``; its cause comes from the unmet facts, else from the
+        command and the valid ones."""
+        cause = fact_cause(self.world, command, unmet) if unmet else \
+            command_cause(command, self._valid, f"the {self.world.room}")
+        return {"kind": kind, "message": message, "unmet": list(unmet), "cause": cause}
 
     def _emit(self, obs: str, error: dict | None) -> str:
         world = self.world
@@ -130,4 +145,4 @@ class CoinCollectorEnv(TextEnv):
             "inventory": world.inventory_text(),
             "instance": self.instance,
         }
-        return self._show(obs)
+        return self._show(observation(self.feedback, obs, error))

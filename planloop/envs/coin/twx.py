@@ -8,16 +8,23 @@ import shutil
 
 from ..text_env import TextEnv
 from . import text
+from .causes import command_cause
+from ..feedback import check_feedback
 
 
 class TWXCoinCollectorEnv(TextEnv):
     """TextWorld Express's ``coin`` game. ``reset(seed=...)`` is TextWorld Express's
     own seed within ``fold``, shown as ``info["instance"]`` and replayed by
-    ``reset(options={"instance": seed})``; ``gold_path()`` is its gold action sequence."""
+    ``reset(options={"instance": seed})``; ``gold_path()`` is its gold action sequence.
+    Only commands outside the valid ones are errors; their ``cause`` is told from the
+    valid list. ``feedback="detailed"`` needs the native backend's hidden world."""
 
     def __init__(self, num_locations: int = 5, include_doors: bool = True,
                  num_distractor_items: int = 0, fold: str = "train", step_limit: int = 200,
-                 render_mode: str | None = None):
+                 feedback: str = "game", render_mode: str | None = None):
+        if check_feedback(feedback) != "game":
+            raise ValueError("feedback='detailed' needs backend='native': the real game "
+                             "shows no hidden world to explain a failure with")
         try:
             from textworld_express import TextWorldExpressEnv
         except ImportError as exc:
@@ -47,7 +54,8 @@ class TWXCoinCollectorEnv(TextEnv):
         command = self._command(action)
         known = command == "help" or command.strip() in self._valid
         obs, reward, done, infos = self._game.step(command)
-        error = None if known else {"kind": "unknown", "message": obs, "unmet": []}
+        error = None if known else {"kind": "unknown", "message": obs, "unmet": [],
+                                    "cause": command_cause(command.strip(), self._valid, "here")}
         obs = self._emit(obs, infos, error)
         return obs, float(reward), bool(infos["tasksuccess"]), \
             bool(done and not infos["tasksuccess"]), self._info

@@ -4,6 +4,7 @@ ROOM_ORDER = ("kitchen", "pantry", "corridor", "bedroom", "backyard", "living ro
               "laundry room", "driveway", "street", "supermarket")
 
 DIRECTIONS = ("north", "south", "east", "west")
+DIRECTION_VERBS = ("move", "open door to", "close door to")  # the commands with a direction
 OPPOSITE = {"north": "south", "south": "north", "east": "west", "west": "east"}
 STEP = {"north": (0, 1), "south": (0, -1), "east": (1, 0), "west": (-1, 0)}
 
