@@ -30,7 +30,10 @@ def extract_files(text: str, need_df: bool = True) -> Files:
     blocks or prose). With ``need_df=False`` (a frozen domain) only the PF is required
     and ``df`` may be empty. Raises ExtractionError naming what is missing.
     """
-    if not isinstance(text, str) or not text.strip():
+    if not isinstance(text, str):
+        raise ExtractionError(f"the reply was not text but {type(text).__name__}: answer with "
+                              f"a PDDL domain file and a PDDL problem file")
+    if not text.strip():
         raise ExtractionError("the reply was empty: answer with a PDDL domain file and a "
                               "PDDL problem file")
     found = _from_json(text) or _from_forms(text)

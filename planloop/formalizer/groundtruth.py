@@ -113,7 +113,8 @@ class ALFWorldGroundTruth(_GroundTruth):
     """ALFWorld: the observed facts, with the agent's place and the places of the
     receptacles it has seen; the goal is the task's once the planner can reach it,
     else the next receptacle to search (those that can hold the task's object type
-    first): go there, and open it if it is closed."""
+    first): go there, and open it if it is closed; examine it when it shares its place
+    with another receptacle (arriving shows only one of them)."""
 
     def __init__(self, env, planner: str = "lama-first"):
         super().__init__(env, planner)
@@ -144,14 +145,18 @@ class ALFWorldGroundTruth(_GroundTruth):
         candidates = sorted((r for r, t in objects.items()
                              if t == "receptacle" and r not in self._searched and r in place),
                             key=lambda r: (kinds.get(r) not in holds, names.get(r, r)))
-        if not candidates:
-            return world.goal  # nothing left to search: the planner says it is unreachable
-        target = candidates[0]
-        self._searched.add(target)
-        goal = [Atom("atlocation", (agent, place[target]))]
-        if Atom("openable", (target,)) in init and Atom("opened", (target,)) not in init:
-            goal.append(Atom("opened", (target,)))
-        return And(tuple(goal))
+        for target in candidates:
+            self._searched.add(target)
+            goal = {Atom("atlocation", (agent, place[target]))}
+            if Atom("openable", (target,)) in init and Atom("opened", (target,)) not in init:
+                goal.add(Atom("opened", (target,)))
+            shared = sum(where == place[target] for where in place.values()) > 1
+            if shared or goal <= init:  # arriving may show another receptacle: look at it
+                if Atom("checked", (target,)) in init:
+                    continue
+                goal.add(Atom("checked", (target,)))
+            return And(tuple(sorted(goal, key=str)))
+        return world.goal  # nothing left to search: the planner says it is unreachable
 
     def _names(self, world) -> dict[str, str]:
         """Object and receptacle id -> the game's name for it, as a PDDL name

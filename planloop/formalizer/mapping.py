@@ -107,6 +107,8 @@ class CommandMapper:
         return bool(command.verb) and any(s in name for s in _synonyms(command.verb))
 
     def _fits(self, command: _Command, name: str, args: list[str]) -> bool:
+        if not command.phrases and any(a in self._things for a in args):
+            return False  # ``look`` does not stand for (examine book_1)
         return self._verb_fits(command, name) and all(
             squash(p) in args or squash(p) in name for p in command.phrases)
 
