@@ -12,7 +12,8 @@ observed, with the detailed prompt's sub-goal rules): the pipeline's upper bound
 recorded as ``groundtruth``. ``--policy plangen`` is the model choosing commands
 directly. ``--out DIR`` receives ``episodes.jsonl`` (one record per episode, every
 round's files, check, plan and steps in ``details``; rerunning resumes), ``results.md``
-(every configuration recorded in DIR) and ``success.png``.
+(every configuration recorded in DIR), ``report.html`` (every episode round by round)
+and ``success.png``.
 """
 
 from __future__ import annotations
@@ -22,11 +23,12 @@ import statistics
 import sys
 from pathlib import Path
 
-from planloop.formalizer import NAMES, ModelWriter, Prompt, ground_truth_writer
+from planloop.formalizer import NAMES, ModelWriter, Prompt, Request, ground_truth_writer
 from planloop.policies import PDDLegoPolicy, PlanGenPolicy, run_episode
 from planloop.results import ResultsFile
 from planloop.study import (Study, StudyError, markdown_table, open_model, run_study,
-                            save_success_plot, study_main, study_parser, success_cell, tally)
+                            save_success_plot, study_main, study_parser, success_cell, tally,
+                            write_report)
 
 FAMILIES = {"CoinCollector-v0": "coin", "ALFWorld-v0": "alfworld"}
 GROUND_TRUTH = "groundtruth"
@@ -36,6 +38,13 @@ def family_of(env_id: str) -> str:
     if env_id not in FAMILIES:
         raise StudyError(f"no PDDLego+ prompts for {env_id}: use one of {', '.join(FAMILIES)}")
     return FAMILIES[env_id]
+
+
+def true_problem(env, family: str, planner: str):
+    """For the record only (the policy never reads it): a function returning the
+    ground-truth formalizer's PF of what has been observed when it is called."""
+    writer = ground_truth_writer(env, family, planner=planner)
+    return lambda: writer.write(Request("", "start", (), ())).files.pf
 
 
 def make_policy(env, model, condition: dict, frozen_df: str | None, planner: str,
@@ -48,7 +57,8 @@ def make_policy(env, model, condition: dict, frozen_df: str | None, planner: str
         ModelWriter(model, Prompt(family, condition["prompt"]))
     return PDDLegoPolicy(writer, max_solver_retries=retries, max_simulation_retries=retries,
                          error_fixing=condition["error_fixing"], planner=planner,
-                         frozen_df=frozen_df)
+                         frozen_df=frozen_df,
+                         truth=None if model is None else true_problem(env, family, planner))
 
 
 def episode_fields(env, episode) -> dict:
@@ -97,15 +107,24 @@ def _fixed(records, met: str, fixed: str) -> str:
         (f" ({sum(r.get(fixed, 0) for r in records) / total:.0%})" if total else "")
 
 
-CONFIG_FIELDS = ("env", "env_kwargs", "model", "policy", "prompt", "error_fixing", "feedback",
-                 "domain")
+def condition_label(record: dict) -> str:
+    """``pddlego, detailed prompt, no error fixing, detailed feedback, reused domain``."""
+    parts = [str(record.get("policy"))]
+    if record.get("policy") == "pddlego":
+        parts.append(f"{record.get('prompt')} prompt")
+        parts += [] if record.get("error_fixing") else ["no error fixing"]
+        parts += [f"{str(record['domain']).split(':')[0]} domain"] if record.get("domain") else []
+    parts += ["detailed feedback"] if record.get("feedback") == "detailed" else []
+    return ", ".join(parts)
 
 
-def configuration(record: dict) -> tuple:
+def configuration(record: dict) -> tuple[str, str, str, str]:
+    """(environment, its options, model, condition): what a table row stands for."""
     provenance = record.get("provenance", {})
-    return (provenance.get("env"), str(provenance.get("env_kwargs") or {}),
-            provenance.get("model"), record.get("policy"), record.get("prompt"),
-            record.get("error_fixing"), record.get("feedback"), record.get("domain"))
+    options = ", ".join(f"{k}={v}" for k, v in sorted((provenance.get("env_kwargs") or {})
+                                                      .items()))
+    return (str(provenance.get("env")), options or "-", str(provenance.get("model")),
+            condition_label(record))
 
 
 def results_table(records: list[dict]) -> str:
@@ -115,12 +134,11 @@ def results_table(records: list[dict]) -> str:
     for record in records:
         groups.setdefault(configuration(record), []).append(record)
     rows = []
-    for config, group in sorted(groups.items(), key=lambda item: str(item[0])):
+    for config, group in sorted(groups.items()):
         played = [r for r in group if not r.get("error")]
         usage = [r.get("usage", {}) for r in played]
-        rows.append([*(str(c) for c in config[:3]), "/".join(str(c) for c in config[3:] if c
-                                                             is not None),
-                     success_cell(*tally(group)), _fixed(played, "solver_errors", "solver_fixed"),
+        rows.append([*config, success_cell(*tally(group)),
+                     _fixed(played, "solver_errors", "solver_fixed"),
                      _fixed(played, "simulation_errors", "simulation_fixed"),
                      _mean(r["rounds"] for r in played), _mean(r["steps"] for r in played),
                      _mean(u.get("calls", 0) for u in usage),
@@ -130,7 +148,7 @@ def results_table(records: list[dict]) -> str:
     header = ["env", "options", "model", "condition", "success [95% Wilson]",
               "solver errors met / fixed", "simulation errors met / fixed", "rounds", "steps",
               "model calls", "tokens", "model failures"]
-    return markdown_table(header, rows)
+    return markdown_table(header, rows, align="llll" + "r" * 8)
 
 
 def success_series(records: list[dict]) -> tuple[dict, str]:
@@ -138,8 +156,7 @@ def success_series(records: list[dict]) -> tuple[dict, str]:
     by_type = any(r.get("task_type") for r in records)
     series: dict[str, list] = {}
     for record in records:
-        name = f"{record.get('provenance', {}).get('model')} {record.get('policy')}/" \
-               f"{record.get('prompt')}"
+        name = f"{record.get('provenance', {}).get('model')}: {condition_label(record)}"
         x = record.get("task_type") if by_type else \
             str(record.get("provenance", {}).get("env_kwargs", {}).get("num_locations", "-"))
         series.setdefault(name, {}).setdefault(x, []).append(record)
@@ -197,6 +214,7 @@ def main(argv=None, model=None) -> int:
     table = "## PDDLego+\n\n" + results_table(latest)
     (args.out / "results.md").write_text(table + "\n")
     print(table)
+    print(f"\nreport: {write_report(latest, args.out / 'report.html', 'PDDLego+')}")
     series, xlabel = success_series(latest)
     if save_success_plot(series, args.out / "success.png", xlabel):
         print(f"\nplot: {args.out / 'success.png'}")

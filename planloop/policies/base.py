@@ -19,3 +19,6 @@ class Policy(Protocol):
     def reset(self, obs: str, info: dict) -> None: ...
 
     def act(self, obs: str, info: dict) -> str: ...
+
+    # Optional: ``finish(obs, info)``, called by the runner with the last observation
+    # when the episode ends (so a policy can judge its last action).

@@ -4,6 +4,8 @@ simulation errors the outer loop, and the files grow as the world is discovered.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..formalizer import CheckFailure, CommandMapper, Request, check
 from ..llm import Usage
 from ..pddl import solve
@@ -22,14 +24,16 @@ class PDDLegoPolicy:
     succeeded, up to ``max_simulation_retries`` times before a plan runs through.
     ``error_fixing=False`` sets both to 0 (the paper's ablation). Every round's files,
     check, plan and steps are in ``details["rounds"]``; ``details["stop"]`` says why the
-    policy gave up, if it did.
+    policy gave up, if it did. ``truth`` (for evaluators; the loop never reads it) returns
+    the true problem file of the moment, recorded as each round's ``truth``.
     """
 
     name = "pddlego"
 
     def __init__(self, writer, max_solver_retries: int = 5, max_simulation_retries: int = 5,
                  error_fixing: bool = True, planner: str = "lama-first",
-                 planner_timeout: float = 30.0, frozen_df: str | None = None, solver=solve):
+                 planner_timeout: float = 30.0, frozen_df: str | None = None, solver=solve,
+                 truth: Callable[[], str | None] | None = None):
         self.writer = writer
         self.model_name = writer.name
         self.prompt_version = writer.prompt_version
@@ -37,6 +41,7 @@ class PDDLegoPolicy:
         self.max_simulation = max_simulation_retries if error_fixing else 0
         self.planner, self.planner_timeout, self.solver = planner, planner_timeout, solver
         self.frozen_df = frozen_df
+        self.truth = truth
         self.usage = Usage()
         self.details: dict = {}
 
@@ -76,6 +81,11 @@ class PDDLegoPolicy:
         self.rounds[-1]["steps"].append({"step": step, "command": command})
         return command
 
+    def finish(self, obs: str, info: dict) -> None:
+        """The last step's outcome (a winning step is judged like any other)."""
+        if self.sent is not None:
+            self._observe(obs, info)
+
     # -- the loops ----------------------------------------------------------------------
     def _observe(self, obs: str, info: dict) -> None:
         step, command = self.sent
@@ -87,7 +97,7 @@ class PDDLegoPolicy:
         self.rounds[-1]["steps"][-1].update(observation=obs, ok=error is None)
         if error is None:
             self.succeeded.append(command)
-            if not self.queue:  # the plan ran through: grow the files
+            if not self.queue or info.get("won"):  # the plan ran through: grow the files
                 self.details["simulation_fixed"] += bool(self.failed_in_a_row)
                 self.failed_in_a_row, self.trigger, self.error = 0, "growth", None
             return
@@ -120,6 +130,7 @@ class PDDLegoPolicy:
             record = {"round": len(self.rounds), "trigger": self.trigger, "answers": self.error,
                       "df": draft.files.df if draft.files else None,
                       "pf": draft.files.pf if draft.files else None,
+                      "truth": self.truth() if self.truth else None,
                       "reply": draft.reply, "check": None, "planner": None, "plan": [],
                       "steps": []}
             self.rounds.append(record)

@@ -41,7 +41,8 @@ def run_episode(env, policy, seed: int | None = None, options: dict | None = Non
     """Play one episode of ``env`` with ``policy`` and record it.
 
     ``RESTART`` from the policy resets the same instance (counted in ``restarts``);
-    ``GIVE_UP`` ends the episode. A failing model call (LLMError, in the policy's
+    ``GIVE_UP`` ends the episode; a policy with a ``finish(obs, info)`` method is shown
+    the last observation when the episode ends. A failing model call (LLMError, in the policy's
     ``reset`` or ``act``) ends it too, and is recorded, never raised. ``max_steps`` caps
     environment steps across restarts.
     """
@@ -79,6 +80,9 @@ def run_episode(env, policy, seed: int | None = None, options: dict | None = Non
             break
     else:  # out of steps, unless the policy's reset already failed
         truncated = failure is None
+    finish = getattr(policy, "finish", None)
+    if finish is not None and failure is None:
+        finish(obs, info)
     spent = getattr(policy, "usage", Usage()) - usage_before
     return Episode(
         env_id=getattr(getattr(env, "spec", None), "id", None) or type(env.unwrapped).__name__,

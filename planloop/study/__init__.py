@@ -1,5 +1,5 @@
 """The harness every study script uses: shared flags, the model and its check,
-resumable parallel episodes, a progress display, tables and plots.
+resumable parallel episodes, a progress display, tables, plots and the run's HTML report.
 
 A script in ``experiments/`` then holds its conditions, its record fields and its table::
 
@@ -23,10 +23,11 @@ from .jobs import Job, Study
 from .models import check_model, open_model
 from .plots import save_success_plot
 from .progress import Progress
+from .report import write_report
 from .runner import latest_records, make_env, run_study
 from .tables import markdown_table, success_cell, tally
 
 __all__ = ["Job", "Progress", "Study", "StudyError", "check_model", "latest_records",
            "make_env", "markdown_table", "one_line", "open_model", "parse_instances",
            "parse_option", "positive_int", "run_study", "save_success_plot", "study_main",
-           "study_parser", "success_cell", "tally"]
+           "study_parser", "success_cell", "tally", "write_report"]

@@ -192,9 +192,6 @@ def test_a_later_step_that_names_no_command_is_a_simulation_error():
                                  "simulation_errors": 1, "simulation_fixed": 1}
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: the policy never sees the observation of "
-                   "the step that wins, so a simulation error whose fix wins at once is "
-                   "never counted as fixed")
 def test_a_simulation_error_fixed_by_the_winning_plan_is_counted():
     # In the pantry the second files put the coin back in the kitchen: 'take coin' fails
     # there, and the fixed plan (north, take coin) wins.

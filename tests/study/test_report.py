@@ -1,0 +1,304 @@
+"""The run's HTML report: write_report's page (escaping, diffs, the true PF beside the
+model's, records without rounds), and the report of real PDDLego+ runs opened in
+headless Chromium (Debian's ``chromium``) over the DevTools protocol: it renders with
+no script or console error, shows every episode and round, shows a hostile model reply
+as text without running it, and fetches nothing."""
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+import websocket
+
+from planloop.llm import ScriptedModel
+from planloop.study import write_report
+
+from conftest import load_experiment
+
+HOSTILE = '</pre><script>alert(1)</script><img src="http://127.0.0.1:9/x.png">'
+DF = "(define (domain d)\n  (:predicates (at ?x))\n  (:action go :parameters (?x)))"
+PF_A = "(define (problem p)\n  (:domain d)\n  (:objects a b)\n  (:init\n    (at a))\n" \
+       "  (:goal (at b)))"
+PF_B = PF_A.replace("(at a))", "(at b))").replace("(:goal (at b))", "(:goal (at a))")
+
+
+def a_round(number: int, **fields) -> dict:
+    """A round record as PDDLegoPolicy writes it."""
+    return {"round": number, "trigger": "start", "answers": None, "df": DF, "pf": PF_A,
+            "truth": None, "reply": "", "check": None,
+            "planner": {"status": "solved", "planner": "lama-first", "seconds": 0.1},
+            "plan": ["(go b)"], "steps": [], **fields}
+
+
+def an_episode(rounds: list[dict] | None, **fields) -> dict:
+    """An episode record in the harness's field order (the condition between ``study``
+    and ``instance``)."""
+    details = {} if rounds is None else {"rounds": rounds, "solver_errors": 1,
+                                         "solver_fixed": 1, "simulation_errors": 2,
+                                         "simulation_fixed": 0, "stop": None}
+    return {"key": "k/0/0", "study": "s", "policy": "pddlego", "prompt": "detailed",
+            "instance": 0, "trial": 0, "env_id": "E-v0", "model": "m", "won": False,
+            "actions": ["go b"], "observations": ["start here", "you went"], "errors": [None],
+            "details": details, **fields}
+
+
+def page(tmp_path, *records, title="run") -> str:
+    return write_report(records, tmp_path / "report.html", title).read_text()
+
+
+def test_record_text_is_escaped(tmp_path):
+    rounds = [a_round(0, reply=HOSTILE, answers="<b>the error</b>",
+                      check={"stage": "syntax", "message": "<i>bad</i>"},
+                      steps=[{"step": "(go b)", "command": "go <b>", "observation": "<hr>",
+                              "ok": False}])]
+    html = page(tmp_path, an_episode(rounds, actions=["<u>x</u>"]), title="<title>")
+    assert HOSTILE not in html and "<img" not in html and html.count("<script") == 1
+    for text in (HOSTILE, "<b>the error</b>", "<i>bad</i>", "go <b>", "<hr>", "<u>x</u>",
+                 "<title>"):
+        assert text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") \
+            .replace('"', "&quot;") in html, text
+
+
+def test_files_as_diffs_against_the_round_before(tmp_path):
+    rounds = [a_round(0), a_round(1, trigger="growth", pf=PF_B),
+              a_round(2, trigger="solver_error", df=None, pf=None),
+              a_round(3, trigger="solver_error", pf=PF_B)]
+    html = page(tmp_path, an_episode(rounds))
+    parts = re.split(r'<details class="round" data-round="\d">', html)[1:]
+    assert len(parts) == 4
+    assert parts[0].count('<p class="note">whole file</p>') == 2 and "(:action go" in parts[0]
+    assert "DF</h4><p class=\"note unchanged\">unchanged since round 0" in parts[1]
+    assert '<span class="del">-    (at a))</span>' in parts[1]
+    assert '<span class="add">+  (:goal (at a)))</span>' in parts[1]
+    assert '<span class="">   (:objects a b)</span>' in parts[1]  # context
+    assert '<span class="head">--- round 0</span><span class="head">+++ round 1</span>' \
+        in parts[1]
+    assert parts[2].count("no file read from the reply") == 2
+    assert parts[3].count("unchanged since round 1") == 2  # round 2 had no files
+
+
+def test_the_round_shows_its_trigger_error_check_plan_and_steps(tmp_path):
+    rounds = [a_round(0, trigger="simulation_error", answers="the door is closed",
+                      check={"stage": "planner", "message": "no plan"}, planner=None, plan=[]),
+              a_round(1, steps=[{"step": "(go b)", "command": "go b", "observation": "ok",
+                                 "ok": True},
+                                {"step": "(go c)", "command": "go c", "observation": "no",
+                                 "ok": False}])]
+    html = page(tmp_path, an_episode(rounds))
+    assert "<summary>round 0 · simulation_error · check failed (planner)</summary>" in html
+    assert '<pre class="answers">the door is closed</pre>' in html
+    assert '<span class="failed">planner: no plan</span>' in html
+    assert "<summary>round 1 · start · plan of 1 steps · 2 played · 1 refused</summary>" in html
+    assert "<p>check: passed</p>" in html and '<ol class="plan"><li>(go b)</li></ol>' in html
+    assert html.count('<tr class="step">') == 1 and html.count('<tr class="step failed">') == 1
+
+
+def test_a_step_without_an_answer_shows_none(tmp_path):
+    """A step the game never answered (a record cut short) is shown without an outcome."""
+    rounds = [a_round(0, steps=[{"step": "(go b)", "command": "go b", "observation": "you went",
+                                 "ok": True}]),
+              a_round(1, steps=[{"step": "(go a)", "command": "go a"}])]
+    html = page(tmp_path, an_episode(rounds))
+    steps = re.findall(r'<tr class="step">(.*?)</tr>', html)
+    assert steps == ["<td>(go b)</td><td>go b</td><td>ok</td><td><pre>you went</pre></td>",
+                     "<td>(go a)</td><td>go a</td><td>-</td><td><pre></pre></td>"]
+
+
+def test_the_true_problem_beside_the_models(tmp_path):
+    html = page(tmp_path, an_episode([a_round(0, truth=PF_B)]))
+    model, truth = html.split('<div class="beside">')[1].split("the true PF")
+    assert '<span class="only">    (at a))</span>' in model
+    assert '<span class="only">    (at b))</span>' in truth
+    assert '<span class="">  (:objects a b)</span>' in truth
+    assert 'class="beside"' not in page(tmp_path, an_episode([a_round(0)]))
+
+
+def test_the_summary_and_records_without_rounds(tmp_path):
+    plangen = an_episode(None, policy="plangen", won=True, actions=["go b", "fly"],
+                         observations=["start here", "you went", "you cannot fly"],
+                         errors=[None, {"kind": "unknown"}], key="k/1/0", instance=1)
+    html = page(tmp_path, an_episode([a_round(0), a_round(1)]), plangen)
+    header = re.search(r"<thead>(.*?)</thead>", html)[1]
+    assert re.findall(r"<th>(.*?)</th>", header) == [
+        "episode", "env", "model", "instance", "trial", "policy", "prompt", "won", "steps",
+        "rounds", "stop", "solver errors met / fixed", "simulation errors met / fixed"]
+    rows = re.findall(r"<tr data-outcome=.*?</tr>", html)
+    assert [re.findall(r"<td[^>]*>(.*?)</td>", row)[7:] for row in rows] == [
+        ["lost", "1", "2", "", "1 / 1", "2 / 0"], ["won", "2", "-", "", "-", "-"]]
+    episode = html.split('id="ep-1"')[1]
+    assert 'class="round"' not in episode and '<details class="transcript" open>' in episode
+    assert '<li class="action failed"><b>&gt; fly</b> (refused)<pre>you cannot fly</pre>' \
+        in episode
+    assert "<li><pre>start here</pre></li>" in episode
+
+
+# -- real runs, in the browser ------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory) -> tuple[Path, list[dict]]:
+    """Two CoinCollector episodes of the ground-truth formalizer, then one of a model
+    whose hostile reply claims that a closed door is open (two simulation errors), all
+    in one ``--out``: its report and records."""
+    out = tmp_path_factory.mktemp("pddlego")
+    pddlego = load_experiment("pddlego")
+    common = ["-o", "num_locations=5", "--out", str(out)]
+    assert pddlego.main(["--llm", "groundtruth", "--instances", "0:2", *common]) == 0
+    first = records_in(out)[0]["details"]["rounds"][0]
+    behind = re.search(r"\(blocked \S+ (\S+)\)", first["pf"])[1]  # a closed door
+    lie = "\n".join(line for line in first["pf"].splitlines()
+                    if "(blocked " not in line and "(closed " not in line)
+    lie = re.sub(r"\(:goal .*", f"(:goal (player-at {behind})))", lie, flags=re.DOTALL)
+    reply = f"{HOSTILE}\n```pddl\n{first['df']}\n```\n```pddl\n{lie}\n```"
+    assert pddlego.main(["--instances", "0", "--retries", "1", *common],
+                        model=ScriptedModel(lambda messages: reply, name="liar")) == 0
+    return out / "report.html", records_in(out)
+
+
+def records_in(out: Path) -> list[dict]:
+    return [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
+
+
+def test_model_runs_record_the_true_problem(run):
+    _, records = run
+    truths = [[r["truth"] for r in record["details"]["rounds"]] for record in records]
+    assert all(truth is None for truth in truths[0] + truths[1])  # groundtruth is the truth
+    liar = records[2]["details"]["rounds"]
+    assert [r["trigger"] for r in liar] == ["start", "simulation_error"]
+    assert all("(closed " in r["truth"] and "(closed " not in r["pf"] for r in liar)
+
+
+class Chromium:
+    """Headless Chromium over the DevTools protocol, one page. Script errors, console
+    errors, dialogs (answered at once) and the page's requests are kept as they come."""
+
+    def __init__(self, binary: str, profile: Path):
+        self.profile = profile
+        self.process = subprocess.Popen(
+            [binary, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+             "--remote-debugging-port=0", f"--user-data-dir={profile}", "about:blank"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        self.socket, self.session, self.ids = None, None, 0
+        self.errors, self.dialogs, self.requests = [], [], []
+
+    def connect(self, timeout: float = 30.0) -> None:
+        port_file, deadline = self.profile / "DevToolsActivePort", time.monotonic() + timeout
+        while len(port_file.read_text().split() if port_file.exists() else ()) < 2:
+            assert self.process.poll() is None, f"chromium exited: {self.process.returncode}"
+            assert time.monotonic() < deadline, "chromium opened no DevTools port"
+            time.sleep(0.05)
+        port, path = port_file.read_text().split()[:2]
+        self.socket = websocket.create_connection(f"ws://127.0.0.1:{port}{path}",
+                                                  timeout=timeout, suppress_origin=True)
+        target = self.call("Target.createTarget", url="about:blank")["targetId"]
+        self.session = self.call("Target.attachToTarget", targetId=target,
+                                 flatten=True)["sessionId"]
+        for domain in ("Page", "Runtime", "Log", "Network"):
+            self.call(f"{domain}.enable")
+
+    def send(self, method: str, **params) -> int:
+        self.ids += 1
+        message = {"id": self.ids, "method": method, "params": params}
+        self.socket.send(json.dumps(message | ({"sessionId": self.session}
+                                               if self.session else {})))
+        return self.ids
+
+    def call(self, method: str, **params) -> dict:
+        sent = self.send(method, **params)
+        while True:
+            message = json.loads(self.socket.recv())
+            if message.get("id") == sent:
+                assert "error" not in message, (method, message["error"])
+                return message["result"]
+            self._note(message.get("method"), message.get("params", {}))
+
+    def _note(self, event: str | None, params: dict) -> None:
+        if event == "Runtime.exceptionThrown":
+            self.errors.append(params["exceptionDetails"])
+        elif event == "Runtime.consoleAPICalled" and params["type"] in ("error", "assert"):
+            self.errors.append(params["args"])
+        elif event == "Log.entryAdded" and params["entry"]["level"] == "error":
+            self.errors.append(params["entry"])
+        elif event == "Page.javascriptDialogOpening":
+            self.dialogs.append(params["message"])
+            self.send("Page.handleJavaScriptDialog", accept=True)
+        elif event == "Network.requestWillBeSent":
+            self.requests.append(params["request"]["url"])
+
+    def evaluate(self, expression: str):
+        result = self.call("Runtime.evaluate", expression=expression, returnByValue=True)
+        assert "exceptionDetails" not in result, result["exceptionDetails"]
+        return result["result"].get("value")
+
+    def open(self, url: str, timeout: float = 30.0) -> None:
+        self.call("Page.navigate", url=url)
+        deadline = time.monotonic() + timeout
+        while self.evaluate("document.readyState + ' ' + location.href") != f"complete {url}":
+            assert time.monotonic() < deadline, f"{url} did not load"
+            time.sleep(0.05)
+
+    def close(self) -> None:
+        if self.socket is not None:
+            self.socket.close()
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+
+
+@pytest.fixture
+def chromium(tmp_path):
+    binary = shutil.which("chromium")
+    if binary is None:
+        pytest.skip("no chromium binary on PATH: apt-get install chromium (.ci/run installs it)")
+    browser = Chromium(binary, tmp_path / "profile")
+    try:
+        browser.connect()
+        yield browser
+    finally:
+        browser.close()
+
+
+DOM = """(() => {
+  const episodes = [...document.querySelectorAll("section.episode")];
+  return {
+    episodes: episodes.map(e => e.querySelectorAll("details.round").length),
+    rows: document.querySelectorAll("table.summary tbody tr").length,
+    refused: episodes.map(e => e.querySelectorAll("tr.step.failed").length),
+    unanswered: [...document.querySelectorAll("tr.step")].filter(
+      row => row.cells[2].textContent === "-").length,
+    replies: [...document.querySelectorAll("details.reply pre")].map(p => p.textContent),
+    elements: document.querySelectorAll("script, img, iframe, link, object").length,
+  };
+})()"""
+
+
+def test_the_report_renders_in_chromium(run, chromium):
+    path, records = run
+    chromium.open(path.as_uri())
+    dom = chromium.evaluate(DOM)
+    assert dom["rows"] == len(records) == 3
+    assert dom["episodes"] == [len(r["details"]["rounds"]) for r in records]
+    assert dom["refused"] == [0, 0, 2] and dom["unanswered"] == 0
+    assert dom["replies"] == [r["reply"] for r in records[2]["details"]["rounds"]]
+    assert all(reply.startswith(HOSTILE) for reply in dom["replies"])
+    assert dom["elements"] == 1  # the report's own script; nothing injected
+    opened = "[...document.querySelectorAll('details')].map(d => d.open)"
+    chromium.evaluate("document.getElementById('expand').click()")
+    assert all(chromium.evaluate(opened))
+    chromium.evaluate("document.getElementById('collapse').click()")
+    assert not any(chromium.evaluate(opened))
+    chromium.evaluate("const show = document.getElementById('show'); show.value = 'won';"
+                      "show.dispatchEvent(new Event('change'))")
+    assert chromium.evaluate("[...document.querySelectorAll('section.episode')]"
+                             ".map(e => e.hidden)") == [False, False, True]
+    assert chromium.errors == [] and chromium.dialogs == []
+    assert chromium.requests == [path.as_uri()]

@@ -1,0 +1,70 @@
+"""experiments/pddlego.py: the ground-truth run with its table and plot, resume, and a
+misbehaving model server seen through the real openai client."""
+
+import importlib.util
+import json
+
+import pytest
+
+from conftest import load_experiment
+
+
+def read(path):
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_groundtruth_run_table_plot_and_resume(tmp_path, capsys):
+    study = load_experiment("pddlego")
+    args = ["--llm", "groundtruth", "-o", "num_locations=5", "--instances", "0:3",
+            "--planner", "auto", "--out", str(tmp_path)]
+    assert study.main(args) == 0
+    out = capsys.readouterr().out
+    assert "| CoinCollector-v0 | num_locations=5 | groundtruth | pddlego, detailed prompt" in out
+    assert "3/3 [44%, 100%]" in out
+    assert (tmp_path / "results.md").read_text().strip() in out
+    records = read(tmp_path / "episodes.jsonl")
+    assert len(records) == 3 and all(r["won"] and r["model"] == "groundtruth" for r in records)
+    assert all(r["details"]["rounds"][0]["trigger"] == "start" for r in records)
+    if importlib.util.find_spec("matplotlib"):
+        assert (tmp_path / "success.png").read_bytes()[:4] == b"\x89PNG"
+
+    assert study.main(args) == 0  # a rerun plays nothing and writes the same table
+    assert len(read(tmp_path / "episodes.jsonl")) == 3
+    assert "3/3 [44%, 100%]" in capsys.readouterr().out
+
+
+def test_flags_are_checked(capsys):
+    study = load_experiment("pddlego")
+    assert study.main(["--env", "Blocksworld-v0", "--llm", "groundtruth"]) == 2
+    assert "no PDDLego+ prompts for Blocksworld-v0" in capsys.readouterr().err
+    assert study.main(["--llm", "groundtruth", "--policy", "plangen"]) == 2
+    assert "cannot play --policy plangen" in capsys.readouterr().err
+
+
+def test_a_server_answering_nonsense_between_429s_and_500s(tmp_path, monkeypatch, capsys):
+    """Every episode ends on its loop budget, is recorded once with why it stopped, and
+    a rerun makes no model call."""
+    pytest.importorskip("openai")
+    from planloop.llm.fake_server import FakeChatServer
+
+    monkeypatch.setenv("HOME", str(tmp_path))  # the model cache lives under ~
+    study = load_experiment("pddlego")
+    cycle = [("status", 429, {"Retry-After": "0"}), ("status", 500),
+             ("ok", "Sure! I would first go north, then look for the coin.")]
+    args = ["-o", "num_locations=3", "--instances", "0:2", "--retries", "1",
+            "--out", str(tmp_path / "out")]
+    with FakeChatServer([("ok", "OK")] + cycle * 8) as server:
+        assert study.main(args + ["--llm", f"{server.url}@nonsense"]) == 0
+    records = read(tmp_path / "out" / "episodes.jsonl")
+    assert len(records) == 2
+    for record in records:
+        assert not record["won"] and record["error"] is None and record["gave_up"]
+        assert record["stop"].startswith("solver error not fixed after 1 retries: syntax: "
+                                          "the reply holds no domain file and no problem file")
+        assert record["solver_errors"] == 2 and record["usage"]["calls"] == 2
+    assert "0/2 [0%, 66%]" in capsys.readouterr().out
+
+    with FakeChatServer([]) as server:
+        assert study.main(args + ["--llm", f"{server.url}@nonsense"]) == 0
+        assert server.requests == []
+    assert len(read(tmp_path / "out" / "episodes.jsonl")) == 2
