@@ -34,7 +34,7 @@ def read_command(text: str, valid: list[str]) -> str:
             chosen = value["action"]
             break
     if chosen is None:
-        lines = [line.strip(" `'\"") for line in text.strip().splitlines() if line.strip()]
+        lines = [line for line in (raw.strip(" `'\"") for raw in text.splitlines()) if line]
         chosen = lines[0] if lines else ""
     wanted = " ".join(chosen.lower().split())
     return next((c for c in valid if " ".join(c.lower().split()) == wanted), chosen.strip())
