@@ -19,11 +19,13 @@ and ``success.png``.
 from __future__ import annotations
 
 import hashlib
+import re
 import statistics
 import sys
 from pathlib import Path
 
-from planloop.formalizer import NAMES, ModelWriter, Prompt, Request, ground_truth_writer
+from planloop.formalizer import (NAMES, ModelWriter, Prompt, Request, ground_truth_writer,
+                                 judge_episode)
 from planloop.policies import PDDLegoPolicy, PlanGenPolicy, run_episode
 from planloop.results import ResultsFile
 from planloop.study import (Study, StudyError, markdown_table, open_model, run_study,
@@ -62,13 +64,23 @@ def make_policy(env, model, condition: dict, frozen_df: str | None, planner: str
 
 
 def episode_fields(env, episode) -> dict:
-    """The record: the episode, its loop counters, and what labels its world."""
+    """The record: the episode, its loop counters, each round judged against the hidden
+    world (``judgement`` in the round, the totals in the record), and what labels its
+    world."""
     record = episode.to_json()
     details = record["details"]
     record.update({key: details.get(key, 0) for key in
                    ("solver_errors", "solver_fixed", "simulation_errors", "simulation_fixed")})
-    record["rounds"] = len(details.get("rounds", ()))
+    rounds = details.get("rounds", [])
+    record["rounds"] = len(rounds)
     record["stop"] = details.get("stop")
+    record["judgement"] = None
+    if rounds:  # the ground truth's own files are the truth of its rounds
+        judged = [r if r.get("truth") else {**r, "truth": r["pf"]} for r in rounds] \
+            if episode.model == GROUND_TRUTH else rounds
+        record["judgement"] = judge_episode(judged, family_of(env.spec.id))
+        for round_, judgement in zip(rounds, record["judgement"].pop("per_round")):
+            round_["judgement"] = judgement
     game = getattr(env.unwrapped, "game", None)
     record["task_type"] = getattr(game, "task_type", None)
     return record
@@ -107,6 +119,11 @@ def _fixed(records, met: str, fixed: str) -> str:
         (f" ({sum(r.get(fixed, 0) for r in records) / total:.0%})" if total else "")
 
 
+def natural(value) -> list:
+    """A sort key that orders the numbers inside text by value (3 before 11)."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", str(value))]
+
+
 def condition_label(record: dict) -> str:
     """``pddlego, detailed prompt, no error fixing, detailed feedback, reused domain``."""
     parts = [str(record.get("policy"))]
@@ -134,7 +151,7 @@ def results_table(records: list[dict]) -> str:
     for record in records:
         groups.setdefault(configuration(record), []).append(record)
     rows = []
-    for config, group in sorted(groups.items()):
+    for config, group in sorted(groups.items(), key=lambda item: natural(item[0])):
         played = [r for r in group if not r.get("error")]
         usage = [r.get("usage", {}) for r in played]
         rows.append([*config, success_cell(*tally(group)),
@@ -151,18 +168,48 @@ def results_table(records: list[dict]) -> str:
     return markdown_table(header, rows, align="llll" + "r" * 8)
 
 
-def success_series(records: list[dict]) -> tuple[dict, str]:
-    """Success by number of locations (CoinCollector) or by task type (ALFWorld)."""
-    by_type = any(r.get("task_type") for r in records)
-    series: dict[str, list] = {}
+def judgement_table(records: list[dict]) -> str:
+    """One row per configuration: PDDLego+'s four error categories, counted from the
+    hidden world (errors, and in how many rounds), and the formalizations' stability."""
+    groups: dict[tuple, list[dict]] = {}
     for record in records:
-        name = f"{record.get('provenance', {}).get('model')}: {condition_label(record)}"
-        x = record.get("task_type") if by_type else \
-            str(record.get("provenance", {}).get("env_kwargs", {}).get("num_locations", "-"))
+        if record.get("judgement") and not record.get("error"):
+            groups.setdefault(configuration(record), []).append(record["judgement"])
+    rows = []
+    for config, judged in sorted(groups.items(), key=lambda item: natural(item[0])):
+        cells = [f"{sum(j[c] for j in judged)} in {sum(j['rounds_' + c] for j in judged)}"
+                 for c in ("hallucinated", "forgotten", "bad_goal", "action_semantics")]
+        means = [_mean_of(judged, key) for key in ("facts_jaccard_truth",
+                                                  "facts_jaccard_previous")]
+        rows.append([*config, f"{sum(j['judged'] for j in judged)} / "
+                              f"{sum(j['rounds'] for j in judged)}", *cells, *means,
+                     sum(j["regenerated"] for j in judged)])
+    header = ["env", "options", "model", "condition", "rounds judged",
+              "hallucinated facts (in rounds)", "forgotten facts", "bad goals",
+              "action-semantics errors", "facts Jaccard vs truth",
+              "facts Jaccard vs last round", "files regenerated"]
+    return markdown_table(header, rows, align="llll" + "r" * 8)
+
+
+def _mean_of(judged: list[dict], key: str) -> str:
+    values = [j[key] for j in judged if j.get(key) is not None]
+    return f"{statistics.mean(values):.2f}" if values else "-"
+
+
+def success_series(records: list[dict]) -> tuple[dict, str]:
+    """Success by number of locations (CoinCollector) or by task type (ALFWorld), one
+    series per environment, model and condition."""
+    series: dict[str, dict] = {}
+    for record in records:
+        provenance = record.get("provenance", {})
+        name = f"{provenance.get('env')} {provenance.get('model')}: {condition_label(record)}"
+        x = record.get("task_type") or \
+            f"{(provenance.get('env_kwargs') or {}).get('num_locations', '-')} locations"
         series.setdefault(name, {}).setdefault(x, []).append(record)
-    points = {name: [(x, *tally(group)) for x, group in sorted(xs.items())]
+    points = {name: [(x, *tally(group)) for x, group in sorted(xs.items(), key=natural)]
               for name, xs in series.items()}
-    return points, "task type" if by_type else "locations"
+    kinds = {"task type" if r.get("task_type") else "locations" for r in records}
+    return points, " / ".join(sorted(kinds))
 
 
 @study_main
@@ -211,7 +258,9 @@ def main(argv=None, model=None) -> int:
     records = [r for r in ResultsFile(args.out / "episodes.jsonl").records
                if r.get("study") == "pddlego"]
     latest = list({r["key"]: r for r in records}.values())
-    table = "## PDDLego+\n\n" + results_table(latest)
+    table = "## PDDLego+\n\n" + results_table(latest) + \
+        "\n\n### The formalizations, judged against the hidden world\n\n" + \
+        judgement_table(latest)
     (args.out / "results.md").write_text(table + "\n")
     print(table)
     print(f"\nreport: {write_report(latest, args.out / 'report.html', 'PDDLego+')}")

@@ -68,3 +68,40 @@ def test_a_server_answering_nonsense_between_429s_and_500s(tmp_path, monkeypatch
         assert study.main(args + ["--llm", f"{server.url}@nonsense"]) == 0
         assert server.requests == []
     assert len(read(tmp_path / "out" / "episodes.jsonl")) == 2
+
+
+def test_domain_reuse_freezes_the_domain_of_a_won_episode(tmp_path, capsys):
+    from planloop.llm import ScriptedModel
+
+    study = load_experiment("pddlego")
+    base = ["-o", "num_locations=3", "--instances", "0:1", "--planner", "auto",
+            "--out", str(tmp_path)]
+    assert study.main(base + ["--llm", "x", "--domain-reuse"], model=ScriptedModel([])) == 2
+    assert "--domain-reuse found no won PDDLego+ episode" in capsys.readouterr().err
+    assert study.main(base + ["--llm", "groundtruth"]) == 0
+    won = read(tmp_path / "episodes.jsonl")[0]
+    domain = won["details"]["rounds"][-1]["df"]
+
+    model = ScriptedModel(lambda messages: '{"pf": "(define (problem p) (:domain coin-collector)'
+                                           ' (:objects k - room) (:init) (:goal (and)))"}')
+    assert study.main(base + ["--llm", "x", "--domain-reuse", "--retries", "0"],
+                      model=model) == 0
+    reused = read(tmp_path / "episodes.jsonl")[-1]
+    assert reused["domain"].startswith("reused:") and reused["model"] == "scripted"
+    prompt = model.prompts[0][-1]["content"]
+    assert f"The domain file (fixed):\n{domain}" in prompt and '{"pf": ' in prompt
+    assert reused["details"]["rounds"][0]["df"] == domain  # only the PF was the model's
+    assert reused["stop"].startswith("solver error not fixed after 0 retries: goal: the goal "
+                                     "is empty")
+    assert "pddlego, detailed prompt, reused domain" in capsys.readouterr().out
+
+
+def test_detailed_feedback_reaches_the_environment(tmp_path, capsys):
+    study = load_experiment("pddlego")
+    assert study.main(["--llm", "groundtruth", "-o", "num_locations=3", "--instances", "0:2",
+                       "--planner", "auto", "--feedback", "detailed",
+                       "--out", str(tmp_path)]) == 0
+    records = read(tmp_path / "episodes.jsonl")
+    assert all(r["provenance"]["env_kwargs"] == {"num_locations": 3, "feedback": "detailed"}
+               for r in records)
+    assert "feedback=detailed" in capsys.readouterr().out

@@ -5,11 +5,14 @@ The PDDLego+ loop that drives them is :class:`planloop.policies.PDDLegoPolicy`."
 from .checks import STAGES, CheckFailure, Checked, check
 from .extract import ExtractionError, Files, extract_files
 from .groundtruth import ground_truth_writer
+from .judge import judge_episode, judge_round
 from .mapping import CommandMapper
 from .model_writer import ModelWriter, render
 from .prompts import FAMILIES, NAMES, Prompt
 from .request import TRIGGERS, Draft, Request
+from .stability import stability
 
 __all__ = ["CheckFailure", "Checked", "CommandMapper", "Draft", "ExtractionError", "FAMILIES",
            "Files", "ModelWriter", "NAMES", "Prompt", "Request", "STAGES", "TRIGGERS", "check",
-           "extract_files", "ground_truth_writer", "render"]
+           "extract_files", "ground_truth_writer", "judge_episode", "judge_round", "render",
+           "stability"]

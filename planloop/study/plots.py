@@ -21,7 +21,7 @@ def save_success_plot(series: Mapping[str, Sequence[Point]], path: Path | str,
     except ImportError:
         return False
     xs = list(dict.fromkeys(label for points in series.values() for label, _, _ in points))
-    figure, axes = plt.subplots(figsize=(5, 3.5))
+    figure, axes = plt.subplots(figsize=(max(5.0, 1.0 + 0.7 * len(xs)), 3.5))
     for name, points in series.items():
         rates, below, above = [], [], []
         for _, wins, n in points:
@@ -32,13 +32,15 @@ def save_success_plot(series: Mapping[str, Sequence[Point]], path: Path | str,
             above.append(max(0.0, high - rate))
         axes.errorbar([xs.index(label) for label, _, _ in points], rates, yerr=[below, above],
                       fmt="o-", capsize=4, label=name)
-    axes.set_xticks(range(len(xs)), xs)
+    long = max(map(len, xs), default=0) > 6
+    axes.set_xticks(range(len(xs)), xs, rotation=30 if long else 0,
+                    ha="right" if long else "center")
     axes.set_xlabel(xlabel)
     axes.set_ylabel("success rate (95% Wilson)")
     axes.set_ylim(-0.02, 1.02)
     if len(series) > 1:
-        axes.legend()
-    figure.tight_layout()
-    figure.savefig(path, dpi=120)
+        axes.legend(loc="lower center", bbox_to_anchor=(0.5, 1.02), fontsize="small",
+                    frameon=False)
+    figure.savefig(path, dpi=120, bbox_inches="tight")
     plt.close(figure)
     return True
