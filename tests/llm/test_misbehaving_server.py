@@ -138,7 +138,9 @@ def test_every_call_ends_by_its_deadline(reply, options):
         spent = time.monotonic() - start
     assert spent < 1.6, spent
     assert "1 s deadline" in str(err.value)
-    assert err.value.kind == ("server" if reply[0] == "status" else "timeout")
+    # a deadline that falls in a backoff pause ends on the server's error; one that falls
+    # in the request (a busy machine's slow answer) on the timeout
+    assert err.value.kind in (("server", "timeout") if reply[0] == "status" else ("timeout",))
 
 
 def test_the_default_deadline_covers_every_attempt_and_pause():
