@@ -26,6 +26,7 @@ from pathlib import Path
 
 from planloop.formalizer import (NAMES, ModelWriter, Prompt, Request, ground_truth_writer,
                                  judge_episode)
+from planloop.pddl import PLANNERS, PlanCache
 from planloop.policies import PDDLegoPolicy, PlanGenPolicy, run_episode
 from planloop.results import ResultsFile
 from planloop.study import (Study, StudyError, markdown_table, open_model, run_study,
@@ -34,6 +35,7 @@ from planloop.study import (Study, StudyError, markdown_table, open_model, run_s
 
 FAMILIES = {"CoinCollector-v0": "coin", "ALFWorld-v0": "alfworld"}
 GROUND_TRUTH = "groundtruth"
+PLAN_CACHE = PlanCache()  # identical (DF, PF) pairs are planned once per run
 
 
 def family_of(env_id: str) -> str:
@@ -59,7 +61,7 @@ def make_policy(env, model, condition: dict, frozen_df: str | None, planner: str
         ModelWriter(model, Prompt(family, condition["prompt"]))
     return PDDLegoPolicy(writer, max_solver_retries=retries, max_simulation_retries=retries,
                          error_fixing=condition["error_fixing"], planner=planner,
-                         frozen_df=frozen_df,
+                         frozen_df=frozen_df, solver=PLAN_CACHE.solve,
                          truth=None if model is None else true_problem(env, family, planner))
 
 
@@ -229,7 +231,10 @@ def main(argv=None, model=None) -> int:
                         help="fix the domain of the first won episode recorded in --out")
     parser.add_argument("--feedback", choices=("game", "detailed"), default="game",
                         help="the game's own failure texts, or the cause in words")
-    parser.add_argument("--planner", default="lama-first")
+    parser.add_argument("--planner", default="auto", choices=PLANNERS,
+                        help="auto (default: the core's own search on small tasks, Fast "
+                             "Downward above) or a Fast Downward configuration such as "
+                             "lama-first, as the paper ran")
     args = parser.parse_args(argv)
     family_of(args.env)
     truth = args.llm == GROUND_TRUTH and model is None

@@ -1,13 +1,15 @@
 """The layered checks a formalization passes before anything is sent to the game:
-the reader's diagnostics, the goal, the planner, then the mapping of every plan step
-to a game command. The first that fails is a ``CheckFailure`` whose message is never
+the reader's diagnostics, the goal (empty; already true, which the planner's empty
+plan shows), the planner, then the mapping of the plan's first step to a game command
+(later steps are mapped when they are reached, against the commands valid then). The
+first that fails is a ``CheckFailure`` whose message is never
 empty and names the defect, for the inner (solver-error) loop."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..pddl import PDDLError, ground, parse, solve
+from ..pddl import PDDLError, parse, solve
 from ..pddl.model import And
 from .extract import Files
 from .mapping import CommandMapper
@@ -31,25 +33,25 @@ class Checked:
     planner: dict
 
 
-def check(files: Files, mapper: CommandMapper, valid_commands, planner: str = "lama-first",
+def check(files: Files, mapper: CommandMapper, valid_commands, planner: str = "auto",
           timeout: float = 30.0, solver=solve) -> Checked:
     """Check ``files``; raise CheckFailure at the first layer that fails."""
     try:
-        domain, problem = parse(files.df, files.pf)
-        task = ground(domain, problem)
+        problem = parse(files.df, files.pf)[1]
     except PDDLError as exc:
         raise CheckFailure("syntax", str(exc)) from exc
     if problem.goal == And(()):
         raise CheckFailure("goal", "the goal is empty: set a goal the plan should reach")
-    if task.is_goal(task.init):
-        raise CheckFailure("goal", "the goal is already true in the initial state: set a "
-                                   "goal that is not reached yet")
-    result = solver(domain, problem, planner=planner, timeout=timeout)
+    # the texts, not the models: the planner remembers a domain text it has read
+    result = solver(files.df, files.pf, planner=planner, timeout=timeout)
     record = {"status": result.status, "planner": result.planner,
               "seconds": round(result.seconds, 4)}
     if not result.solved:
         raise CheckFailure("planner", _planner_message(result))
-    if result.plan and mapper.command_for(result.plan[0], valid_commands) is None:
+    if not result.plan:
+        raise CheckFailure("goal", "the goal is already true in the initial state: set a "
+                                   "goal that is not reached yet")
+    if mapper.command_for(result.plan[0], valid_commands) is None:
         raise CheckFailure("mapping", f"the plan's first step, {result.plan[0]}, names no "
                                       f"command of the game; the game's commands look like: "
                                       f"{', '.join(mapper.examples())}")

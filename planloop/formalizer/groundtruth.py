@@ -34,7 +34,7 @@ class _GroundTruth:
     name = NAME
     prompt_version = f"{NAME}/detailed"
 
-    def __init__(self, env, planner: str = "lama-first"):
+    def __init__(self, env, planner: str = "auto"):
         self.env = env.unwrapped
         self.planner = planner
 
@@ -116,7 +116,7 @@ class ALFWorldGroundTruth(_GroundTruth):
     first): go there, and open it if it is closed; examine it when it shares its place
     with another receptacle (arriving shows only one of them)."""
 
-    def __init__(self, env, planner: str = "lama-first"):
+    def __init__(self, env, planner: str = "auto"):
         super().__init__(env, planner)
         self._searched: set[str] = set()
 
@@ -184,7 +184,7 @@ def _object_types(goal: Formula) -> set[str]:
 WRITERS = {"coin": CoinGroundTruth, "alfworld": ALFWorldGroundTruth}
 
 
-def ground_truth_writer(env, family: str, planner: str = "lama-first") -> _GroundTruth:
+def ground_truth_writer(env, family: str, planner: str = "auto") -> _GroundTruth:
     """The ground-truth formalizer for ``env`` of ``family`` (``coin``, ``alfworld``);
     ``planner`` is what ALFWorld's writer asks whether the task's goal is in reach."""
     if family not in WRITERS:

@@ -3,8 +3,10 @@ PDDL. Knows nothing of gym, language models or policies."""
 
 from .diagnostics import Diagnostic, PDDLError, quote
 from .grounding import ActionLookupError, GroundAction, Task, UnmetFact, ground
+from .heuristics import RelaxedTask
 from .model import Atom, Domain, Problem
 from .obfuscate import PLANBENCH_MYSTERY, Renaming, make_renaming
+from .plancache import PlanCache
 from .planners import PLANNERS, PlanResult, solve
 from .plans import Step, parse_command, parse_plan
 from .reader import parse, parse_domain, parse_problem
@@ -21,9 +23,9 @@ def load(domain, problem, limits: Limits = Limits()) -> Task:
 
 __all__ = [
     "ActionLookupError", "Atom", "Diagnostic", "Domain", "GroundAction", "Limits", "PDDLError",
-    "PLANBENCH_MYSTERY", "PLANNERS", "PlanReport", "PlanResult", "Problem", "Renaming", "Step",
-    "Task", "Templates", "UnmetFact", "ground", "load", "make_renaming", "parse",
-    "parse_command", "parse_domain", "parse_plan", "parse_problem", "quote", "render_action",
-    "render_fact", "render_facts", "solve", "templates_for", "validate", "write_domain",
-    "write_problem",
+    "PLANBENCH_MYSTERY", "PLANNERS", "PlanCache", "PlanReport", "PlanResult", "Problem",
+    "RelaxedTask", "Renaming", "Step", "Task", "Templates", "UnmetFact", "ground", "load",
+    "make_renaming", "parse", "parse_command", "parse_domain", "parse_plan", "parse_problem",
+    "quote", "render_action", "render_fact", "render_facts", "solve", "templates_for",
+    "validate", "write_domain", "write_problem",
 ]

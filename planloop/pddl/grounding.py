@@ -1,14 +1,16 @@
 """Grounding: a domain and a problem become a :class:`Task` over integer fact ids.
 
 Static facts (of predicates no action changes) prune action parameters and
-quantifiers while grounding; a delete-relaxed reachability pass then drops actions
-that can never fire. States are Python ints used as bitsets.
+quantifiers while grounding, which binds parameters in a greedy join order and runs
+each formula compiled once per task; a delete-relaxed reachability pass then drops
+actions that can never fire. States are Python ints used as bitsets.
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
-from itertools import product
+from itertools import islice, product
 from typing import Iterator
 
 from . import conditions as cond
@@ -76,39 +78,62 @@ class Task:
     """A grounded planning task: facts, actions, initial state and goal."""
 
     def __init__(self, domain: Domain, problem: Problem, limits: Limits = Limits()):
-        self.domain, self.problem = domain, problem
+        self.domain = domain
         self.limits = limits
         self.objects: dict[str, str] = dict(domain.constants)
         self.objects.update(problem.objects)
         self._object_order = {o: i for i, o in enumerate(self.objects)}
         self.facts: list[Atom] = []
-        self._fact_ids: dict[Atom, int] = {}
-        static = set(domain.predicates) - domain.changed_predicates()
-        self._static: dict[str, set[tuple[str, ...]]] = {p: set() for p in static}
+        self._fact_ids: dict[tuple[str, tuple[str, ...]], int] = {}  # (predicate, args) -> id
+        self._compiled: dict[tuple[int, object], tuple] = {}  # see _memo
+        self._static = _static_facts(domain, problem)
         self._index_cache: dict = {}
-        self._typed_cache: dict[tuple[str, ...], list[str]] = {}
+        self._typed: dict[tuple[str, ...], tuple[list[str], frozenset[str]]] = {}
+        self._start(problem, None)
+
+    def _start(self, problem: Problem, base: Task | None) -> None:
+        """Take ``problem``'s initial state and goal; ground the actions, or take the
+        ``base`` task's; keep those a delete-relaxed plan reaches."""
+        self.problem = problem
         self._display_order: list[int] = []
+        self.init: int = 0
         for fact in problem.init:
-            self.fact_id(fact)
-            if fact.predicate in self._static:
-                self._static[fact.predicate].add(fact.args)
-        self.init: int = sum(1 << i for i in range(len(self.facts)))
+            self.init |= 1 << self.fact_id(fact)
         self.goal: cond.Condition = self._ground_formula(problem.goal, {}, simplify=True)
         self._goal_test = cond.compile_condition(self.goal)
-        self.actions: list[GroundAction] = _prune_unreachable(self.init, list(self._ground_all()))
-        self._by_key = {(a.name, a.args): a for a in self.actions}
-        self._successors = _SuccessorGenerator(self.actions)
+        self._grounded = list(self._ground_all()) if base is None else base._grounded
+        self.actions: list[GroundAction] = _prune_unreachable(self.init, self._grounded)
+        same = base is not None and base.actions == self.actions
+        self._by_key = base._by_key if same else {(a.name, a.args): a for a in self.actions}
+        self._successors = base._successors if same else _SuccessorGenerator(self.actions)
         self._on_demand: dict[tuple[str, tuple[str, ...]], GroundAction] = {}
+
+    def with_problem(self, problem: Problem) -> Task | None:
+        """The task of ``problem``, another problem of this domain, without grounding again
+        when it declares the same objects in the same order and the same static facts
+        (a formalization loop's next round often does); else None. It shares this task's
+        ground actions, so its fact ids extend this task's rather than start from its own
+        initial state."""
+        if tuple(problem.objects.items()) != tuple(self.problem.objects.items()) \
+                or _static_facts(self.domain, problem) != self._static:
+            return None
+        task = copy.copy(self)
+        task.facts, task._fact_ids, task._compiled = list(self.facts), dict(self._fact_ids), {}
+        task._start(problem, self)
+        return task
 
     # -- facts ---------------------------------------------------------------------
     def fact_id(self, fact: Atom) -> int:
-        fid = self._fact_ids.get(fact)
+        return self._id(fact.predicate, fact.args)
+
+    def _id(self, predicate: str, args: tuple[str, ...]) -> int:
+        fid = self._fact_ids.get((predicate, args))
         if fid is None:
             fid = len(self.facts)
             if fid == self.limits.max_ground_facts:  # a state is a bitset of facts
                 self.limits.check("max_ground_facts", fid + 1, "problem", "ground facts")
-            self._fact_ids[fact] = fid
-            self.facts.append(fact)
+            self._fact_ids[(predicate, args)] = fid
+            self.facts.append(Atom(predicate, args))
         return fid
 
     def atoms(self, state: int) -> list[Atom]:
@@ -174,7 +199,7 @@ class Task:
                                  f"{param.name} of {quote(name)} must be "
                                  f"{' or '.join(param.types)}")
         binding = dict(zip((p.name for p in schema.params), args))
-        grounded = self._instantiate(schema, binding, simplify=False)
+        grounded = self._instantiator(schema, simplify=False)(binding)
         self._on_demand[(name, args)] = grounded
         return grounded
 
@@ -183,74 +208,170 @@ class Task:
         count = 0
         for schema in self.domain.actions.values():
             conjuncts = _conjuncts(schema.precondition)
-            for binding in self._bindings(schema.params, conjuncts, {}):
+            budget = self.limits.max_ground_actions - count
+            instantiate = self._instantiator(schema, simplify=True)
+            for binding in self._bindings(schema.params, conjuncts, {}, budget):
                 count += 1
                 if count > self.limits.max_ground_actions:
                     self.limits.check("max_ground_actions", count, "problem",
                                       f"ground actions (at '{schema.name}')")
-                action = self._instantiate(schema, binding, simplify=True)
+                action = instantiate(binding)
                 if action.precondition is not False:
                     yield action
 
-    def _instantiate(self, schema, binding: dict[str, str], simplify: bool) -> GroundAction:
-        precondition = self._ground_formula(schema.precondition, binding, simplify)
-        add, delete, conditional = self._ground_effects(schema.effects, binding)
-        args = tuple(binding[p.name] for p in schema.params)
-        return GroundAction(schema.name, args, precondition, add, delete, tuple(conditional))
+    def _instantiator(self, schema, simplify: bool):
+        """A function binding -> the GroundAction of ``schema``. With ``simplify``, for the
+        bindings of :meth:`_bindings` only: the static conjuncts it checked are left out."""
+        name, names = schema.name, [p.name for p in schema.params]
+        precondition = self._grounder(self._unchecked(schema), True) if simplify else \
+            self._grounder(schema.precondition, False)
+        effects = self._grounder(schema.effects, True)
+
+        def instantiate(binding: dict[str, str]) -> GroundAction:
+            condition = precondition(binding)
+            add, delete, conditional = effects(binding)
+            return GroundAction(name, tuple([binding[n] for n in names]), condition, add,
+                                delete, tuple(conditional))
+        return instantiate
 
     def objects_of(self, types: tuple[str, ...]) -> list[str]:
-        found = self._typed_cache.get(types)
+        return self._objects_of(types)[0]
+
+    def _objects_of(self, types: tuple[str, ...]) -> tuple[list[str], frozenset[str]]:
+        """The objects of ``types`` in declaration order, and as a set."""
+        found = self._typed.get(types)
         if found is None:
-            found = self._typed_cache[types] = [
-                o for o, t in self.objects.items() if self.domain.is_subtype(t, types)]
+            typed = [o for o, t in self.objects.items() if self.domain.is_subtype(t, types)]
+            found = self._typed[types] = (typed, frozenset(typed))
         return found
 
-    def _bindings(self, params: tuple[Param, ...], conjuncts, binding) -> Iterator[dict]:
-        """Every binding of ``params`` that the static conjuncts allow."""
-        checks: list[list] = [[] for _ in params]
-        position = {p.name: i for i, p in enumerate(params)}
-        statics = []
-        for c in conjuncts:
-            check = self._static_check(c)
-            if check is None:
-                continue
-            free = [position[t] for t in _terms(check[1]) if t in position]
-            if free:
-                checks[max(free)].append(check)
-                statics.append(check)
-        yield from self._extend(params, 0, dict(binding), checks, statics)
+    def _bindings(self, params: tuple[Param, ...], conjuncts, binding,
+                  budget: int | None = None) -> Iterator[dict]:
+        """Every binding of ``params`` that the static conjuncts allow, in the order of
+        nested loops over the parameters in declaration order and the objects in
+        declaration order.
 
-    def _extend(self, params, depth, binding, checks, statics) -> Iterator[dict]:
-        if depth == len(params):
+        The parameters are bound in a join order (see :meth:`_join_order`); when it is not
+        the declared one, the bindings are sorted back, holding at most ``budget`` + 1 of
+        them (the caller refuses more)."""
+        if not all(self.objects_of(p.types) for p in params):
+            return
+        statics = self._statics(conjuncts)
+        pools = self._pools(params, statics, binding)
+        order = self._join_order(params, statics, pools, set(binding))
+        levels = self._levels([params[i] for i in order], statics, pools, set(binding))
+        found = self._extend(levels, 0, dict(binding))
+        if order == sorted(order):
+            yield from found
+            return
+        rank = self._object_order
+        names = [p.name for p in params]
+        yield from sorted(islice(found, None if budget is None else budget + 1),
+                          key=lambda b: [rank[b[name]] for name in names])
+
+    def _levels(self, ordered: list[Param], statics, pools, bound: set[str]) -> list[tuple]:
+        """Per parameter in binding order: (its name, the static fact indexes that list its
+        values with the terms of their keys, (its pool, as a set), the static checks
+        decided once it is bound, as (test, polarity))."""
+        position = {p.name: i for i, p in enumerate(ordered)}
+        checks: list[list] = [[] for _ in ordered]
+        for polarity, formula in statics:
+            free = {position[t] for t in _terms(formula) if t in position}
+            if free and not (len(free) == 1 and ordered[min(free)].name in pools):
+                checks[max(free)].append((self._grounder(formula, True), polarity))
+        levels = []
+        for param, tests in zip(ordered, checks):
+            lookups = [(self._static_index(f.predicate, slot), f.args[:slot] + f.args[slot + 1:])
+                       for slot, f in self._index_uses(param.name, statics, bound)]
+            levels.append((param.name, lookups, self._pool(param, pools), tests))
+            bound.add(param.name)
+        return levels
+
+    def _pools(self, params: tuple[Param, ...], statics, binding) -> dict[str, tuple]:
+        """(objects, their set) for each parameter that no static atom indexes but static
+        checks on it alone filter, such as ALFWorld's ``(or (objecttype ?ko knifetype)
+        (objecttype ?ko butterknifetype))``: filtered once, not at every partial binding."""
+        indexed = {t for polarity, f in statics if polarity and isinstance(f, Atom)
+                   for t in f.args}
+        names = {p.name for p in params}
+        pools = {}
+        for param in params:
+            if param.name in indexed:
+                continue
+            alone = [(self._grounder(f, True), polarity) for polarity, f in statics
+                     if {t for t in _terms(f) if t in names} == {param.name}]
+            if alone:
+                trial = dict(binding)
+                kept = []
+                for obj in self.objects_of(param.types):
+                    trial[param.name] = obj
+                    if all(test(trial) == polarity for test, polarity in alone):
+                        kept.append(obj)
+                pools[param.name] = (kept, frozenset(kept))
+        return pools
+
+    def _join_order(self, params: tuple[Param, ...], statics, pools, bound: set[str]) -> list[int]:
+        """Parameter positions in a greedy join order: next, the parameter with the fewest
+        expected candidates (a static fact index's mean group size when the other terms of
+        a static atom are bound, else its pool); ties keep declaration order."""
+        if len(params) < 2:
+            return list(range(len(params)))
+        order: list[int] = []
+        bound = set(bound)
+        left = list(range(len(params)))
+        while left:
+            best = min(left, key=lambda i: (self._expected(params[i], statics, pools, bound), i))
+            order.append(best)
+            left.remove(best)
+            bound.add(params[best].name)
+        return order
+
+    def _expected(self, param: Param, statics, pools, bound: set[str]) -> float:
+        expected = float(len(self._pool(param, pools)[0]))
+        for slot, formula in self._index_uses(param.name, statics, bound):
+            index = self._static_index(formula.predicate, slot)
+            expected = min(expected, len(self._static[formula.predicate]) / max(1, len(index)))
+        return expected
+
+    @staticmethod
+    def _index_uses(name: str, statics, bound) -> Iterator[tuple[int, Atom]]:
+        """(slot, atom) of the positive static atoms that name ``name`` once and whose
+        other terms are constants or in ``bound``: those whose index lists its values."""
+        for polarity, formula in statics:
+            if polarity and isinstance(formula, Atom) and formula.args.count(name) == 1 \
+                    and all(not t.startswith("?") or t in bound or t == name
+                            for t in formula.args):
+                yield formula.args.index(name), formula
+
+    def _extend(self, levels: list[tuple], depth: int, binding: dict) -> Iterator[dict]:
+        if depth == len(levels):
             yield dict(binding)
             return
-        param = params[depth]
-        candidates = self._candidates(param, binding, statics)
-        for obj in candidates:
-            binding[param.name] = obj
-            if all(self._check(check, binding) for check in checks[depth]):
-                yield from self._extend(params, depth + 1, binding, checks, statics)
-        binding.pop(param.name, None)
+        name, lookups, (pool, allowed), tests = levels[depth]
+        for obj in self._candidates(lookups, pool, allowed, binding):
+            binding[name] = obj
+            if all(test(binding) == polarity for test, polarity in tests):
+                yield from self._extend(levels, depth + 1, binding)
+        binding.pop(name, None)
 
-    def _candidates(self, param: Param, binding, statics) -> list[str]:
-        """Objects for ``param``: from a static fact index where one applies."""
-        typed = self.objects_of(param.types)
+    def _candidates(self, lookups, pool: list[str], allowed: frozenset[str],
+                    binding) -> list[str]:
+        """Objects for a parameter: from the smallest static fact index group that
+        applies, within its pool; else its pool."""
         best = None
-        for polarity, formula in statics:
-            if not polarity or not isinstance(formula, Atom) or formula.args.count(param.name) != 1:
-                continue
-            if not all(not t.startswith("?") or t in binding or t == param.name
-                       for t in formula.args):
-                continue
-            slot = formula.args.index(param.name)
-            key = tuple(binding.get(t, t) for i, t in enumerate(formula.args) if i != slot)
-            values = self._static_index(formula.predicate, slot).get(key, ())
+        for index, terms in lookups:
+            values = index.get(tuple([binding.get(t, t) for t in terms]), ())
             if best is None or len(values) < len(best):
                 best = values
         if best is None:
-            return typed
-        allowed = set(typed)
+            return pool
+        if len(pool) == len(self.objects):
+            return best
         return [o for o in best if o in allowed]
+
+    def _pool(self, param: Param, pools) -> tuple[list[str], frozenset[str]]:
+        """The objects ``param`` may take before the index: its pool or its typed objects."""
+        return pools.get(param.name) or self._objects_of(param.types)
 
     def _static_index(self, predicate: str, slot: int) -> dict:
         index = self._index_cache.get((predicate, slot))
@@ -264,49 +385,89 @@ class Task:
             self._index_cache[(predicate, slot)] = index
         return index
 
+    def _unchecked(self, schema) -> Formula:
+        """The precondition of ``schema`` without the static conjuncts on its parameters,
+        which :meth:`_bindings` checks."""
+        def unchecked():
+            names = {p.name for p in schema.params}
+            return And(tuple(c for c in _conjuncts(schema.precondition)
+                             if (check := self._static_check(c)) is None
+                             or not names & set(_terms(check[1]))))
+        return self._memo(schema, "unchecked", unchecked)
+
+    def _statics(self, conjuncts: list[Formula]) -> list[tuple[bool, Formula]]:
+        """The static checks among ``conjuncts``, found once per list."""
+        return self._memo(conjuncts, "statics", lambda: [
+            check for check in map(self._static_check, conjuncts) if check is not None])
+
     def _static_check(self, formula: Formula):
         """(polarity, formula) if ``formula`` can be decided from static facts alone."""
         polarity = True
         if isinstance(formula, Not):
             polarity, formula = False, formula.arg
-        if isinstance(formula, Equals) or (isinstance(formula, Atom)
-                                           and formula.predicate in self._static):
-            return polarity, formula
-        return None
+        return (polarity, formula) if self._is_static(formula) else None
 
-    def _check(self, check, binding) -> bool:
-        polarity, formula = check
-        return self._static_value(formula, binding) == polarity
-
-    def _static_value(self, formula, binding) -> bool:
-        if isinstance(formula, Equals):
-            return binding.get(formula.left, formula.left) == binding.get(formula.right,
-                                                                           formula.right)
-        return tuple(binding.get(t, t) for t in formula.args) in self._static[formula.predicate]
+    def _is_static(self, formula: Formula) -> bool:
+        """Whether ``formula`` is built of equalities and static atoms with not/and/or
+        (such as ALFWorld's ``(or (objecttype ?ko knifetype) ...)``)."""
+        if isinstance(formula, Atom):
+            return formula.predicate in self._static
+        if isinstance(formula, Not):
+            return self._is_static(formula.arg)
+        if isinstance(formula, (And, Or)):
+            return all(self._is_static(part) for part in formula.args)
+        return isinstance(formula, Equals)
 
     def _ground_formula(self, f: Formula, binding, simplify: bool) -> cond.Condition:
+        return self._grounder(f, simplify)(binding)
+
+    def _grounder(self, f, simplify: bool):
+        """``f`` compiled once into a function binding -> ground condition (static atoms
+        decided when ``simplify``), or, for a tuple of effects, binding -> (add, delete,
+        conditional)."""
+        return self._memo(f, simplify, lambda: self._compile_effects(f) if isinstance(f, tuple)
+                          else self._compile(f, simplify))
+
+    def _memo(self, key_object, kind, make):
+        """``make()``, computed once per (object, kind) for this task."""
+        entry = self._compiled.get((id(key_object), kind))
+        if entry is None or entry[0] is not key_object:  # the object guards against id reuse
+            entry = self._compiled[(id(key_object), kind)] = (key_object, make())
+        return entry[1]
+
+    def _compile(self, f: Formula, simplify: bool):
         if isinstance(f, Atom):
-            if simplify and f.predicate in self._static:
-                return self._static_value(f, binding)
-            return cond.atom(self.fact_id(Atom(f.predicate,
-                                               tuple(binding.get(t, t) for t in f.args))))
+            predicate, terms = f.predicate, f.args
+            if simplify and predicate in self._static:
+                facts = self._static[predicate]
+                return lambda b: tuple([b.get(t, t) for t in terms]) in facts
+            ids, new_id = self._fact_ids, self._id
+
+            def atom(b):
+                args = tuple([b.get(t, t) for t in terms])
+                fid = ids.get((predicate, args))
+                return ("atom", new_id(predicate, args) if fid is None else fid)
+            return atom
         if isinstance(f, Equals):
-            return self._static_value(f, binding)
+            left, right = f.left, f.right
+            return lambda b: b.get(left, left) == b.get(right, right)
         if isinstance(f, Not):
-            return cond.negate(self._ground_formula(f.arg, binding, simplify))
-        if isinstance(f, And):
-            return cond.conjoin(self._ground_formula(p, binding, simplify) for p in f.args)
-        if isinstance(f, Or):
-            return cond.disjoin(self._ground_formula(p, binding, simplify) for p in f.args)
+            inner = self._grounder(f.arg, simplify)
+            return lambda b: cond.negate(inner(b))
+        if isinstance(f, (And, Or)):
+            parts = [self._grounder(p, simplify) for p in f.args]
+            junction = cond.conjoin if isinstance(f, And) else cond.disjoin
+            return lambda b: junction(part(b) for part in parts)
         if isinstance(f, Imply):
-            return cond.disjoin([cond.negate(self._ground_formula(f.condition, binding, simplify)),
-                                 self._ground_formula(f.consequence, binding, simplify)])
+            condition = self._grounder(f.condition, simplify)
+            consequence = self._grounder(f.consequence, simplify)
+            return lambda b: cond.disjoin([cond.negate(condition(b)), consequence(b)])
         if isinstance(f, Exists):
-            return cond.disjoin(self._ground_formula(f.body, b, simplify)
-                                for b in self._bindings(f.params, _conjuncts(f.body), binding))
+            body, params, conjuncts = self._grounder(f.body, simplify), f.params, _conjuncts(f.body)
+            return lambda b: cond.disjoin(body(x) for x in self._bindings(params, conjuncts, b))
         if isinstance(f, Forall):
-            return cond.conjoin(self._ground_formula(f.body, b, simplify)
-                                for b in self._all_bindings(f.params, binding))
+            body, params = self._grounder(f.body, simplify), f.params
+            return lambda b: cond.conjoin(body(x) for x in self._all_bindings(params, b))
         raise TypeError(f"not a formula: {f!r}")
 
     def _all_bindings(self, params, binding) -> Iterator[dict]:
@@ -317,35 +478,54 @@ class Task:
             yield inner
 
     def _ground_effects(self, effects: tuple[Effect, ...], binding):
-        add = delete = 0
-        conditional = []
-        for effect in effects:
-            if isinstance(effect, Literal):
-                bit = 1 << self.fact_id(Atom(effect.atom.predicate,
-                                             tuple(binding.get(t, t) for t in effect.atom.args)))
-                if effect.negated:
+        return self._grounder(effects, True)(binding)
+
+    def _compile_effects(self, effects: tuple[Effect, ...]):
+        parts = [(e.atom.predicate, e.atom.args, e.negated) if isinstance(e, Literal) else e
+                 for e in effects]
+        ids, new_id = self._fact_ids, self._id
+
+        def ground_effects(binding):
+            add = delete = 0
+            conditional = []
+            for part in parts:
+                if type(part) is not tuple:
+                    more_add, more_delete = self._ground_compound(part, binding, conditional)
+                    add, delete = add | more_add, delete | more_delete
+                    continue
+                predicate, terms, negated = part
+                args = tuple([binding.get(t, t) for t in terms])
+                fid = ids.get((predicate, args))
+                bit = 1 << (new_id(predicate, args) if fid is None else fid)
+                if negated:
                     delete |= bit
                 else:
                     add |= bit
-            elif isinstance(effect, When):
-                condition = self._ground_formula(effect.condition, binding, simplify=True)
-                if condition is False:
-                    continue
-                c_add, c_delete, nested = self._ground_effects(effect.effects, binding)
-                if condition is True:
-                    add, delete = add | c_add, delete | c_delete
-                    conditional.extend(nested)
-                    continue
-                conditional.append((cond.compile_condition(condition), condition, c_add, c_delete))
-                for _, inner, n_add, n_delete in nested:
-                    both = cond.conjoin([condition, inner])
-                    conditional.append((cond.compile_condition(both), both, n_add, n_delete))
-            elif isinstance(effect, ForallEffect):
-                for inner_binding in self._all_bindings(effect.params, binding):
-                    f_add, f_delete, nested = self._ground_effects(effect.effects, inner_binding)
-                    add, delete = add | f_add, delete | f_delete
-                    conditional.extend(nested)
-        return add, delete, conditional
+            return add, delete, conditional
+        return ground_effects
+
+    def _ground_compound(self, effect, binding, conditional: list) -> tuple[int, int]:
+        """The unconditional (add, delete) of a ``when`` or ``forall`` effect; its
+        conditional parts are appended to ``conditional``."""
+        add = delete = 0
+        if isinstance(effect, When):
+            condition = self._ground_formula(effect.condition, binding, simplify=True)
+            if condition is False:
+                return 0, 0
+            c_add, c_delete, nested = self._ground_effects(effect.effects, binding)
+            if condition is True:
+                conditional.extend(nested)
+                return c_add, c_delete
+            conditional.append((cond.compile_condition(condition), condition, c_add, c_delete))
+            for _, inner, n_add, n_delete in nested:
+                both = cond.conjoin([condition, inner])
+                conditional.append((cond.compile_condition(both), both, n_add, n_delete))
+        elif isinstance(effect, ForallEffect):
+            for inner_binding in self._all_bindings(effect.params, binding):
+                f_add, f_delete, nested = self._ground_effects(effect.effects, inner_binding)
+                add, delete = add | f_add, delete | f_delete
+                conditional.extend(nested)
+        return add, delete
 
 
 class _SuccessorGenerator:
@@ -406,6 +586,15 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
+def _static_facts(domain: Domain, problem: Problem) -> dict[str, set[tuple[str, ...]]]:
+    """The arguments of each static predicate's (one no action changes) initial facts."""
+    static = {p: set() for p in set(domain.predicates) - domain.changed_predicates()}
+    for fact in problem.init:
+        if fact.predicate in static:
+            static[fact.predicate].add(fact.args)
+    return static
+
+
 def ground(domain: Domain, problem: Problem, limits: Limits = Limits()) -> Task:
     """Ground ``problem`` of ``domain`` into a :class:`Task` of at most
     ``limits.max_ground_actions`` actions."""
@@ -419,7 +608,14 @@ def _conjuncts(f: Formula) -> list[Formula]:
 
 
 def _terms(f) -> tuple[str, ...]:
-    return (f.left, f.right) if isinstance(f, Equals) else f.args
+    """The terms of a static check's formula (an atom, equality, or not/and/or of them)."""
+    if isinstance(f, Atom):
+        return f.args
+    if isinstance(f, Equals):
+        return f.left, f.right
+    if isinstance(f, Not):
+        return _terms(f.arg)
+    return tuple(t for part in f.args for t in _terms(part))
 
 
 def _prune_unreachable(init: int, actions: list[GroundAction]) -> list[GroundAction]:

@@ -5,6 +5,10 @@ Fast Downward comes from the ``up-fast-downward`` wheel: its translator runs as
 ``bin/`` folder (so no other ``fast_downward`` package in site-packages is seen),
 then its ``downward`` binary searches. Model text only ever reaches the planner
 as files written by :mod:`planloop.pddl.writer`, and only argv lists are run.
+
+``auto`` plans small tasks in-process (starting Fast Downward costs 0.2 s or more
+before it searches) and hands the rest to ``lama-first``: same contract, any valid
+plan.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -26,19 +31,26 @@ from functools import lru_cache
 from pathlib import Path
 
 from .diagnostics import PDDLError, received
-from .grounding import ground
+from .grounding import Task, ground
 from .model import Domain, Problem
 from .plans import parse_plan
 from .reader import parse_domain, parse_problem
-from .search import SearchTimeout, astar, breadth_first
-from .source import Limits
+from .heuristics import RelaxedTask
+from .search import SearchTimeout, astar, breadth_first, greedy_best_first
+from .source import Limits, source_path
 from .writer import write_domain, write_problem
 
 STATUSES = ("solved", "unsolvable", "timeout", "out_of_memory", "invalid_input", "error")
 FAST_DOWNWARD_PLANNERS = {"lama-first": "lama-first", "seq-sat-lama-2011": "seq-sat-lama-2011",
                           "astar(lmcut())": "seq-opt-lmcut", "seq-opt-lmcut": "seq-opt-lmcut"}
-BUILTIN_PLANNERS = {"bfs": breadth_first, "astar": astar}
-PLANNERS = tuple(FAST_DOWNWARD_PLANNERS) + tuple(BUILTIN_PLANNERS)
+BUILTIN_PLANNERS = {"bfs": breadth_first, "astar": astar, "gbfs": greedy_best_first}
+PLANNERS = tuple(FAST_DOWNWARD_PLANNERS) + tuple(BUILTIN_PLANNERS) + ("auto",)
+# auto searches in-process only tasks of at most AUTO_MAX_ACTIONS ground actions (grounding
+# stops past AUTO_GROUND_LIMIT), for at most AUTO_SEARCH_SECONDS: see benchmarks/
+# bench_formalizer_planning.py and the README for the measurements behind them.
+AUTO_MAX_ACTIONS = 1000
+AUTO_GROUND_LIMIT = 2000
+AUTO_SEARCH_SECONDS = 0.5
 _DIR_PREFIX = "planloop-fd-"  # then the owner's pid: planloop-fd-<pid>-XXXX
 _OWNED_DIR = re.compile(re.escape(_DIR_PREFIX) + r"(\d+)-")
 
@@ -59,9 +71,21 @@ class PlanResult:
 
 
 def _load(domain, problem, limits: Limits) -> tuple[Domain, Problem]:
-    d = domain if isinstance(domain, Domain) else parse_domain(domain, limits)
+    if isinstance(domain, Domain):
+        d = domain
+    elif isinstance(domain, str) and len(domain) <= 100_000 and source_path(domain) is None:
+        d = _domain_from_text(domain, limits)
+    else:
+        d = parse_domain(domain, limits)
     p = problem if isinstance(problem, Problem) else parse_problem(problem, d, limits)
     return d, p
+
+
+@lru_cache(maxsize=16)
+def _domain_from_text(text: str, limits: Limits) -> Domain:
+    """A domain read from PDDL text (of at most 100,000 characters), remembered: a loop
+    plans many problems of one domain."""
+    return parse_domain(text, limits)
 
 
 def solve(domain, problem, planner: str = "lama-first", timeout: float = 60.0,
@@ -83,6 +107,8 @@ def solve(domain, problem, planner: str = "lama-first", timeout: float = 60.0,
         return PlanResult("invalid_input", None, str(exc), time.monotonic() - start, planner)
     if planner in BUILTIN_PLANNERS:
         return _solve_builtin(d, p, planner, timeout, start, limits)
+    if planner == "auto":
+        return _solve_auto(d, p, timeout, memory_limit_mb, start, limits)
     return _solve_fast_downward(d, p, planner, timeout, memory_limit_mb, start)
 
 
@@ -107,18 +133,82 @@ def _solve_builtin(d: Domain, p: Problem, planner: str, timeout: float, start: f
         task = ground(d, p, limits)
     except PDDLError as exc:
         return PlanResult("invalid_input", None, str(exc), time.monotonic() - start, planner)
-    remaining = max(0.0, timeout - (time.monotonic() - start))
+    return _search(task, BUILTIN_PLANNERS[planner], planner, start, timeout)
+
+
+def _search(task: Task, search, name: str, start: float, timeout: float) -> PlanResult:
+    """Run a built-in ``search(task, timeout=...)`` until ``start + timeout``; its
+    PlanResult, named ``name``."""
+    remaining = max(0.0, start + timeout - time.monotonic())
     try:
-        plan = BUILTIN_PLANNERS[planner](task, timeout=remaining)
+        plan = search(task, timeout=remaining)
     except SearchTimeout:
         return PlanResult("timeout", None, f"no plan within {timeout} s",
-                          time.monotonic() - start, planner)
+                          time.monotonic() - start, name)
     seconds = time.monotonic() - start
     if plan is None:
         return PlanResult("unsolvable", None, "search space exhausted: no plan exists", seconds,
-                          planner)
+                          name)
     return PlanResult("solved", tuple(a.text for a in plan), f"plan of {len(plan)} steps",
-                      seconds, planner)
+                      seconds, name)
+
+
+def _solve_auto(d: Domain, p: Problem, timeout: float, memory_limit_mb: int | None,
+                start: float, limits: Limits) -> PlanResult:
+    """Greedy best-first search in-process when the task grounds to at most
+    AUTO_MAX_ACTIONS actions and the search ends within AUTO_SEARCH_SECONDS; else
+    Fast Downward's lama-first with the time left. ``memory_limit_mb`` binds only
+    Fast Downward (the in-process search is small by those two bounds)."""
+    def fall_back(reason: str) -> PlanResult:
+        result = _solve_fast_downward(d, p, "lama-first", timeout, memory_limit_mb, start)
+        return replace(result, message=f"{reason}; {result.message}", planner="auto/lama-first")
+
+    capped = replace(limits, max_ground_actions=min(limits.max_ground_actions,
+                                                    AUTO_GROUND_LIMIT))
+    try:
+        task, relaxed = _auto_task(d, p, capped)
+    except PDDLError as exc:
+        return fall_back(f"not grounded in-process ({exc})")
+    if relaxed is None:
+        return fall_back(f"{len(task.actions):,} ground actions, more than {AUTO_MAX_ACTIONS:,}")
+    if relaxed.relaxed_plan(task.init) is None:
+        return PlanResult("unsolvable", None, "no plan exists: the goal is unreachable even "
+                          "ignoring delete effects", time.monotonic() - start, "auto/gbfs")
+    budget = min(timeout, time.monotonic() - start + AUTO_SEARCH_SECONDS)
+    result = _search(task, lambda t, timeout: greedy_best_first(t, timeout, relaxed),
+                     "auto/gbfs", start, budget)
+    if result.status != "timeout":
+        return result
+    if budget < timeout:
+        return fall_back(f"no in-process plan within {AUTO_SEARCH_SECONDS} s")
+    return replace(result, message=f"no plan within {timeout} s")
+
+
+_LAST_TASKS: OrderedDict[tuple[int, Limits], tuple[Task, RelaxedTask | None]] = OrderedDict()
+_LAST_TASKS_LOCK = threading.Lock()
+
+
+def _auto_task(d: Domain, p: Problem, limits: Limits) -> tuple[Task, RelaxedTask | None]:
+    """``ground(d, p, limits)`` and, when it has at most AUTO_MAX_ACTIONS actions, its
+    relaxation. Both come from the last task of ``d`` when ``p`` has its objects and
+    static facts (the ground actions, see :meth:`Task.with_problem`) and its goal and
+    reachable actions (the relaxation). The last tasks of 8 domains are kept."""
+    key = (id(d), limits)
+    with _LAST_TASKS_LOCK:
+        last, last_relaxed = _LAST_TASKS.get(key, (None, None))
+    task = last.with_problem(p) if last is not None and last.domain is d else None
+    if task is None:
+        task = ground(d, p, limits)
+    relaxed = None
+    if len(task.actions) <= AUTO_MAX_ACTIONS:
+        same = last is not None and task.actions == last.actions and task.goal == last.goal
+        relaxed = last_relaxed if same and last_relaxed is not None else RelaxedTask(task)
+    with _LAST_TASKS_LOCK:
+        _LAST_TASKS[key] = task, relaxed
+        _LAST_TASKS.move_to_end(key)
+        while len(_LAST_TASKS) > 8:
+            _LAST_TASKS.popitem(last=False)
+    return task, relaxed
 
 
 @lru_cache(maxsize=1)

@@ -31,7 +31,7 @@ class PDDLegoPolicy:
     name = "pddlego"
 
     def __init__(self, writer, max_solver_retries: int = 5, max_simulation_retries: int = 5,
-                 error_fixing: bool = True, planner: str = "lama-first",
+                 error_fixing: bool = True, planner: str = "auto",
                  planner_timeout: float = 30.0, frozen_df: str | None = None, solver=solve,
                  truth: Callable[[], str | None] | None = None):
         self.writer = writer
