@@ -24,7 +24,7 @@ from pathlib import Path
 
 from planloop.policies import ClosedLoopPolicy, OpenLoopPolicy, run_episode
 from planloop.study import (Study, StudyError, make_env, markdown_table, open_model,
-                            run_study, save_success_plot, study_main, study_parser,
+                            run_study, show_success_plot, study_main, study_parser,
                             success_cell, tally)
 
 OPEN = "open"
@@ -124,10 +124,7 @@ def main(argv=None, model=None) -> int:
     print(table)
     series = {model.name: [(str(h), *tally(r for r in records if r["horizon"] == h))
                            for h in args.horizons]}
-    if save_success_plot(series, args.out / "success.png", "horizon H"):
-        print(f"\nplot: {args.out / 'success.png'}")
-    else:
-        print("\nno plot: install matplotlib (pip install 'planloop[plot]')", file=sys.stderr)
+    show_success_plot(series, args.out / "success.png", "horizon H")
     return 0
 
 

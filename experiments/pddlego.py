@@ -30,7 +30,7 @@ from planloop.pddl import PLANNERS, PlanCache
 from planloop.policies import PDDLegoPolicy, PlanGenPolicy, run_episode
 from planloop.results import ResultsFile
 from planloop.study import (Study, StudyError, markdown_table, open_model, run_study,
-                            save_success_plot, study_main, study_parser, success_cell, tally,
+                            show_success_plot, study_main, study_parser, success_cell, tally,
                             write_report)
 
 FAMILIES = {"CoinCollector-v0": "coin", "ALFWorld-v0": "alfworld"}
@@ -270,10 +270,7 @@ def main(argv=None, model=None) -> int:
     print(table)
     print(f"\nreport: {write_report(latest, args.out / 'report.html', 'PDDLego+')}")
     series, xlabel = success_series(latest)
-    if save_success_plot(series, args.out / "success.png", xlabel):
-        print(f"\nplot: {args.out / 'success.png'}")
-    else:
-        print("\nno plot: install matplotlib (pip install 'planloop[plot]')", file=sys.stderr)
+    show_success_plot(series, args.out / "success.png", xlabel)
     return 0
 
 

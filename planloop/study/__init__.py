@@ -21,7 +21,7 @@ from .errors import StudyError, one_line, study_main
 from .flags import parse_instances, parse_option, positive_int, study_parser
 from .jobs import Job, Study
 from .models import check_model, open_model
-from .plots import save_success_plot
+from .plots import save_success_plot, show_success_plot
 from .progress import Progress
 from .report import write_report
 from .runner import latest_records, make_env, run_study
@@ -29,5 +29,5 @@ from .tables import markdown_table, success_cell, tally
 
 __all__ = ["Job", "Progress", "Study", "StudyError", "check_model", "latest_records",
            "make_env", "markdown_table", "one_line", "open_model", "parse_instances",
-           "parse_option", "positive_int", "run_study", "save_success_plot", "study_main",
-           "study_parser", "success_cell", "tally", "write_report"]
+           "parse_option", "positive_int", "run_study", "save_success_plot", "show_success_plot",
+           "study_main", "study_parser", "success_cell", "tally", "write_report"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -44,3 +45,13 @@ def save_success_plot(series: Mapping[str, Sequence[Point]], path: Path | str,
     figure.savefig(path, dpi=120, bbox_inches="tight")
     plt.close(figure)
     return True
+
+
+def show_success_plot(series: Mapping[str, Sequence[Point]], path: Path | str,
+                      xlabel: str) -> None:
+    """:func:`save_success_plot`, then say where it is (stdout) or how to get one
+    (stderr)."""
+    if save_success_plot(series, path, xlabel):
+        print(f"\nplot: {path}")
+    else:
+        print("\nno plot: install matplotlib (pip install 'planloop[plot]')", file=sys.stderr)
