@@ -62,6 +62,7 @@ def make_policy(env, model, condition: dict, frozen_df: str | None, planner: str
     return PDDLegoPolicy(writer, max_solver_retries=retries, max_simulation_retries=retries,
                          error_fixing=condition["error_fixing"], planner=planner,
                          frozen_df=frozen_df, solver=PLAN_CACHE.solve,
+                         rollback=condition["rollback"],
                          truth=None if model is None else true_problem(env, family, planner))
 
 
@@ -127,11 +128,13 @@ def natural(value) -> list:
 
 
 def condition_label(record: dict) -> str:
-    """``pddlego, detailed prompt, no error fixing, detailed feedback, reused domain``."""
+    """``pddlego, detailed prompt, no error fixing, rollback, reused domain, detailed
+    feedback``."""
     parts = [str(record.get("policy"))]
     if record.get("policy") == "pddlego":
         parts.append(f"{record.get('prompt')} prompt")
         parts += [] if record.get("error_fixing") else ["no error fixing"]
+        parts += ["rollback"] if record.get("rollback") else []
         parts += [f"{str(record['domain']).split(':')[0]} domain"] if record.get("domain") else []
     parts += ["detailed feedback"] if record.get("feedback") == "detailed" else []
     return ", ".join(parts)
@@ -223,6 +226,9 @@ def main(argv=None, model=None) -> int:
     parser.add_argument("--prompt", choices=NAMES, default="detailed")
     parser.add_argument("--no-error-fixing", action="store_true",
                         help="no solver-error and no simulation-error retries (the ablation)")
+    parser.add_argument("--rollback", action="store_true",
+                        help="on a refused step, restart the game and replay the plans that "
+                             "ran through, as PDDLego+'s code does")
     parser.add_argument("--retries", type=int, default=5,
                         help="retries of each loop per error (default 5)")
     parser.add_argument("--domain-file", help="a fixed PDDL domain: the model writes only "
@@ -249,7 +255,7 @@ def main(argv=None, model=None) -> int:
     condition = {"policy": args.policy, "feedback": args.feedback}
     if args.policy == "pddlego":
         condition.update(prompt=args.prompt, error_fixing=not args.no_error_fixing,
-                         domain=domain)
+                         rollback=args.rollback, domain=domain)
     study = Study("pddlego", args.env, env_kwargs, GROUND_TRUTH if truth else model.name,
                   args.llm, settings={"retries": args.retries, "planner": args.planner})
 

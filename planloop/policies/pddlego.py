@@ -9,7 +9,7 @@ from collections.abc import Callable
 from ..formalizer import CheckFailure, CommandMapper, Request, check
 from ..llm import Usage
 from ..pddl import solve
-from .base import GIVE_UP
+from .base import GIVE_UP, RESTART
 
 
 class PDDLegoPolicy:
@@ -26,6 +26,11 @@ class PDDLegoPolicy:
     check, plan and steps are in ``details["rounds"]``; ``details["stop"]`` says why the
     policy gave up, if it did. ``truth`` (for evaluators; the loop never reads it) returns
     the true problem file of the moment, recorded as each round's ``truth``.
+
+    ``rollback=True`` is PDDLego+'s own code: a refused step of a plan whose earlier steps
+    moved the world restarts the game (``RESTART``) and replays the plans that ran
+    through, so the repaired files start from the state before the failed plan; by
+    default the loop goes on from where the failed plan left the world.
     """
 
     name = "pddlego"
@@ -33,7 +38,7 @@ class PDDLegoPolicy:
     def __init__(self, writer, max_solver_retries: int = 5, max_simulation_retries: int = 5,
                  error_fixing: bool = True, planner: str = "auto",
                  planner_timeout: float = 30.0, frozen_df: str | None = None, solver=solve,
-                 truth: Callable[[], str | None] | None = None):
+                 truth: Callable[[], str | None] | None = None, rollback: bool = False):
         self.writer = writer
         self.model_name = writer.name
         self.prompt_version = writer.prompt_version
@@ -42,6 +47,7 @@ class PDDLegoPolicy:
         self.planner, self.planner_timeout, self.solver = planner, planner_timeout, solver
         self.frozen_df = frozen_df
         self.truth = truth
+        self.rollback = rollback
         self.usage = Usage()
         self.details: dict = {}
 
@@ -58,6 +64,9 @@ class PDDLegoPolicy:
         self.failed_in_a_row = 0
         self.last_failed: str | None = None
         self.repeated: str | None = None
+        self.committed: list[str] = []  # the commands of the plans that ran through
+        self.committed_history = 1  # how much of the history they account for
+        self.replay: list[str] | None = None  # after a rollback's RESTART
         self.rounds: list[dict] = []
         self.details = {"rounds": self.rounds, "solver_errors": 0, "solver_fixed": 0,
                         "simulation_errors": 0, "simulation_fixed": 0, "stop": None}
@@ -67,6 +76,11 @@ class PDDLegoPolicy:
         self.mapper.learn(valid)
         if self.sent is not None:
             self._observe(obs, info)
+            if self.replay is not None:
+                return RESTART
+        if self.replay:
+            return self.replay.pop(0)
+        self.replay = None
         command = None
         while command is None:
             while not self.queue:
@@ -77,6 +91,8 @@ class PDDLegoPolicy:
             if command is None:  # a later step the game's commands cannot express
                 self._refused(step, f"the step {step} names no command the game accepts "
                                     f"now (valid now: {', '.join(valid)})")
+                if self.replay is not None:
+                    return RESTART
         self.sent = (step, command)
         self.rounds[-1]["steps"].append({"step": step, "command": command})
         return command
@@ -100,6 +116,8 @@ class PDDLegoPolicy:
             if not self.queue or info.get("won"):  # the plan ran through: grow the files
                 self.details["simulation_fixed"] += bool(self.failed_in_a_row)
                 self.failed_in_a_row, self.trigger, self.error = 0, "growth", None
+                self.committed += self.succeeded
+                self.committed_history = len(self.history)
             return
         self.repeated = command if command == self.last_failed else None
         self.last_failed = command
@@ -115,6 +133,12 @@ class PDDLegoPolicy:
         if self.failed_in_a_row > self.max_simulation:
             self.details["stop"] = (f"simulation error not fixed after "
                                     f"{self.failed_in_a_row - 1} retries: {self.error}")
+        elif self.rollback and self.succeeded:
+            note = (f"(The game was restarted and your completed plans replayed: "
+                    f"{', '.join(self.succeeded)} no longer happened.)")
+            self.history = self.history[:self.committed_history] + [note]
+            self.new, self.succeeded = [note], []
+            self.replay = list(self.committed)
 
     def _formalize(self, valid: list[str]) -> bool:
         """One inner loop: files until they pass the checks (the plan is queued, True)
