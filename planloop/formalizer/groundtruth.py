@@ -11,6 +11,7 @@ things as the game does (``cabinet_1`` for "cabinet 1"), as a model would.
 from __future__ import annotations
 
 import re
+from abc import ABC, abstractmethod
 from collections import deque
 from dataclasses import replace
 
@@ -28,7 +29,7 @@ def _atom(text: str) -> Atom:
     return Atom(name.lower(), tuple(a.lower() for a in args))
 
 
-class _GroundTruth:
+class _GroundTruth(ABC):
     """Shared: the world read once per request, the problem written with a goal."""
 
     name = NAME
@@ -50,8 +51,9 @@ class _GroundTruth:
     def _rename(self, text: str, world) -> str:
         return text
 
-    def _formalize(self, domain, world, observed):
-        raise NotImplementedError
+    @abstractmethod
+    def _formalize(self, domain, world, observed) -> tuple[dict, set[Atom], Formula]:
+        """(objects, initial facts, goal) of the problem to write."""
 
 
 class CoinGroundTruth(_GroundTruth):
