@@ -18,6 +18,7 @@ from dataclasses import replace
 from ..pddl import parse, parse_command, solve, write_problem
 from ..pddl.model import And, Atom, Exists, Formula
 from .extract import Files
+from .matching import ASSUMED_PREFIX
 from .request import Draft, Request
 
 NAME = "groundtruth"
@@ -69,7 +70,7 @@ class CoinGroundTruth(_GroundTruth):
         for link in [a for a in world.init if a.predicate == "connected"]:
             room, far, direction = link.args
             if room in visited and link not in observed:
-                unknown = f"unknown-{direction}-of-{room}"
+                unknown = f"{ASSUMED_PREFIX}-{direction}-of-{room}"
                 objects[unknown] = "room"
                 init.add(Atom("connected", (room, unknown, direction)))
                 init |= self._door(world, room, far, unknown, objects)

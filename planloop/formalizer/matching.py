@@ -47,7 +47,7 @@ from .mapping import squash
 
 # The true domains' words these rules use (CoinCollector's and ALFWorld's).
 HIDDEN_TYPES = frozenset({"door", "slot", "location", "agent", "otype", "rtype"})
-ASSUMED_PREFIX = "unknown"  # the ground-truth formalizer's rooms behind closed doors
+ASSUMED_PREFIX = "unknown"  # names the ground-truth formalizer's rooms behind closed doors
 AGENT_PREFIXES = ("agent", "player")  # the model's names for the agent, squashed
 PLACE = "receptacleatlocation"  # (r l): receptacle r also names location l
 VISITED = "visited"
