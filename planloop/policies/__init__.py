@@ -7,8 +7,9 @@ from .direct import DirectPlanPolicy
 from .loop import ClosedLoopPolicy, OpenLoopPolicy
 from .pddlego import PDDLegoPolicy
 from .plangen import PlanGenPolicy
+from .repair import RepairPipelinePolicy
 from .runner import Episode, run_episode
 
 __all__ = ["AgenticPolicy", "ClosedLoopPolicy", "DirectPlanPolicy", "Episode", "GIVE_UP",
            "OpenLoopPolicy", "PDDLegoPolicy", "PlanGenPolicy", "Policy", "PlannerPolicy",
-           "RESTART", "RandomPolicy", "run_episode"]
+           "RESTART", "RandomPolicy", "RepairPipelinePolicy", "run_episode"]
