@@ -14,6 +14,14 @@ command resumes and skips finished episodes; episodes whose model calls failed f
 good are recorded and run again), ``success.md`` (the table printed at the end) and
 ``success.png`` (success against horizon, with 95% Wilson intervals; needs matplotlib,
 the ``plot`` extra).
+
+The policies default to their richer behaviour; each of the horizon study's choices can
+be switched on: ``--feedback state`` (on a failure the model sees the executed actions,
+the state before the failure and the failed action, not the environment's cause),
+``--grounding per_variable`` (one question per parameter), ``--conversation accumulate``
+(one growing conversation), ``--ask sequence`` (the whole sequence each time, its first
+H executed) and ``--max-restarts none``; ``--paper`` sets all of them (a flag given
+beside it still wins). Switches not at their default enter the results key.
 """
 
 from __future__ import annotations
@@ -23,11 +31,13 @@ import sys
 from pathlib import Path
 
 from planloop.policies import ClosedLoopPolicy, OpenLoopPolicy, run_episode
+from planloop.policies.loop import CHOICES, DEFAULTS, PAPER
 from planloop.study import (Study, StudyError, make_env, markdown_table, open_model,
                             run_study, show_success_plot, study_main, study_parser,
                             success_cell, tally)
 
 OPEN = "open"
+_UNSET = object()  # a switch not given on the command line
 
 
 def parse_horizons(text: str) -> list[int | str]:
@@ -44,11 +54,31 @@ def parse_horizons(text: str) -> list[int | str]:
     return horizons
 
 
-def make_policy(model, horizon, trial: int, max_actions: int, temperature: float):
+def parse_restarts(text: str) -> int | None:
+    """``--max-restarts``: a count of at least 0, or ``none`` for no cap."""
+    if text.strip().lower() == "none":
+        return None
+    if text.strip().isdigit():
+        return int(text)
+    raise argparse.ArgumentTypeError(f"max restarts is a count or 'none', not {text!r}")
+
+
+def loop_switches(args: argparse.Namespace) -> dict:
+    """Every switch of the loop policies: as given, else ``--paper``'s, else the default."""
+    base = PAPER if args.paper else DEFAULTS
+    return {key: base[key] if getattr(args, key) is _UNSET else getattr(args, key)
+            for key in DEFAULTS}
+
+
+def make_policy(model, horizon, trial: int, max_actions: int, temperature: float,
+                switches: dict | None = None):
+    switches = switches or {}
     if horizon == OPEN:
-        return OpenLoopPolicy(model, max_actions=max_actions, temperature=temperature, seed=trial)
+        return OpenLoopPolicy(model, max_actions=max_actions, temperature=temperature,
+                              seed=trial, **{key: value for key, value in switches.items()
+                                             if key in ("grounding", "conversation", "ask")})
     return ClosedLoopPolicy(model, horizon=horizon, max_actions=max_actions,
-                            temperature=temperature, seed=trial)
+                            temperature=temperature, seed=trial, **switches)
 
 
 def episode_record(episode) -> dict:
@@ -61,15 +91,18 @@ def episode_record(episode) -> dict:
 def run_sweep(env_id: str, model, horizons, instances, trials: int, out: Path,
               workers: int = 1, max_actions: int = 50, temperature: float = 0.7,
               env_kwargs: dict | None = None, model_spec: str | None = None,
-              check=None) -> list[dict]:
+              check=None, switches: dict | None = None) -> list[dict]:
     """Run every (horizon, instance, trial) not yet in ``out/episodes.jsonl``; returns
-    their records (old and new). ``check``: a model to check before the first episode."""
+    their records (old and new). ``check``: a model to check before the first episode;
+    ``switches``: the loop policies' (those not at their default enter the settings)."""
+    switches = {**DEFAULTS, **(switches or {})}
+    changed = {key: value for key, value in switches.items() if value != DEFAULTS[key]}
     study = Study("horizon_sweep", env_id, env_kwargs or {}, model.name, model_spec,
-                  settings={"max_actions": max_actions, "temperature": temperature})
+                  settings={"max_actions": max_actions, "temperature": temperature, **changed})
 
     def play(env, job) -> dict:
         policy = make_policy(model, job.condition["horizon"], job.trial, max_actions,
-                             temperature)
+                             temperature, switches)
         return episode_record(run_episode(env, policy, options={"instance": job.instance}))
 
     jobs = study.jobs([{"horizon": horizon} for horizon in horizons], instances, trials)
@@ -111,6 +144,14 @@ def main(argv=None, model=None) -> int:
                              "(default 1,5,open)")
     parser.add_argument("--temperature", type=float, default=0.7)
     parser.add_argument("--max-actions", type=int, default=50)
+    for key, choices in CHOICES.items():
+        parser.add_argument(f"--{key}", choices=choices, default=_UNSET,
+                            help=f"default {DEFAULTS[key]}; the paper's: {PAPER[key]}")
+    parser.add_argument("--max-restarts", type=parse_restarts, default=_UNSET, metavar="N",
+                        help=f"explained restarts per episode, 'none' for no cap (default "
+                             f"{DEFAULTS['max_restarts']}; the paper's: none)")
+    parser.add_argument("--paper", action="store_true",
+                        help="the horizon study's workflow: every switch above as the paper")
     args = parser.parse_args(argv)
     built = None if model else open_model(args.llm)
     model = model or built
@@ -118,7 +159,7 @@ def main(argv=None, model=None) -> int:
     instances = args.instances or default_instances(args.env, env_kwargs)
     records = run_sweep(args.env, model, args.horizons, instances, args.trials, args.out,
                         args.workers, args.max_actions, args.temperature, env_kwargs,
-                        args.llm, check=built)
+                        args.llm, check=built, switches=loop_switches(args))
     table = f"## {args.env}, {model.name}\n\n" + success_table(records, args.horizons, instances)
     (args.out / "success.md").write_text(table + "\n")
     print(table)

@@ -4,14 +4,27 @@ Queries (state, applicable actions, history, plan validation) are answered from 
 :class:`~planloop.envs.session.EngineSession` built from the task the agent sees.
 ``execute_action`` is played in the real environment through the runner (and mirrored
 in the session); ``reset`` and a restarting ``start_session`` become ``RESTART``.
+
+Three switches choose between today's defaults and the agentic study's protocol
+(PyPDDLEngine, "Agentic LLM Planning via Step-Wise PDDL Simulation"): ``seconds``, a
+wall-clock budget ("a uniform 180-second budget"); ``end_on_valid_plan``, which ends the
+episode when ``validate_plan`` confirms a plan ("Interaction continues until
+validate_complete_plan confirms a valid plan or the 180-second wall-clock budget is
+exhausted"; the plan is then played in the environment, which judges it); and
+``feedback``: ``cause`` answers ``execute_action`` with the environment's words and the
+unmet facts of a failure, ``outcome`` with a success flag (and on success the state and
+whether the goal holds) only ("The per-step confirmation tells the agent only that an
+action was applicable").
 """
 
 from __future__ import annotations
 
 import json
+import time
 
 from ..envs.session import OPERATIONS, EngineSession
 from ..llm import Usage, call_model
+from ..pddl import parse_plan
 from .base import GIVE_UP, RESTART
 
 PROMPT_VERSION = "agentic-v1"
@@ -21,24 +34,34 @@ SYSTEM = ("You solve planning tasks by calling tools on a planning engine. The e
           "stuck, and validate a complete plan before trusting it. When the goal is reached, "
           "or if you are convinced the task is unsolvable, stop calling tools and say so "
           "(the word UNSOLVABLE ends the task as unsolvable).")
+VALIDATED_ENDS = " The task ends as soon as validate_plan confirms a complete plan."
 USER = "{intro}\n\nProblem (PDDL):\n{problem}\n\nGoal: {goal}"
 TOOLS = [op.tool() for op in OPERATIONS]
 
 
 class AgenticPolicy:
-    """Tool calls over the seven session operations, within ``max_model_calls`` and
-    ``max_tool_calls``. ``details["stop"]`` says why it stopped: ``finished`` (the
-    model stopped calling tools), ``unsolvable`` (it declared the task so) or
-    ``budget``."""
+    """Tool calls over the seven session operations, within ``max_model_calls``,
+    ``max_tool_calls`` and ``seconds`` of wall-clock time (None: no limit) from
+    ``reset``. ``details["stop"]`` says why it stopped: ``finished`` (the model stopped
+    calling tools), ``unsolvable`` (it declared the task so), ``budget`` (calls),
+    ``timeout`` (seconds) or ``validated`` (``end_on_valid_plan``; ``details["plan"]``
+    holds the plan). Switches not at their default are named in ``prompt_version``."""
 
-    prompt_version = PROMPT_VERSION
     name = "agentic"
 
     def __init__(self, model, max_model_calls: int = 60, max_tool_calls: int = 200,
-                 temperature: float = 0.0):
+                 temperature: float = 0.0, seconds: float | None = None,
+                 end_on_valid_plan: bool = False, feedback: str = "cause"):
+        if feedback not in ("cause", "outcome"):
+            raise ValueError(f"feedback must be 'cause' or 'outcome', not {feedback!r}")
         self.model, self.model_name = model, model.name
         self.max_model_calls, self.max_tool_calls = max_model_calls, max_tool_calls
         self.temperature = temperature
+        self.seconds, self.end_on_valid_plan, self.feedback = seconds, end_on_valid_plan, feedback
+        self.prompt_version = PROMPT_VERSION + \
+            (f"+seconds={seconds:g}" if seconds is not None else "") + \
+            ("+end_on_valid_plan" if end_on_valid_plan else "") + \
+            (f"+feedback={feedback}" if feedback != "cause" else "")
         self.usage = Usage()
         self.details: dict = {}
 
@@ -48,14 +71,19 @@ class AgenticPolicy:
                              "(a fully observable environment)")
         self.session = EngineSession(info["domain_pddl"], info["problem_pddl"])
         intro = info.get("domain_description") or "Domain (PDDL):\n" + info["domain_pddl"]
-        self.messages = [{"role": "system", "content": SYSTEM},
+        system = SYSTEM + (VALIDATED_ENDS if self.end_on_valid_plan else "")
+        self.messages = [{"role": "system", "content": system},
                          {"role": "user", "content": USER.format(
                              intro=intro, problem=info["problem_pddl"], goal=info.get("task", ""))}]
         self.pending: list = []  # tool calls of the last reply not yet answered
         self.awaiting = None  # the call answered by the environment's next observation
+        self.replay: list[str] = []  # what is left to play of a validated plan
+        self.deadline = None if self.seconds is None else time.monotonic() + self.seconds
         self.details = {"stop": None, "model_calls": 0, "tool_calls": 0}
 
     def act(self, obs: str, info: dict) -> str:
+        if self.details["stop"] == "validated":
+            return self._replay()
         if self.awaiting is not None:
             self._answer_from_env(obs, info)
         while True:
@@ -66,10 +94,14 @@ class AgenticPolicy:
             if self.details["model_calls"] >= self.max_model_calls or \
                     self.details["tool_calls"] >= self.max_tool_calls:
                 return self._stop("budget")
+            if self._timed_out():
+                return self._stop("timeout")
             reply = call_model(self.model, self.messages, tools=TOOLS,
                                temperature=self.temperature)
             self.usage = self.usage + reply.usage
             self.details["model_calls"] += 1
+            if self._timed_out():  # a reply that came too late is not acted on
+                return self._stop("timeout")
             self.messages.append(_assistant_message(reply))
             if not reply.tool_calls:
                 return self._stop("unsolvable" if "unsolvable" in reply.text.lower()
@@ -95,7 +127,22 @@ class AgenticPolicy:
         if arguments == {} and (call.name == "reset" or (call.name == "start_session" and moved)):
             self.awaiting = (call.id, None)
             return RESTART
-        return self._reply(call.id, self.session.call(call.name, arguments))
+        result = self.session.call(call.name, arguments)
+        self._reply(call.id, result)
+        if self.end_on_valid_plan and call.name == "validate_plan" and result.get("valid"):
+            return self._play(arguments["plan"], moved)
+        return None
+
+    def _play(self, plan: str | list[str], moved: bool) -> str:
+        """End on a validated plan: play it from the start in the environment."""
+        self.details["stop"] = "validated"
+        self.details["plan"] = [str(step) for step in parse_plan(plan)]
+        self.replay = [RESTART] * moved + self.details["plan"]
+        return self._replay()
+
+    def _replay(self) -> str:
+        """The validated plan's next command; GIVE_UP once it is played."""
+        return self.replay.pop(0) if self.replay else GIVE_UP
 
     def _answer_from_env(self, obs: str, info: dict) -> None:
         call_id, action = self.awaiting
@@ -104,12 +151,18 @@ class AgenticPolicy:
             result = self.session.reset()
         else:
             result = self.session.execute(action)
-            result["observation"] = obs
+            if self.feedback == "cause":
+                result["observation"] = obs
+            elif not result["executed"]:
+                result = {"executed": False}
         self._reply(call_id, result)
 
     def _reply(self, call_id: str, result: dict) -> None:
         self.messages.append({"role": "tool", "tool_call_id": call_id,
                               "content": json.dumps(result)})
+
+    def _timed_out(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
 
     def _stop(self, reason: str) -> str:
         self.details["stop"] = reason

@@ -5,6 +5,22 @@ from the task's objects. Closed loop with horizon H executes up to H actions, lo
 the new state and asks again; when an action fails, the model explains the failure and
 the episode starts over (``RESTART``) with the explanation in context. Open loop asks
 once for the whole sequence and executes it with no feedback.
+
+Five switches choose between today's richer defaults and the horizon study's workflow
+(Feng 2024, "A Study on Planning with LLMs in Relational Domains"), whose templates the
+``PAPER_*`` prompts follow word for word:
+
+- ``feedback``: ``cause`` shows the failed action, the state and the environment's words
+  on why it failed; ``state`` only the executed actions, the state before the failure and
+  the failed action (the study's explanation prompt).
+- ``grounding``: ``per_action`` asks for all of an action's arguments at once;
+  ``per_variable`` introduces the step, then asks one question per parameter with the
+  parameter's description and the objects, read after ``Answer:`` (the study).
+- ``conversation``: ``rebuild`` builds each prompt afresh (task, explanations, progress,
+  question); ``accumulate`` keeps one growing conversation with every reply (the study).
+- ``ask``: ``next`` asks for the next H action names (the whole plan at H = None);
+  ``sequence`` asks for the whole sequence each time and executes its first H (the study).
+- ``max_restarts``: the cap on explained restarts; None for none.
 """
 
 from __future__ import annotations
@@ -17,6 +33,13 @@ from .base import GIVE_UP, RESTART
 from .extract import extract_plan
 
 PROMPT_VERSION = "loop-v1"
+DEFAULTS = {"feedback": "cause", "grounding": "per_action", "conversation": "rebuild",
+            "ask": "next", "max_restarts": 5}
+PAPER = {"feedback": "state", "grounding": "per_variable", "conversation": "accumulate",
+         "ask": "sequence", "max_restarts": None}
+CHOICES = {"feedback": ("cause", "state"), "grounding": ("per_action", "per_variable"),
+           "conversation": ("rebuild", "accumulate"), "ask": ("next", "sequence")}
+
 SYSTEM = ("You control an agent that acts in a world described below. You choose actions "
           "to reach a goal.\n\n{intro}")
 TASK = "Objects: {objects}\n\nGoal: {goal}"
@@ -35,29 +58,92 @@ ASK_WHY = ("The action {action} failed.\nThe situation when it was tried:\n{situ
            "The environment said: {feedback}\n\nExplain in one or two sentences why it "
            "failed and what must hold before it can succeed.")
 
+PAPER_SEQUENCE = (
+    "{lead}Currently, these facts are true:\n\n{situation}\n\nWe want these things to be "
+    "true:\n\n{goal}\n\nThese are the names of the atomic actions that we can perform, along "
+    "with their descriptions:\n{actions}\n\nCan you please give a sequence of these phrases "
+    "that will get us to the goal? Include the exact phrase in each step of your answer. "
+    "Format it using a numbered list with one line per step, starting with \"1.\". Give a "
+    "little explanation of each step underneath each bullet point. Mark the end of the plan "
+    "with '***' in your response. Please avoid {avoid} past planning mistakes.")
+PAPER_REPLAN = ("Ok, thanks for the explanation. Now, let's replan to the goal from the "
+                "beginning and avoid this mistake and all previous mistakes.\n\n")
+PAPER_RECAP = ("Thanks. Let's think step by step what objects are associated with each of "
+               "these actions.\nLet's recap what we've talked about. Currently, the following "
+               "facts are true:\n\n{situation}\n\nWe want to make these facts true:\n{goal}\n\n"
+               "We're thinking through a plan step-by-step to our goal. \n\n")
+PAPER_STEP = ("We are about to do the next step in the plan:\n\n{instruction}\nWe need to "
+              "identify the names of the specific objects involved in this action. Here are "
+              "more details about how the objects involved need to relate to the action.\n"
+              "{variables}")
+PAPER_VARIABLE = ("We are going to {action}. Given knowledge of the current state and our "
+                  "planned actions, which of the following objects fits the description, "
+                  "{variable}?\n{objects}\nPlease explain your answer, and then answer with "
+                  "the object name on the last line after \"Answer:\".")
+BEFORE = "Actions chosen before it in this step: {before}\n\n"
+PAPER_WHY = ("Based on your plan, we've just executed these actions:{executed}However, the "
+             "last action failed to execute properly. Before we executed the last action, the "
+             "following facts were true in the environment:\n\n{state}\n\nThen, we tried "
+             "executing this action:\n\n{action}\n\nHowever, executing this action failed. "
+             "Please explain what happened.")
+
 _ITEM = re.compile(r"^\s*(?:[-*]|\d+[.):])?\s*\(?\s*([A-Za-z][\w-]*)")
+_NUMBERED = re.compile(r"^\s*\d+[.):]")
+_ACTION_LINE = re.compile(r"^- \(([\w-]+)[^)]*\): (.+)$")
+_PARAM_LINE = re.compile(r"^\s+(\?[\w-]+) \([^)]*\): (.+)$")
+
+
+def describe_actions(description: str | None,
+                     actions) -> dict[str, tuple[str, dict[str, str]]]:
+    """The description of each of ``actions`` and of its parameters, from a domain
+    description in words (``- (name ?a): text`` lines, each followed by
+    ``    ?a (type): text`` lines, as Baking-v0 writes it)."""
+    found: dict[str, tuple[str, dict[str, str]]] = {}
+    params: dict[str, str] | None = None
+    for line in (description or "").splitlines():
+        if (action := _ACTION_LINE.match(line)) and action.group(1) in actions:
+            params = {}
+            found.setdefault(action.group(1), (action.group(2), params))
+        elif (param := _PARAM_LINE.match(line)) and params is not None:
+            params[param.group(1)] = param.group(2)
+        else:
+            params = None
+    return found
 
 
 class ClosedLoopPolicy:
     """Horizon-``H`` closed-loop planning (``horizon=None`` asks for the whole plan).
 
     ``max_actions`` caps the actions executed over the whole episode (restarts
-    included), ``max_restarts`` the explained restarts. ``details`` records the
-    explanations, the number of proposals and why the policy stopped.
+    included), ``max_restarts`` the explained restarts (None: no cap); ``feedback``,
+    ``grounding``, ``conversation`` and ``ask`` are described in the module docstring,
+    and those not at their default are named in ``prompt_version``. ``details`` records
+    the explanations, the number of proposals and why the policy stopped.
     """
 
-    prompt_version = PROMPT_VERSION
     replans = True
 
     def __init__(self, model, horizon: int | None = 1, max_actions: int = 50,
-                 max_restarts: int = 5, temperature: float = 0.0, seed: int | None = None):
+                 max_restarts: int | None = 5, temperature: float = 0.0,
+                 seed: int | None = None, feedback: str = "cause",
+                 grounding: str = "per_action", conversation: str = "rebuild",
+                 ask: str = "next"):
         if horizon is not None and horizon < 1:
             raise ValueError(f"horizon must be at least 1 (or None for open loop), not {horizon}")
+        switches = {"feedback": feedback, "grounding": grounding,
+                    "conversation": conversation, "ask": ask}
+        for key, value in switches.items():
+            if value not in CHOICES[key]:
+                raise ValueError(f"{key} must be one of {CHOICES[key]}, not {value!r}")
         self.model, self.model_name = model, model.name
         self.horizon, self.max_actions, self.max_restarts = horizon, max_actions, max_restarts
+        self.feedback, self.grounding, self.conversation, self.ask = switches.values()
         self.sampling = {"temperature": temperature, **({"seed": seed} if seed is not None else {})}
         self.name = "open-loop" if not self.replans else \
             f"closed-loop-h{'inf' if horizon is None else horizon}"
+        changed = {**switches, "max_restarts": max_restarts} if self.replans else switches
+        self.prompt_version = PROMPT_VERSION + "".join(
+            f"+{key}={value}" for key, value in changed.items() if value != DEFAULTS[key])
         self.usage = Usage()
         self.details: dict = {}
 
@@ -68,11 +154,14 @@ class ClosedLoopPolicy:
                              f"(a fully observable environment)")
         self.domain, problem = parse(info["domain_pddl"], info["problem_pddl"])
         intro = info.get("domain_description") or "The domain in PDDL:\n" + info["domain_pddl"]
-        objects = ", ".join(f"{name} ({obj_type})" for name, obj_type in
-                            {**self.domain.constants, **problem.objects}.items())
+        self.objects = {**self.domain.constants, **problem.objects}
+        self.described = describe_actions(info.get("domain_description"), self.domain.actions)
+        self.goal = info.get("task", "")
+        objects = ", ".join(f"{name} ({obj_type})" for name, obj_type in self.objects.items())
         self.context = [{"role": "system", "content": SYSTEM.format(intro=intro)},
                         {"role": "user", "content": TASK.format(objects=objects,
-                                                                goal=info.get("task", ""))}]
+                                                                goal=self.goal)}]
+        self.messages = list(self.context)  # the one conversation, when it accumulates
         self.lessons: list[str] = []
         self.details = {"explanations": self.lessons, "proposals": 0, "stop": None}
         self.executed = 0
@@ -80,47 +169,63 @@ class ClosedLoopPolicy:
 
     def act(self, obs: str, info: dict) -> str:
         if self._last is not None:
-            action, situation = self._last
+            action, situation, state = self._last
             self._last = None
             self.executed += 1
-            self.trace.append(f"{action}: {info.get('feedback') or obs}")
-            if info.get("action_error") and self.replans:
-                return self._explain_and_restart(action, situation, info)
+            self.attempt.append(action)
+            failed = info.get("action_error") and self.replans
+            if not (failed and self.feedback == "state"):  # the cause stays unseen
+                self.trace.append(f"{action}: {info.get('feedback') or obs}")
+            if failed:
+                return self._explain_and_restart(action, situation, state, info)
         if self.executed >= self.max_actions:
             return self._stop("action_limit")
         if not self.queue:
             if self.proposed and self.horizon is None:
                 return self._stop("plan_executed")
-            self.queue = self._propose(obs)
+            self.queue = self._propose(obs, _state_of(obs, info))
             if not self.queue:
                 return self._stop("no_actions")
         action = self.queue.pop(0)
-        self._last = (action, obs)
+        self._last = (action, obs, _state_of(obs, info))
         return action
 
     # -- steps of the loop -----------------------------------------------------------
     def _begin_attempt(self) -> None:
         self.queue: list[str] = []
         self.trace: list[str] = []
+        self.attempt: list[str] = []  # the actions tried in this attempt
         self.proposed = False
-        self._last: tuple[str, str] | None = None
+        self._last: tuple[str, str, str] | None = None  # action, observation, state
 
     def _stop(self, reason: str) -> str:
         self.details["stop"] = reason
         return GIVE_UP
 
-    def _propose(self, situation: str) -> list[str]:
-        """Ask for the next action names, then ground each one."""
+    def _propose(self, situation: str, state: str) -> list[str]:
+        """Ask for the next action names, then ground each one. ``situation`` is the
+        observation, ``state`` the same without the feedback on the last step (the
+        study's prompts show the facts only)."""
+        first = not self.proposed
         self.proposed = True
         self.details["proposals"] += 1
-        ask = ASK_ALL.format(situation=situation) if self.horizon is None else \
-            ASK_NEXT.format(situation=situation, count=self.horizon)
-        names = self._read_names(self._ask(ask))
+        if self.ask == "sequence":
+            reply = self._ask(PAPER_SEQUENCE.format(
+                lead=PAPER_REPLAN if self.lessons and first else "", situation=state,
+                goal=self.goal, actions=self._action_list(),
+                avoid="all" if self.lessons and first else "any"))
+            names = self._read_names(reply.split("***", 1)[0], numbered=True)
+        else:
+            ask = ASK_ALL.format(situation=situation) if self.horizon is None else \
+                ASK_NEXT.format(situation=situation, count=self.horizon)
+            names = self._read_names(self._ask(ask))
         if self.horizon is not None:
             names = names[:self.horizon]
         chosen: list[str] = []
         for name in names:
-            chosen.append(self._ground(name, situation, chosen))
+            chosen.append(self._ground_per_variable(name, state, chosen)
+                          if self.grounding == "per_variable" else
+                          self._ground(name, situation, chosen))
         return chosen
 
     def _ground(self, name: str, situation: str, before: list[str]) -> str:
@@ -138,36 +243,88 @@ class ClosedLoopPolicy:
         words = reply.replace("(", " ").replace(")", " ").split()
         return "(" + " ".join([name] + [w.lower() for w in words if w.lower() != name]) + ")"
 
-    def _explain_and_restart(self, action: str, situation: str, info: dict) -> str:
-        if len(self.lessons) >= self.max_restarts:
+    def _ground_per_variable(self, name: str, state: str, before: list[str]) -> str:
+        """The study's grounding: the step in context (a turn of its own when the
+        conversation accumulates, the head of each question when it is rebuilt), then
+        one question per parameter."""
+        action = self.domain.actions[name]
+        text, described = self._describe(name)
+        variables = [described.get(p.name) or f"the parameter {p.name} ({' or '.join(p.types)})"
+                     for p in action.params]
+        step = PAPER_STEP.format(instruction=name, variables="\n".join(variables))
+        if self.conversation == "accumulate":
+            recap = PAPER_RECAP.format(situation=state, goal=self.goal) if not before else ""
+            self._ask(recap + step)
+            head = ""
+        else:
+            head = PAPER_RECAP.format(situation=state, goal=self.goal) + step + "\n" + \
+                BEFORE.format(before=", ".join(before) or "none")
+        args = []
+        for variable in variables:
+            reply = self._ask(head + PAPER_VARIABLE.format(
+                action=text[:-1].lower(), variable=variable, objects="\n".join(self.objects)))
+            answer = reply.rsplit("Answer:", 1)[-1].strip().splitlines() or [""]
+            args.append(answer[0].strip(" .`*\"'()").lower())
+        return "(" + " ".join([name, *args]) + ")"
+
+    def _explain_and_restart(self, action: str, situation: str, state: str,
+                             info: dict) -> str:
+        if self.max_restarts is not None and len(self.lessons) >= self.max_restarts:
             return self._stop("restart_limit")
-        why = self._ask(ASK_WHY.format(action=action, situation=situation,
-                                       feedback=info.get("feedback", "")))
+        if self.feedback == "state":
+            executed = "".join(f"\n{i}. {step}" for i, step in enumerate(self.attempt, 1))
+            question = PAPER_WHY.format(executed=executed + "\n", state=state,
+                                        action=action)
+        else:
+            question = ASK_WHY.format(action=action, situation=situation,
+                                      feedback=info.get("feedback", ""))
+        why = self._ask(question)
         self.lessons.append(f"{action} failed: {why.strip()}")
         self._begin_attempt()
         return RESTART
 
     def _ask(self, question: str) -> str:
-        messages = list(self.context)
-        if self.lessons:
-            messages.append({"role": "user", "content": LESSONS.format(
-                lessons="\n".join(f"- {lesson}" for lesson in self.lessons))})
-        if self.trace:
-            messages.append({"role": "user", "content": PROGRESS.format(
-                trace="\n".join(self.trace))})
-        messages.append({"role": "user", "content": question})
+        if self.conversation == "accumulate":
+            self.messages.append({"role": "user", "content": question})
+            messages = list(self.messages)
+        else:
+            messages = list(self.context)
+            if self.lessons:
+                messages.append({"role": "user", "content": LESSONS.format(
+                    lessons="\n".join(f"- {lesson}" for lesson in self.lessons))})
+            if self.trace:
+                messages.append({"role": "user", "content": PROGRESS.format(
+                    trace="\n".join(self.trace))})
+            messages.append({"role": "user", "content": question})
         reply = call_model(self.model, messages, **self.sampling)
         self.usage = self.usage + reply.usage
+        if self.conversation == "accumulate":
+            self.messages.append({"role": "assistant", "content": reply.text})
         return reply.text
 
-    def _read_names(self, text: str) -> list[str]:
-        """Action names, one per line; lines naming no action are skipped."""
+    def _describe(self, name: str) -> tuple[str, dict[str, str]]:
+        """An action's description (ending in a full stop) and its parameters'."""
+        return self.described.get(name) or (f"do the action {name}.", {})
+
+    def _action_list(self) -> str:
+        return "\n".join(f"{name}: {self._describe(name)[0]}" for name in self.domain.actions)
+
+    def _read_names(self, text: str, numbered: bool = False) -> list[str]:
+        """Action names, one per line; lines naming no action (or, when ``numbered``,
+        not numbered) are skipped."""
         names = []
         for line in text.splitlines():
             found = _ITEM.match(line)
-            if found and found.group(1).lower() in self.domain.actions:
+            if found and found.group(1).lower() in self.domain.actions and \
+                    (not numbered or _NUMBERED.match(line)):
                 names.append(found.group(1).lower())
         return names
+
+
+def _state_of(obs: str, info: dict) -> str:
+    """The observation without the feedback on the last step that heads it."""
+    feedback = info.get("feedback") or ""
+    return obs[len(feedback):].lstrip("\n") if feedback and obs.startswith(feedback) else obs
 
 
 class OpenLoopPolicy(ClosedLoopPolicy):
@@ -177,6 +334,8 @@ class OpenLoopPolicy(ClosedLoopPolicy):
     replans = False
 
     def __init__(self, model, max_actions: int = 50, temperature: float = 0.0,
-                 seed: int | None = None):
+                 seed: int | None = None, grounding: str = "per_action",
+                 conversation: str = "rebuild", ask: str = "next"):
         super().__init__(model, horizon=None, max_actions=max_actions, max_restarts=0,
-                         temperature=temperature, seed=seed)
+                         temperature=temperature, seed=seed, grounding=grounding,
+                         conversation=conversation, ask=ask)
