@@ -1,37 +1,73 @@
 """Direct planning: the whole task in one prompt, a whole plan back, validated; on
-failure a fresh sample with no feedback, until a budget of attempts or seconds."""
+failure a fresh sample with no feedback, until a budget of attempts or seconds.
+
+Two prompts: ``pddl`` (the domain and problem files) and ``planbench`` (PlanBench's
+own words, "As initial conditions I have that, ... My goal is to have that ... My plan
+is as follows: [PLAN] ... [PLAN END]", with solved :class:`Example` tasks before the
+task for few-shot prompting), rendered from the task's PDDL by the core's templates.
+"""
 
 from __future__ import annotations
 
+import functools
+import itertools
+import re
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from ..llm import LLMError, Usage, call_model
-from ..pddl import PDDLError, load, validate
+from ..pddl import PDDLError, load, parse, parse_command, render_action, render_facts, \
+    templates_for, validate
+from ..pddl.model import And, Atom, Domain, Problem
 from .base import GIVE_UP
 from .extract import extract_plan
 
-PROMPT_VERSION = "direct-v1"
+PROMPT_VERSIONS = {"pddl": "direct-v1", "planbench": "direct-planbench-v1"}
 SYSTEM = ("You are a planner. Given a planning domain and a problem in PDDL, write a plan "
           "that reaches the goal from the initial state. Answer with the plan only: one "
           "action per line, each as (action-name arg1 arg2 ...).")
 USER = "Domain:\n{domain}\n\nProblem:\n{problem}\n\nPlan:"
+PLANBENCH_INTRO = ("Here is a planning domain in PDDL:\n{domain}\n\nEach task below gives the "
+                   "initial conditions and the goal in words. Write a plan that reaches the "
+                   "goal: one action per line, in the same words, then [PLAN END].")
+STATEMENT = ("[STATEMENT]\nAs initial conditions I have that, {init}.\nMy goal is to have that "
+             "{goal}.\n\nMy plan is as follows:\n\n[PLAN]")
+_NUMBERING = re.compile(r"^(?:\d+[.):]|[-*])\s*")
+
+
+@dataclass(frozen=True)
+class Example:
+    """A solved task for a few-shot prompt: a problem of the same domain (PDDL, in the
+    names the agent sees) and a valid plan of it as commands, ``(feast b c)``."""
+
+    problem_pddl: str
+    plan: tuple[str, ...]
 
 
 class DirectPlanPolicy:
     """Samples whole plans until one validates (or the budget runs out), then plays it.
 
-    The last sample is played even if invalid, so the environment judges it.
-    ``attempts`` records each sample's verdict. A model call that fails for good ends
-    the sampling (``stop`` is ``model_error``) and is raised, for the runner to record.
+    ``prompt`` is ``pddl`` or ``planbench``; ``examples`` (planbench only) are shown
+    solved before the task. The last sample is played even if invalid, so the
+    environment judges it; in the planbench prompt a line that names no action is
+    played as written, for the environment to refuse. ``attempts`` records each
+    sample's verdict. A model call that fails for good ends the sampling (``stop`` is
+    ``model_error``) and is raised, for the runner to record.
     """
 
-    prompt_version = PROMPT_VERSION
-
     def __init__(self, model, max_attempts: int = 5, max_seconds: float | None = None,
-                 temperature: float = 0.7):
+                 temperature: float = 0.7, prompt: str = "pddl",
+                 examples: Sequence[Example] = ()):
+        if prompt not in PROMPT_VERSIONS:
+            raise ValueError(f"prompt must be one of {sorted(PROMPT_VERSIONS)}, not {prompt!r}")
+        if examples and prompt != "planbench":
+            raise ValueError("solved examples need prompt='planbench'")
         self.model = model
         self.model_name = model.name
         self.name = "direct"
+        self.prompt, self.examples = prompt, tuple(examples)
+        self.prompt_version = PROMPT_VERSIONS[prompt]
         self.max_attempts, self.max_seconds, self.temperature = \
             max_attempts, max_seconds, temperature
         self.usage = Usage()
@@ -39,11 +75,25 @@ class DirectPlanPolicy:
         self.details: dict = {}
         self._plan: list[str] = []
 
+    @classmethod
+    def paper(cls, model, **overrides) -> DirectPlanPolicy:
+        """The symbol-agnostic pipeline paper's direct-generation settings: temperature
+        0.2 and a 180 s budget (of at most ``max_attempts`` samples); ``overrides``
+        change any argument."""
+        return cls(model, **{"temperature": 0.2, "max_seconds": 180.0, **overrides})
+
     def reset(self, obs: str, info: dict) -> None:
         task = load(info["domain_pddl"], info["problem_pddl"])
-        messages = [{"role": "system", "content": SYSTEM},
-                    {"role": "user", "content": USER.format(domain=info["domain_pddl"],
-                                                            problem=info["problem_pddl"])}]
+        if self.prompt == "pddl":
+            messages = [{"role": "system", "content": SYSTEM},
+                        {"role": "user", "content": USER.format(domain=info["domain_pddl"],
+                                                                problem=info["problem_pddl"])}]
+            read = extract_plan
+        else:
+            prompt, phrases = planbench_prompt(info["domain_pddl"], info["problem_pddl"],
+                                               self.examples)
+            messages = [{"role": "user", "content": prompt}]
+            read = functools.partial(read_planbench_plan, phrases=phrases)
         start = time.monotonic()
         self.attempts, plan = [], []
         while len(self.attempts) < self.max_attempts and (
@@ -55,7 +105,7 @@ class DirectPlanPolicy:
                 self.details = {"attempts": self.attempts, "stop": "model_error"}
                 raise
             self.usage = self.usage + reply.usage
-            plan = extract_plan(reply.text)
+            plan = read(reply.text)
             try:
                 report = validate(task, plan)
                 verdict = "valid" if report.valid else report.failure
@@ -70,3 +120,48 @@ class DirectPlanPolicy:
 
     def act(self, obs: str, info: dict) -> str:
         return self._plan.pop(0) if self._plan else GIVE_UP
+
+
+def planbench_prompt(domain_pddl: str, problem_pddl: str,
+                     examples: Sequence[Example] = ()) -> tuple[str, dict[str, str]]:
+    """PlanBench's plan-generation prompt for a task, each example solved before it, and
+    the phrase of every action of the task (its words, lowercased) -> its command."""
+    domain, problem = parse(domain_pddl, problem_pddl)
+    parts = [PLANBENCH_INTRO.format(domain=domain_pddl.strip())]
+    for example in examples:
+        _, solved = parse(domain_pddl, example.problem_pddl)
+        lines = [render_action(*parse_command(step), templates_for(domain.name))
+                 for step in example.plan]
+        parts.append(_statement(domain, solved) + "\n" + "\n".join(lines) + "\n[PLAN END]")
+    parts.append(_statement(domain, problem))
+    return "\n\n".join(parts), _phrases(domain, problem)
+
+
+def read_planbench_plan(text: str, phrases: dict[str, str]) -> list[str]:
+    """The commands of a reply in PlanBench's words: the lines after the last ``[PLAN]``
+    up to ``[PLAN END]``, numbering and final full stops dropped; a line in parentheses
+    is read as a command; a line that names no action is kept as written."""
+    body = text.split("[PLAN END]", 1)[0].rsplit("[PLAN]", 1)[-1]
+    plan = []
+    for line in body.splitlines():
+        words = " ".join(_NUMBERING.sub("", line.strip()).rstrip(".").lower().split())
+        if words:
+            plan += [phrases[words]] if words in phrases else extract_plan(words) or [words]
+    return plan
+
+
+def _statement(domain: Domain, problem: Problem) -> str:
+    templates = templates_for(domain.name)
+    goal = problem.goal.args if isinstance(problem.goal, And) else (problem.goal,)
+    if not all(isinstance(fact, Atom) for fact in goal):
+        raise ValueError("the planbench prompt needs a conjunction of facts as the goal")
+    return STATEMENT.format(init=render_facts(problem.init, templates),
+                            goal=render_facts(goal, templates))
+
+
+def _phrases(domain: Domain, problem: Problem) -> dict[str, str]:
+    templates = templates_for(domain.name)
+    objects = [*domain.constants, *problem.objects]
+    return {render_action(name, args, templates).lower(): f"({' '.join((name, *args))})"
+            for name, action in domain.actions.items()
+            for args in itertools.product(objects, repeat=len(action.params))}

@@ -1,0 +1,419 @@
+"""Mystery Blocksworld: direct generation (zero- and one-shot, PlanBench's prompt), the
+repair pipeline and its ablations, the closed-loop and agentic policies and Fast
+Downward, with the symbol-agnostic pipeline paper's statistics.
+
+    python experiments/mystery.py --llm openai:gpt-4o --instances 0:600 --workers 8
+    python experiments/mystery.py --conditions planner \\
+        -o instances=tests/data/planbench/blocksworld/generated_basic
+    python experiments/mystery.py --env PDDL-v0 --conditions planner \\
+        -o domain=tests/data/planbench/mystery/generated_domain.pddl \\
+        -o problem=tests/data/planbench/mystery/generated_basic
+
+``Mystery-BW-v0`` has 600 generated instances (500 of 4-5 blocks, 100 of 3);
+``-o instances=FOLDER`` plays PlanBench's Blocksworld files under Mystery names, and
+``PDDL-v0`` plays PlanBench's Mystery files themselves. ``--conditions`` takes a comma
+list of: direct-zero-shot, direct-one-shot (the next instance, solved, as the example),
+pipeline, pipeline-no-repair, pipeline-no-constraints, pipeline-no-stepwise,
+closed-loop, agentic, planner. Every LLM condition has a budget of ``--attempts K``
+plans (closed loop: K - 1 restarts).
+
+Each episode is judged from what it played: every attempted plan (the sampled plans a
+policy records per attempt, else the actions between restarts) is replayed by the
+core's validator in the names the agent sees, giving its failure kind (``parse``: no
+action read, or a step naming no action of the task; ``precondition``; ``goal``), the
+first failing step, its action and the unmet predicates.
+
+``--out DIR`` receives ``episodes.jsonl`` (one record per condition and instance;
+rerunning resumes), ``results.md`` (success with Wilson 95% intervals, z-tests against
+the full pipeline with Cohen's h, runtimes, attempts, success against budget K, hazard
+by step, failure composition, top-K NPMI between failing actions and their unmet
+predicates, distributions of the failing step, action and predicate) and
+``success.png``, ``retry.png``, ``hazard.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from collections import Counter
+from pathlib import Path
+
+from planloop.pddl import PLANNERS, PDDLError, load, parse_command, solve, validate
+from planloop.policies import (AgenticPolicy, ClosedLoopPolicy, DirectPlanPolicy, PlannerPolicy,
+                               run_episode)
+from planloop.policies.direct import Example
+from planloop.stats import npmi_table, percentile, trimmed_mean, two_proportion_z_test
+from planloop.study import (Study, StudyError, make_env, markdown_table, open_model,
+                            positive_int, run_study, save_success_plot, show_success_plot,
+                            study_main, study_parser, success_cell, tally)
+
+PIPELINES = {"pipeline": {}, "pipeline-no-repair": {"repair": False},
+             "pipeline-no-constraints": {"deep_constraints": False},
+             "pipeline-no-stepwise": {"stepwise": False}}
+CONDITIONS = ("direct-zero-shot", "direct-one-shot", *PIPELINES, "closed-loop", "agentic",
+              "planner")
+KINDS = {"precondition": "missing precondition", "goal": "goal not satisfied",
+         "parse": "parse or translation error"}
+TRIM = 0.1  # the trimmed mean cuts 10% of the runtimes from each end
+
+
+def parse_conditions(text: str) -> list[str]:
+    names = [part.strip() for part in text.split(",") if part.strip()]
+    unknown = [name for name in names if name not in CONDITIONS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"conditions are a comma list of {', '.join(CONDITIONS)}"
+                                         f"; not {', '.join(unknown) or 'empty'}")
+    return list(dict.fromkeys(names))
+
+
+# -- the conditions ---------------------------------------------------------------------
+def pipeline_class():
+    """RepairPipelinePolicy, imported when a pipeline condition is asked for."""
+    try:
+        from planloop.policies import RepairPipelinePolicy
+    except ImportError as exc:
+        raise StudyError(f"the pipeline conditions need planloop.policies."
+                         f"RepairPipelinePolicy: {exc}") from None
+    return RepairPipelinePolicy
+
+
+def solved_example(env, instance: int) -> Example:
+    """The next instance (after the last, the first) and a plan of it by the core's
+    planner, in the names the agent sees: PlanBench's one-shot example."""
+    game = env.unwrapped
+    task = game.load_instance((instance + 1) % game.num_instances)
+    pddl = game.view.task_pddl(task)
+    result = solve(pddl["domain_pddl"], pddl["problem_pddl"], planner="auto", timeout=60)
+    if not result.solved:
+        raise StudyError(f"no plan for the one-shot example of instance {instance}: "
+                         f"{result.status} {result.message}")
+    return Example(pddl["problem_pddl"], tuple(result.plan))
+
+
+def make_policy(condition: str, model, env, job, args):
+    """The condition's policy for one episode."""
+    if condition == "planner":
+        return PlannerPolicy(args.planner, args.planner_timeout)
+    if condition.startswith("direct"):
+        examples = [solved_example(env, job.instance)] if condition == "direct-one-shot" else []
+        return DirectPlanPolicy.paper(model, max_attempts=args.attempts,
+                                      max_seconds=args.max_seconds, temperature=args.temperature,
+                                      prompt="planbench", examples=examples)
+    if condition in PIPELINES:
+        return pipeline_class()(model, max_attempts=args.attempts, temperature=args.temperature,
+                                **PIPELINES[condition])
+    if condition == "closed-loop":
+        return ClosedLoopPolicy(model, horizon=1, max_actions=args.max_actions,
+                                max_restarts=args.attempts - 1, temperature=args.temperature,
+                                seed=job.trial)
+    return AgenticPolicy(model, temperature=args.temperature)
+
+
+# -- the record ---------------------------------------------------------------------------
+def played_plans(episode) -> list[list[str]]:
+    """The actions played between restarts: a restart shows the first observation again,
+    while every step's observation opens with its feedback."""
+    plans, actions = [[]], iter(episode.actions)
+    for observation in episode.observations[1:]:
+        if observation == episode.observations[0]:
+            plans.append([])
+        else:
+            plans[-1].append(next(actions))
+    return plans
+
+
+def attempted_plans(episode) -> list[list[str]]:
+    """Every plan the episode tried: the commands a policy records per attempt in
+    ``details["attempts"]`` (``plan`` as a list, or the repair pipeline's
+    ``translation["steps"]``), else the plans it played."""
+    plans = [_commands(attempt) for attempt in episode.details.get("attempts") or []]
+    return plans if plans and None not in plans else played_plans(episode)
+
+
+def _commands(attempt) -> list[str] | None:
+    if not isinstance(attempt, dict):
+        return None
+    plan = attempt.get("plan")
+    steps = (attempt.get("translation") or {}).get("steps")
+    return plan if isinstance(plan, list) else steps if isinstance(steps, list) else None
+
+
+def judge_plan(task, plan: list[str]) -> dict:
+    """The plan replayed by the validator: its failure ``kind`` (None when valid), the
+    first failing ``step`` (1-based), its ``action`` name and the ``unmet`` predicates
+    (of the failing step, or of the goal)."""
+    verdict = {"kind": None, "step": None, "action": None, "unmet": [], "length": len(plan)}
+    if not plan:
+        return {**verdict, "kind": "parse"}  # nothing in the answer read as an action
+    try:
+        report = validate(task, plan)
+    except PDDLError:
+        step = next(i for i, command in enumerate(plan, 1) if not _readable(command))
+        return {**verdict, "kind": "parse", "step": step}
+    if report.valid:
+        return verdict
+    if report.failure == "bad_action":
+        return {**verdict, "kind": "parse", "step": report.failed_step}
+    return {**verdict, "kind": report.failure, "step": report.failed_step,
+            "action": _readable(report.action)[0] if report.action else None,
+            "unmet": sorted({u.atom.predicate for u in report.unmet})}
+
+
+def _readable(command: str) -> tuple[str, tuple[str, ...]] | None:
+    try:
+        return parse_command(command)
+    except ValueError:
+        return None
+
+
+def episode_fields(env, episode) -> dict:
+    """The record: the episode (observations counted, not kept), every attempted plan
+    judged (``plans``), their number (``attempts``), the played plan's failure
+    (``failure``, ``failed_step``, ``failed_action``, ``unmet``) and the kinds of
+    failure met over all attempts (``failure_kinds``)."""
+    _, info = env.unwrapped.observe()
+    task = load(info["domain_pddl"], info["problem_pddl"])
+    judged = [judge_plan(task, plan) for plan in attempted_plans(episode)]
+    final = judge_plan(task, played_plans(episode)[-1])
+    record = episode.to_json()
+    record["observations"] = len(record["observations"])
+    record.update(plans=judged, attempts=len(judged),
+                  failure=None if episode.won else final["kind"], failed_step=final["step"],
+                  failed_action=final["action"], unmet=final["unmet"],
+                  failure_kinds=sorted({j["kind"] for j in judged + [final] if j["kind"]}))
+    return record
+
+
+# -- the tables ---------------------------------------------------------------------------
+def by_condition(records: list[dict], conditions: list[str]) -> dict[str, list[dict]]:
+    """The played records (no model error) of each condition, in the given order."""
+    return {c: [r for r in records if r["condition"] == c and not r.get("error")]
+            for c in conditions}
+
+
+def _seconds(values: list[float]) -> list[str]:
+    if not values:
+        return ["-"] * 4
+    return [f"{v:.2f}" for v in (percentile(values, 50), percentile(values, 90),
+                                 statistics.mean(values), trimmed_mean(values, TRIM))]
+
+
+def success_table(groups: dict[str, list[dict]], failed: Counter) -> str:
+    rows = [[c, success_cell(*tally(g)),
+             f"{statistics.mean(r['attempts'] for r in g):.2f}" if g else "-",
+             *_seconds([r["seconds"] for r in g]),
+             f"{statistics.mean(r['usage']['calls'] for r in g):.1f}" if g else "-", failed[c]]
+            for c, g in groups.items()]
+    return markdown_table(["condition", "success [95% Wilson]", "attempts per instance",
+                           "seconds p50", "p90", "mean", f"trimmed mean ({TRIM:.0%})",
+                           "model calls", "model failures"], rows)
+
+
+def tests_table(groups: dict[str, list[dict]]) -> str:
+    """Each condition against the full pipeline (the first condition without one)."""
+    reference = "pipeline" if "pipeline" in groups else next(iter(groups))
+    base_wins, base_n = tally(groups[reference])
+    rows = []
+    for condition, group in groups.items():
+        wins, n = tally(group)
+        if condition == reference or not n or not base_n:
+            continue
+        test = two_proportion_z_test(wins, n, base_wins, base_n)
+        rows.append([condition, reference, f"{wins / n - base_wins / base_n:+.1%}",
+                     f"{test.z:.2f}", f"{test.p:.3g}", f"{test.h:+.2f}"])
+    return markdown_table(["condition", "against", "difference", "z", "p (two-sided)",
+                           "Cohen's h"], rows) if rows else "(one condition: nothing to test)"
+
+
+def retry_points(group: list[dict], budget: int) -> list[tuple[str, int, int]]:
+    """Success within k attempts, k = 1..budget: won with at most k plans tried (the LLM
+    conditions; the planner has no budget of plans)."""
+    return [(str(k), sum(r["won"] and r["attempts"] <= k for r in group), len(group))
+            for k in range(1, budget + 1)]
+
+
+def retry_table(groups: dict[str, list[dict]], budget: int) -> str:
+    rows = [[c, *(success_cell(w, n) for _, w, n in retry_points(g, budget))]
+            for c, g in groups.items() if c != "planner"]
+    return markdown_table(["condition", *(f"K = {k}" for k in range(1, budget + 1))],
+                          rows) if rows else "(no LLM condition)"
+
+
+def hazard(group: list[dict]) -> dict[int, tuple[int, int]]:
+    """Step -> (plans failing first at it, plans reaching it), over every attempted plan:
+    a plan reaches step s when it has s steps and none failed before s."""
+    reached, failed = Counter(), Counter()
+    for plan in (p for r in group for p in r["plans"]):
+        failing = plan["step"] if plan["kind"] in ("precondition", "parse") else None
+        for step in range(1, min(plan["length"], failing or plan["length"]) + 1):
+            reached[step] += 1
+        if failing:
+            failed[failing] += 1
+    return {step: (failed[step], reached[step]) for step in sorted(reached)}
+
+
+def hazard_table(groups: dict[str, list[dict]]) -> str:
+    tables = {c: hazard(g) for c, g in groups.items()}
+    steps = sorted({s for t in tables.values() for s in t})
+    rows = [[s, *(f"{t[s][0]}/{t[s][1]} ({t[s][0] / t[s][1]:.0%})" if s in t else "-"
+                  for t in tables.values())] for s in steps]
+    return markdown_table(["step", *groups], rows) if rows else "(no plan played a step)"
+
+
+def composition_table(groups: dict[str, list[dict]]) -> str:
+    """Failed episodes by the kinds of failure met over their attempts, and overlaps."""
+    rows = []
+    for condition, group in groups.items():
+        failed = [r for r in group if not r["won"]]
+        kinds = [tuple(r["failure_kinds"]) for r in failed]
+        overlaps = Counter(" + ".join(k) for k in kinds if len(k) > 1)
+        rows.append([condition, len(failed),
+                     *(sum(kind in k for k in kinds) for kind in KINDS),
+                     "; ".join(f"{k}: {n}" for k, n in sorted(overlaps.items())) or "-"])
+    return markdown_table(["condition", "failed", *KINDS.values(), "overlaps"], rows,
+                          align="lrrrrl")
+
+
+def failing_steps(group: list[dict]) -> list[dict]:
+    """Every attempted plan's step that failed on a missing precondition."""
+    return [p for r in group for p in r["plans"] if p["kind"] == "precondition"]
+
+
+def npmi_rows(groups: dict[str, list[dict]], top: int) -> str:
+    rows = []
+    for condition, group in groups.items():
+        steps = failing_steps(group)
+        together = Counter((s["action"], u) for s in steps for u in s["unmet"])
+        scores = npmi_table((s["action"], s["unmet"]) for s in steps)
+        ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+        chosen = ranked[:top] + [p for p in ranked[::-1][:top] if p not in ranked[:top]]
+        rows += [[condition, action, predicate, f"{score:+.2f}", together[action, predicate]]
+                 for (action, predicate), score in chosen]
+    return markdown_table(["condition", "action", "predicate", "NPMI", "failing steps"],
+                          rows, align="lllrr") if rows else "(no failing step)"
+
+
+def distribution_table(groups: dict[str, list[dict]]) -> str:
+    def shown(counts: Counter) -> str:
+        return ", ".join(f"{k}: {n}" for k, n in sorted(counts.items())) or "-"
+
+    rows = []
+    for condition, group in groups.items():
+        steps = [p for r in group for p in r["plans"] if p["step"]]
+        rows.append([condition, shown(Counter(p["step"] for p in steps)),
+                     shown(Counter(p["action"] for p in failing_steps(group))),
+                     shown(Counter(u for p in failing_steps(group) for u in p["unmet"]))])
+    return markdown_table(["condition", "failing step", "failing action",
+                           "unmet predicate"], rows, align="llll")
+
+
+def save_hazard_plot(groups: dict[str, list[dict]], path: Path) -> bool:
+    """Hazard by step, one line per condition; False (and no file) without matplotlib."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    figure, axes = plt.subplots(figsize=(6, 3.5))
+    tables = {c: hazard(g) for c, g in groups.items()}
+    for condition, table in tables.items():
+        axes.plot(list(table), [f / n for f, n in table.values()], "o-", label=condition)
+    axes.set_xlabel("step")
+    axes.set_ylabel("hazard: P(first failure at step | reached)")
+    axes.set_ylim(-0.02, 1.02)
+    if any(tables.values()):
+        axes.legend(fontsize="small", frameon=False)
+    figure.savefig(path, dpi=120, bbox_inches="tight")
+    plt.close(figure)
+    return True
+
+
+def report(records: list[dict], conditions: list[str], budget: int, top: int) -> str:
+    groups = by_condition(records, conditions)
+    failed = Counter(r["condition"] for r in records if r.get("error"))
+    sections = [("Success", success_table(groups, failed)),
+                ("Tests against the full pipeline (pooled two-proportion z-test)",
+                 tests_table(groups)),
+                ("Success against budget K (the retry-benefit curve)",
+                 retry_table(groups, budget)),
+                ("Hazard by step: plans failing first at a step / plans reaching it",
+                 hazard_table(groups)),
+                ("Failure composition (failed episodes, kinds met over their attempts)",
+                 composition_table(groups)),
+                (f"Top-{top} NPMI between failing actions and their unmet predicates",
+                 npmi_rows(groups, top)),
+                ("Distributions over the failing steps of every attempt",
+                 distribution_table(groups))]
+    text = "\n\n".join(f"### {title}\n\n{body}" for title, body in sections)
+    if failed:
+        text += (f"\n\n{sum(failed.values())} episodes ended on a failed model call; rerun to "
+                 f"retry them.")
+    return text
+
+
+def default_instances(env_id: str, env_kwargs: dict) -> range:
+    env = make_env(env_id, env_kwargs)
+    count = getattr(env.unwrapped, "num_instances", None)
+    env.close()
+    if count is None:
+        raise StudyError(f"{env_id} has no fixed list of instances: give --instances A:B")
+    return range(count)
+
+
+@study_main
+def main(argv=None, model=None) -> int:
+    parser = study_parser(__doc__, env="Mystery-BW-v0", out="results/mystery",
+                          llm_required=False)
+    parser.add_argument("--conditions", type=parse_conditions, default=list(CONDITIONS),
+                        help=f"a comma list of {', '.join(CONDITIONS)} (default all)")
+    parser.add_argument("--attempts", type=positive_int, default=5, metavar="K",
+                        help="plans per episode for the LLM conditions (default 5)")
+    parser.add_argument("--temperature", type=float, default=0.2, metavar="T",
+                        help="of every LLM condition (default 0.2, the paper's)")
+    parser.add_argument("--max-seconds", type=float, default=180.0, metavar="S",
+                        help="direct generation's time budget (default 180, the paper's)")
+    parser.add_argument("--max-actions", type=positive_int, default=50, metavar="N",
+                        help="the closed loop's cap on actions (default 50)")
+    parser.add_argument("--planner", default="lama-first", choices=PLANNERS,
+                        help="the planner condition's Fast Downward configuration "
+                             "(default lama-first)")
+    parser.add_argument("--planner-timeout", type=float, default=60.0, metavar="S")
+    parser.add_argument("--top-k", type=positive_int, default=5,
+                        help="NPMI pairs shown each way (default 5)")
+    args = parser.parse_args(argv)
+    if any(c in PIPELINES for c in args.conditions):
+        pipeline_class()
+    uses_model = any(c != "planner" for c in args.conditions)
+    built = open_model(args.llm) if uses_model and model is None else None
+    model = model or built
+    env_kwargs = dict(args.option)
+    instances = args.instances or default_instances(args.env, env_kwargs)
+    study = Study("mystery", args.env, env_kwargs, model.name if model else None, args.llm,
+                  settings={"attempts": args.attempts, "temperature": args.temperature,
+                            "max_seconds": args.max_seconds, "max_actions": args.max_actions,
+                            "planner": args.planner, "planner_timeout": args.planner_timeout})
+
+    def play(env, job) -> dict:
+        policy = make_policy(job.condition["condition"], model, env, job, args)
+        return episode_fields(env, run_episode(env, policy, options={"instance": job.instance}))
+
+    jobs = study.jobs([{"condition": c} for c in args.conditions], instances, args.trials)
+    records = run_study(study, jobs, play, out=args.out, workers=args.workers, check=built)
+    text = f"## {args.env}, {study.model or 'no model'}\n\n" + \
+        report(records, args.conditions, args.attempts, args.top_k)
+    (args.out / "results.md").write_text(text + "\n")
+    print(text)
+    groups = by_condition(records, args.conditions)
+    show_success_plot({"success": [(c, *tally(g)) for c, g in groups.items()]},
+                      args.out / "success.png", "condition")
+    retry = {c: retry_points(g, args.attempts) for c, g in groups.items() if c != "planner"}
+    if retry:
+        save_success_plot(retry, args.out / "retry.png", "budget K (plans)")
+    save_hazard_plot(groups, args.out / "hazard.png")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
