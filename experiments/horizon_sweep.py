@@ -32,9 +32,8 @@ from pathlib import Path
 
 from planloop.policies import ClosedLoopPolicy, OpenLoopPolicy, run_episode
 from planloop.policies.loop import CHOICES, DEFAULTS, PAPER
-from planloop.study import (Study, StudyError, make_env, markdown_table, open_model,
-                            run_study, show_success_plot, study_main, study_parser,
-                            success_cell, tally)
+from planloop.study import (Study, every_instance, markdown_table, open_model, run_study,
+                            show_success_plot, study_main, study_parser, success_cell, tally)
 
 OPEN = "open"
 _UNSET = object()  # a switch not given on the command line
@@ -126,15 +125,6 @@ def success_table(records: list[dict], horizons, instances) -> str:
     return table
 
 
-def default_instances(env_id: str, env_kwargs: dict) -> range:
-    """Every problem of the environment, at most 10."""
-    env = make_env(env_id, env_kwargs)
-    count = getattr(env.unwrapped, "num_instances", None)
-    env.close()
-    if count is None:
-        raise StudyError(f"{env_id} has no fixed list of problems: give --instances A:B")
-    return range(min(10, count))
-
 
 @study_main
 def main(argv=None, model=None) -> int:
@@ -156,7 +146,7 @@ def main(argv=None, model=None) -> int:
     built = None if model else open_model(args.llm)
     model = model or built
     env_kwargs = dict(args.option)
-    instances = args.instances or default_instances(args.env, env_kwargs)
+    instances = args.instances or every_instance(args.env, env_kwargs, limit=10)
     records = run_sweep(args.env, model, args.horizons, instances, args.trials, args.out,
                         args.workers, args.max_actions, args.temperature, env_kwargs,
                         args.llm, check=built, switches=loop_switches(args))

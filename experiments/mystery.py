@@ -44,7 +44,7 @@ from planloop.policies import (AgenticPolicy, ClosedLoopPolicy, DirectPlanPolicy
                                run_episode)
 from planloop.policies.direct import Example
 from planloop.stats import npmi_table, percentile, trimmed_mean, two_proportion_z_test
-from planloop.study import (Study, StudyError, make_env, markdown_table, open_model,
+from planloop.study import (Study, StudyError, every_instance, markdown_table, open_model,
                             positive_int, run_study, save_success_plot, show_success_plot,
                             study_main, study_parser, success_cell, tally)
 
@@ -353,14 +353,6 @@ def report(records: list[dict], conditions: list[str], budget: int, top: int) ->
     return text
 
 
-def default_instances(env_id: str, env_kwargs: dict) -> range:
-    env = make_env(env_id, env_kwargs)
-    count = getattr(env.unwrapped, "num_instances", None)
-    env.close()
-    if count is None:
-        raise StudyError(f"{env_id} has no fixed list of instances: give --instances A:B")
-    return range(count)
-
 
 @study_main
 def main(argv=None, model=None) -> int:
@@ -389,7 +381,7 @@ def main(argv=None, model=None) -> int:
     built = open_model(args.llm) if uses_model and model is None else None
     model = model or built
     env_kwargs = dict(args.option)
-    instances = args.instances or default_instances(args.env, env_kwargs)
+    instances = args.instances or every_instance(args.env, env_kwargs)
     study = Study("mystery", args.env, env_kwargs, model.name if model else None, args.llm,
                   settings={"attempts": args.attempts, "temperature": args.temperature,
                             "max_seconds": args.max_seconds, "max_actions": args.max_actions,

@@ -153,7 +153,7 @@ class RelaxedTask:
             heap.append((0, node))
         count = self.pre_count[:]
         total = [0] * len(count)
-        pre, eff, cost, needed_by = self.pre, self.eff, self.cost, self.needed_by
+        eff, cost, needed_by = self.eff, self.cost, self.needed_by
         for op in self.free_ops:
             for node in eff[op]:
                 if cost[op] < best.get(node, INF):

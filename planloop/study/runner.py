@@ -34,6 +34,18 @@ def make_env(env_id: str, env_kwargs: Mapping[str, object] | None = None) -> gym
                          f"{one_line(exc)}") from None
 
 
+def every_instance(env_id: str, env_kwargs: Mapping[str, object] | None = None,
+                   limit: int | None = None) -> range:
+    """The environment's instances (the first ``limit`` of them); a StudyError for a
+    world generated from any seed, which has no list to run."""
+    env = make_env(env_id, env_kwargs)
+    count = getattr(env.unwrapped, "num_instances", None)
+    env.close()
+    if count is None:
+        raise StudyError(f"{env_id} has no fixed list of instances: give --instances A:B")
+    return range(count if limit is None else min(limit, count))
+
+
 def latest_records(records: Iterable[dict]) -> dict[str, dict]:
     """The last record of each key (a rerun appends after the record it replaces)."""
     return {record.get("key"): record for record in records}
