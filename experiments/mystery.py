@@ -107,7 +107,8 @@ def make_policy(condition: str, model, env, job, args):
         return ClosedLoopPolicy(model, horizon=1, max_actions=args.max_actions,
                                 max_restarts=args.attempts - 1, temperature=args.temperature,
                                 seed=job.trial)
-    return AgenticPolicy(model, temperature=args.temperature)
+    return AgenticPolicy(model, temperature=args.temperature, seconds=args.max_seconds,
+                         end_on_valid_plan=True, feedback=args.agentic_feedback)
 
 
 # -- the record ---------------------------------------------------------------------------
@@ -365,7 +366,11 @@ def main(argv=None, model=None) -> int:
     parser.add_argument("--temperature", type=float, default=0.2, metavar="T",
                         help="of every LLM condition (default 0.2, the paper's)")
     parser.add_argument("--max-seconds", type=float, default=180.0, metavar="S",
-                        help="direct generation's time budget (default 180, the paper's)")
+                        help="the time budget of direct generation and of the agentic "
+                             "condition (default 180, the papers')")
+    parser.add_argument("--agentic-feedback", choices=("outcome", "cause"), default="outcome",
+                        help="execute_action answers success or failure only (default, the "
+                             "agentic paper's) or also the unmet facts")
     parser.add_argument("--max-actions", type=positive_int, default=50, metavar="N",
                         help="the closed loop's cap on actions (default 50)")
     parser.add_argument("--planner", default="lama-first", choices=PLANNERS,
@@ -385,6 +390,7 @@ def main(argv=None, model=None) -> int:
     study = Study("mystery", args.env, env_kwargs, model.name if model else None, args.llm,
                   settings={"attempts": args.attempts, "temperature": args.temperature,
                             "max_seconds": args.max_seconds, "max_actions": args.max_actions,
+                            "agentic_feedback": args.agentic_feedback,
                             "planner": args.planner, "planner_timeout": args.planner_timeout})
 
     def play(env, job) -> dict:

@@ -179,6 +179,9 @@ def test_a_server_answering_nonsense_ends_every_episode_with_its_failure_kind(
                for r in records)
     for condition in conditions.split(","):
         assert f"| {condition} | 2 | 0 | 0 | 2 | - |" in out
+    agentic = [r for r in records if r["condition"] == "agentic"]
+    assert {r["prompt_version"] for r in agentic} == {  # the agentic paper's settings
+        "agentic-v1+seconds=180+end_on_valid_plan+feedback=outcome"}
     with FakeChatServer([]) as server:
         assert study.main([*args, "--llm", f"{server.url}@nonsense"]) == 0
     assert server.requests == []  # resumed: not even the model check
