@@ -32,8 +32,9 @@ from pathlib import Path
 
 from planloop.policies import ClosedLoopPolicy, OpenLoopPolicy, run_episode
 from planloop.policies.loop import CHOICES, DEFAULTS, PAPER
-from planloop.study import (Study, every_instance, markdown_table, open_model, run_study,
-                            show_success_plot, study_main, study_parser, success_cell, tally)
+from planloop.study import (Study, every_instance, markdown_table, model_failures, open_model,
+                            run_study, show_success_plot, study_main, study_parser,
+                            success_cell, tally)
 
 OPEN = "open"
 _UNSET = object()  # a switch not given on the command line
@@ -117,13 +118,8 @@ def success_table(records: list[dict], horizons, instances) -> str:
                  for instance in instances]
         label = "open loop" if horizon == OPEN else f"H = {horizon}"
         rows.append([label, *cells, success_cell(*tally(mine))])
-    table = markdown_table(["horizon", *(f"problem {i}" for i in instances), "all"], rows)
-    errors = [r["error"] for r in records if r.get("error")]
-    if errors:
-        table += (f"\n\n{len(errors)} episodes ended on a failed model call; rerun to retry "
-                  f"them. The last: {errors[-1]}")
-    return table
-
+    return markdown_table(["horizon", *(f"problem {i}" for i in instances), "all"], rows) + \
+        model_failures(records)
 
 
 @study_main

@@ -44,8 +44,8 @@ from planloop.policies import (AgenticPolicy, ClosedLoopPolicy, DirectPlanPolicy
                                run_episode)
 from planloop.policies.direct import Example
 from planloop.stats import npmi_table, percentile, trimmed_mean, two_proportion_z_test
-from planloop.study import (Study, StudyError, every_instance, markdown_table, open_model,
-                            positive_int, run_study, save_success_plot, show_success_plot,
+from planloop.study import (Study, StudyError, every_instance, markdown_table, model_failures,
+                            open_model, positive_int, run_study, save_success_plot, show_success_plot,
                             study_main, study_parser, success_cell, tally)
 
 PIPELINES = {"pipeline": {}, "pipeline-no-repair": {"repair": False},
@@ -347,12 +347,8 @@ def report(records: list[dict], conditions: list[str], budget: int, top: int) ->
                  npmi_rows(groups, top)),
                 ("Distributions over the failing steps of every attempt",
                  distribution_table(groups))]
-    text = "\n\n".join(f"### {title}\n\n{body}" for title, body in sections)
-    if failed:
-        text += (f"\n\n{sum(failed.values())} episodes ended on a failed model call; rerun to "
-                 f"retry them.")
-    return text
-
+    return "\n\n".join(f"### {title}\n\n{body}" for title, body in sections) + \
+        model_failures(records)
 
 
 @study_main

@@ -29,9 +29,9 @@ from planloop.formalizer import (NAMES, ModelWriter, Prompt, Request, ground_tru
 from planloop.pddl import PLANNERS, PlanCache
 from planloop.policies import PDDLegoPolicy, PlanGenPolicy, run_episode
 from planloop.results import ResultsFile
-from planloop.study import (Study, StudyError, markdown_table, open_model, run_study,
-                            show_success_plot, study_main, study_parser, success_cell, tally,
-                            write_report)
+from planloop.study import (Study, StudyError, markdown_table, model_failures, open_model,
+                            run_study, show_success_plot, study_main, study_parser,
+                            success_cell, tally, write_report)
 
 FAMILIES = {"CoinCollector-v0": "coin", "ALFWorld-v0": "alfworld"}
 GROUND_TRUTH = "groundtruth"
@@ -269,7 +269,7 @@ def main(argv=None, model=None) -> int:
     records = [r for r in ResultsFile(args.out / "episodes.jsonl").records
                if r.get("study") == "pddlego"]
     latest = list({r["key"]: r for r in records}.values())
-    table = "## PDDLego+\n\n" + results_table(latest) + \
+    table = "## PDDLego+\n\n" + results_table(latest) + model_failures(latest) + \
         "\n\n### The formalizations, judged against the hidden world\n\n" + \
         judgement_table(latest)
     (args.out / "results.md").write_text(table + "\n")

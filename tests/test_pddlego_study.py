@@ -105,3 +105,16 @@ def test_detailed_feedback_reaches_the_environment(tmp_path, capsys):
     assert all(r["provenance"]["env_kwargs"] == {"num_locations": 3, "feedback": "detailed"}
                for r in records)
     assert "feedback=detailed" in capsys.readouterr().out
+
+
+def test_a_failed_model_call_is_named_under_the_table(tmp_path, capsys):
+    from planloop.llm import LLMError, ScriptedModel
+
+    study = load_experiment("pddlego")
+    model = ScriptedModel(lambda messages: LLMError("server", "503 after retries"))
+    assert study.main(["-o", "num_locations=3", "--instances", "0:1", "--llm", "x",
+                       "--out", str(tmp_path)], model=model) == 0
+    out = capsys.readouterr().out
+    assert "1 episodes ended on a failed model call; rerun to retry them. The last: " \
+           "server: 503 after retries" in out
+    assert read(tmp_path / "episodes.jsonl")[0]["error"] == "server: 503 after retries"

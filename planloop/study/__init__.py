@@ -25,10 +25,10 @@ from .plots import save_success_plot, show_success_plot
 from .progress import Progress
 from .report import write_report
 from .runner import every_instance, latest_records, make_env, run_study
-from .tables import markdown_table, success_cell, tally
+from .tables import markdown_table, model_failures, success_cell, tally
 
 __all__ = ["Job", "Progress", "Study", "StudyError", "check_model", "every_instance",
            "latest_records",
-           "make_env", "markdown_table", "one_line", "open_model", "parse_instances",
+           "make_env", "markdown_table", "model_failures", "one_line", "open_model", "parse_instances",
            "parse_option", "positive_int", "run_study", "save_success_plot", "show_success_plot",
            "study_main", "study_parser", "success_cell", "tally", "write_report"]

@@ -14,6 +14,16 @@ def tally(records: Iterable[dict]) -> tuple[int, int]:
     return sum(bool(r["won"]) for r in played), len(played)
 
 
+def model_failures(records: Iterable[dict]) -> str:
+    """A paragraph for the end of a table: how many episodes ended on a failed model
+    call (run again by a rerun) and the last one's reason; "" when none did."""
+    errors = [r["error"] for r in records if r.get("error")]
+    if not errors:
+        return ""
+    return (f"\n\n{len(errors)} episodes ended on a failed model call; rerun to retry them. "
+            f"The last: {errors[-1]}")
+
+
 def success_cell(wins: int, n: int) -> str:
     """``3/5 [23%, 88%]``: wins out of n and the 95% Wilson interval."""
     low, high = wilson_interval(wins, n)
