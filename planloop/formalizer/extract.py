@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 _FENCE = re.compile(r"```[ \t]*([\w-]*)[ \t]*\n(.*?)```", re.DOTALL)
@@ -48,20 +49,27 @@ def extract_files(text: str, need_df: bool = True) -> Files:
     return Files(df, pf)
 
 
-def _from_json(text: str) -> dict[str, str]:
-    """``domain``/``problem`` from the first JSON object holding ``df`` or ``pf``."""
-    candidates = [body for _, body in _FENCE.findall(text)] + [text]
+def json_objects(text: str) -> Iterator[dict]:
+    """Every JSON object in a reply, in order: those in fenced blocks first, then the
+    rest of the text (prose around them is skipped)."""
     decoder = json.JSONDecoder()
-    for candidate in candidates:
+    for candidate in [body for _, body in _FENCE.findall(text)] + [text]:
         for start in (m.start() for m in re.finditer(r"\{", candidate)):
             try:
                 value, _ = decoder.raw_decode(candidate, start)
             except ValueError:
                 continue
-            if isinstance(value, dict) and ({"df", "pf"} & set(value)):
-                return {kind: value[key].strip() for kind, key in
-                        (("domain", "df"), ("problem", "pf"))
-                        if isinstance(value.get(key), str) and value[key].strip()}
+            if isinstance(value, dict):
+                yield value
+
+
+def _from_json(text: str) -> dict[str, str]:
+    """``domain``/``problem`` from the first JSON object holding ``df`` or ``pf``."""
+    for value in json_objects(text):
+        if {"df", "pf"} & set(value):
+            return {kind: value[key].strip() for kind, key in
+                    (("domain", "df"), ("problem", "pf"))
+                    if isinstance(value.get(key), str) and value[key].strip()}
     return {}
 
 

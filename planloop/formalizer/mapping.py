@@ -95,7 +95,8 @@ class CommandMapper:
         except ValueError:
             return None
         name, args = squash(name), [squash(a) for a in args]
-        for pool in ([_Command.read(c) for c in valid], self._known.values()):
+        now = [self._known.get(c) or _Command.read(c) for c in valid]  # read once, by learn
+        for pool in (now, self._known.values()):
             best = max((c for c in pool if self._fits(c, name, args)),
                        key=lambda c: sum(squash(p) in args for p in c.phrases), default=None)
             if best is not None:

@@ -4,9 +4,7 @@ commands."""
 
 from __future__ import annotations
 
-import json
-import re
-
+from ..formalizer.extract import json_objects
 from ..llm import Usage, call_model
 
 PROMPT_VERSION = "plangen/v1"
@@ -24,15 +22,8 @@ Answer with JSON only: {{"action": "<one command>"}}."""
 def read_command(text: str, valid: list[str]) -> str:
     """The command in a reply: the ``action`` of a JSON object, else the reply's first
     line; a valid command written with other case or spacing is matched to it."""
-    chosen = None
-    for match in re.finditer(r"\{.*?\}", text, re.DOTALL):
-        try:
-            value = json.loads(match.group(0))
-        except ValueError:
-            continue
-        if isinstance(value, dict) and isinstance(value.get("action"), str):
-            chosen = value["action"]
-            break
+    chosen = next((value["action"] for value in json_objects(text)
+                   if isinstance(value.get("action"), str)), None)
     if chosen is None:
         lines = [line for line in (raw.strip(" `'\"") for raw in text.splitlines()) if line]
         chosen = lines[0] if lines else ""

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..feedback import check_feedback, observation, slip_of
 from ..text_env import TextEnv
 from . import text
 from .causes import command_cause, fact_cause
-from ..feedback import check_feedback, observation, slip_of
 from .generate import generate_house
 from .layout import House, load_layout
 from .names import fact

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import shutil
 
+from ..feedback import check_feedback
 from ..text_env import TextEnv
 from . import text
 from .causes import command_cause
-from ..feedback import check_feedback
 
 
 class TWXCoinCollectorEnv(TextEnv):
