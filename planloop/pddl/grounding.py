@@ -183,25 +183,37 @@ class Task:
         found = self._by_key.get((name, args)) or self._on_demand.get((name, args))
         if found is not None:
             return found
-        schema = self.domain.actions.get(name)
-        if schema is None:
-            raise ActionLookupError("unknown", f"unknown action {quote(name)}")
-        if len(args) != len(schema.params):
-            raise ActionLookupError(
-                "malformed", f"{quote(name)} takes {len(schema.params)} argument(s), "
-                             f"{len(args)} given")
-        for arg, param in zip(args, schema.params):
-            if arg not in self.objects:
-                raise ActionLookupError("unknown", f"unknown object {quote(arg)}")
-            if not self.domain.is_subtype(self.objects[arg], param.types):
-                raise ActionLookupError(
-                    "malformed", f"{quote(arg)} is a {self.objects[arg]}, but parameter "
-                                 f"{param.name} of {quote(name)} must be "
-                                 f"{' or '.join(param.types)}")
+        problems = self.lookup_problems(name, args)
+        if problems:
+            kind, message = problems[0]
+            raise ActionLookupError("unknown" if kind.startswith("unknown") else "malformed",
+                                    message)
+        schema = self.domain.actions[name]
         binding = dict(zip((p.name for p in schema.params), args))
         grounded = self._instantiator(schema, simplify=False)(binding)
         self._on_demand[(name, args)] = grounded
         return grounded
+
+    def lookup_problems(self, name: str,
+                        args: tuple[str, ...] | list[str]) -> list[tuple[str, str]]:
+        """What keeps ``name(args)`` from naming an action of this task, as ``(kind,
+        message)`` pairs: ``unknown_action`` or ``arity`` alone, else every argument's
+        ``unknown_object`` or ``type`` problem; [] when it names one."""
+        schema = self.domain.actions.get(name)
+        if schema is None:
+            return [("unknown_action", f"unknown action {quote(name)}")]
+        if len(args) != len(schema.params):
+            return [("arity", f"{quote(name)} takes {len(schema.params)} argument(s), "
+                              f"{len(args)} given")]
+        problems = []
+        for arg, param in zip(args, schema.params):
+            if arg not in self.objects:
+                problems.append(("unknown_object", f"unknown object {quote(arg)}"))
+            elif not self.domain.is_subtype(self.objects[arg], param.types):
+                problems.append(("type", f"{quote(arg)} is a {self.objects[arg]}, but parameter "
+                                          f"{param.name} of {quote(name)} must be "
+                                          f"{' or '.join(param.types)}"))
+        return problems
 
     # -- grounding -----------------------------------------------------------------
     def _ground_all(self) -> Iterator[GroundAction]:
