@@ -118,3 +118,18 @@ def test_a_failed_model_call_is_named_under_the_table(tmp_path, capsys):
     assert "1 episodes ended on a failed model call; rerun to retry them. The last: " \
            "server: 503 after retries" in out
     assert read(tmp_path / "episodes.jsonl")[0]["error"] == "server: 503 after retries"
+
+
+def test_a_given_domain_is_checked_before_any_episode(tmp_path, capsys):
+    from planloop.llm import ScriptedModel
+
+    study = load_experiment("pddlego")
+    broken = tmp_path / "domain.pddl"
+    broken.write_text("(define (domain")
+    args = ["--instances", "0:1", "--domain-file", str(broken), "--out", str(tmp_path)]
+    assert study.main(args + ["--llm", "x"], model=ScriptedModel([])) == 2
+    assert "is not a PDDL domain: domain error: line 1, col 9: unbalanced parentheses" in \
+        capsys.readouterr().err
+    assert study.main(args + ["--llm", "groundtruth"]) == 2
+    assert "--llm groundtruth writes the true domain" in capsys.readouterr().err
+    assert not (tmp_path / "episodes.jsonl").exists()
