@@ -20,8 +20,9 @@ be switched on: ``--feedback state`` (on a failure the model sees the executed a
 the state before the failure and the failed action, not the environment's cause),
 ``--grounding per_variable`` (one question per parameter), ``--conversation accumulate``
 (one growing conversation), ``--ask sequence`` (the whole sequence each time, its first
-H executed) and ``--max-restarts none``; ``--paper`` sets all of them (a flag given
-beside it still wins). Switches not at their default enter the results key.
+H executed), ``--opening study`` (the study's role-play introduction of the domain, the
+starting state, then the goal; needs the two before) and ``--max-restarts none``;
+``--paper`` sets all of them (a flag given beside it still wins). Switches not at their default enter the results key.
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ def make_policy(model, horizon, trial: int, max_actions: int, temperature: float
     if horizon == OPEN:
         return OpenLoopPolicy(model, max_actions=max_actions, temperature=temperature,
                               seed=trial, **{key: value for key, value in switches.items()
-                                             if key in ("grounding", "conversation", "ask")})
+                                             if key in ("grounding", "conversation", "ask", "opening")})
     return ClosedLoopPolicy(model, horizon=horizon, max_actions=max_actions,
                             temperature=temperature, seed=trial, **switches)
 

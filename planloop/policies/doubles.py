@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..llm import ScriptedModel
+from .loop import GENERIC_OPENING, STUDY_OPENINGS, STUDY_START
 
 _PROGRESS = "Actions executed so far"
 _BEFORE = "in this step: "
@@ -25,6 +26,14 @@ def goal_of(messages: list[dict]) -> str:
 
 def _is_failure(content: str) -> bool:
     return content.startswith(_FAILURES) and "failed" in content
+
+
+def _is_opening(question: str) -> bool:
+    """Whether ``question`` is one of the study's opening turns (role, world, start)."""
+    heads = [STUDY_START] + [opening.world for opening in (*STUDY_OPENINGS.values(),
+                                                           GENERIC_OPENING)]
+    return question in [opening.role for opening in (*STUDY_OPENINGS.values(), GENERIC_OPENING)] \
+        or question.startswith(tuple(head.split("{", 1)[0] for head in heads))
 
 
 def has_lessons(messages: list[dict]) -> bool:
@@ -71,8 +80,8 @@ def following_model(plan_for: Callable[[list[dict]], list[str]], delay: float = 
         question = messages[-1]["content"]
         if _is_failure(question):
             return "The action needs a fact that an earlier action makes true."
-        if _STEP in question and _VARIABLE not in question:  # a step's introduction
-            return "Understood."
+        if _STEP in question and _VARIABLE not in question or _is_opening(question):
+            return "Understood."  # a step's introduction, or the study's opening
         steps = plan_for(messages)
         done = _position(messages)
         if _VARIABLE in question:

@@ -6,9 +6,9 @@ the new state and asks again; when an action fails, the model explains the failu
 the episode starts over (``RESTART``) with the explanation in context. Open loop asks
 once for the whole sequence and executes it with no feedback.
 
-Five switches choose between today's richer defaults and the horizon study's workflow
+Six switches choose between today's richer defaults and the horizon study's workflow
 (Feng 2024, "A Study on Planning with LLMs in Relational Domains"), whose templates the
-``PAPER_*`` prompts follow word for word:
+``PAPER_*`` and ``STUDY_*`` prompts follow word for word:
 
 - ``feedback``: ``cause`` shows the failed action, the state and the environment's words
   on why it failed; ``state`` only the executed actions, the state before the failure and
@@ -20,12 +20,20 @@ Five switches choose between today's richer defaults and the horizon study's wor
   question); ``accumulate`` keeps one growing conversation with every reply (the study).
 - ``ask``: ``next`` asks for the next H action names (the whole plan at H = None);
   ``sequence`` asks for the whole sequence each time and executes its first H (the study).
+- ``opening``: ``brief`` states the domain and the task in a system and a user message;
+  ``study`` opens the conversation as the study does: the role (a household robot, for
+  Baking), the kinds of objects with a summary of the domain, the starting state, then
+  the goal with the actions, each turn answered (needs ``conversation="accumulate"``).
 - ``max_restarts``: the cap on explained restarts; None for none.
+
+With ``ask="sequence"`` a step is introduced by the model's own line for it; each
+parameter's question lists the objects of its type.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from ..llm import Usage, call_model
 from ..pddl import parse
@@ -34,11 +42,12 @@ from .extract import extract_plan
 
 PROMPT_VERSION = "loop-v1"
 DEFAULTS = {"feedback": "cause", "grounding": "per_action", "conversation": "rebuild",
-            "ask": "next", "max_restarts": 5}
+            "ask": "next", "opening": "brief", "max_restarts": 5}
 PAPER = {"feedback": "state", "grounding": "per_variable", "conversation": "accumulate",
-         "ask": "sequence", "max_restarts": None}
+         "ask": "sequence", "opening": "study", "max_restarts": None}
 CHOICES = {"feedback": ("cause", "state"), "grounding": ("per_action", "per_variable"),
-           "conversation": ("rebuild", "accumulate"), "ask": ("next", "sequence")}
+           "conversation": ("rebuild", "accumulate"), "ask": ("next", "sequence"),
+           "opening": ("brief", "study")}
 
 SYSTEM = ("You control an agent that acts in a world described below. You choose actions "
           "to reach a goal.\n\n{intro}")
@@ -58,14 +67,15 @@ ASK_WHY = ("The action {action} failed.\nThe situation when it was tried:\n{situ
            "The environment said: {feedback}\n\nExplain in one or two sentences why it "
            "failed and what must hold before it can succeed.")
 
-PAPER_SEQUENCE = (
-    "{lead}Currently, these facts are true:\n\n{situation}\n\nWe want these things to be "
-    "true:\n\n{goal}\n\nThese are the names of the atomic actions that we can perform, along "
-    "with their descriptions:\n{actions}\n\nCan you please give a sequence of these phrases "
-    "that will get us to the goal? Include the exact phrase in each step of your answer. "
-    "Format it using a numbered list with one line per step, starting with \"1.\". Give a "
-    "little explanation of each step underneath each bullet point. Mark the end of the plan "
-    "with '***' in your response. Please avoid {avoid} past planning mistakes.")
+PAPER_ASK = (
+    "These are the names of the atomic actions that we can perform, along with their "
+    "descriptions:\n{actions}\n\nCan you please give a sequence of these phrases that will "
+    "get us to the goal? Include the exact phrase in each step of your answer. Format it "
+    "using a numbered list with one line per step, starting with \"1.\". Give a little "
+    "explanation of each step underneath each bullet point. Mark the end of the plan with "
+    "'***' in your response. Please avoid {avoid} past planning mistakes.")
+PAPER_SEQUENCE = ("{lead}Currently, these facts are true:\n\n{situation}\n\nWe want these "
+                  "things to be true:\n\n{goal}\n\n" + PAPER_ASK)
 PAPER_REPLAN = ("Ok, thanks for the explanation. Now, let's replan to the goal from the "
                 "beginning and avoid this mistake and all previous mistakes.\n\n")
 PAPER_RECAP = ("Thanks. Let's think step by step what objects are associated with each of "
@@ -86,6 +96,48 @@ PAPER_WHY = ("Based on your plan, we've just executed these actions:{executed}Ho
              "following facts were true in the environment:\n\n{state}\n\nThen, we tried "
              "executing this action:\n\n{action}\n\nHowever, executing this action failed. "
              "Please explain what happened.")
+
+STUDY_START = "The following things are true at this moment:\n\n{state}\n\n{reminder}"
+STUDY_GOAL = ("These are the things that you would like to become true:\n{goal}\n\nThis "
+              "state is your goal.\n\n" + PAPER_ASK)
+_GUIDANCE = ("More specifically, you will be given a set of facts that are currently true in "
+             "the world, and a set of facts that is your goal to make true in the world. With "
+             "my step-by-step guidance, you will think through how to act to achieve the goal.")
+
+
+@dataclass(frozen=True)
+class Opening:
+    """The study's introduction of a domain: the ``role`` turn, the ``world`` turn (over
+    ``{kinds}``, the domain's types one per line, and ``{summary}``) and the ``reminder``
+    after the starting state."""
+
+    role: str
+    world: str
+    reminder: str
+
+
+STUDY_OPENINGS = {"baking": Opening(
+    role=("You are a household robot in a kitchen. You are in front of the kitchen counter, "
+          "where there are some prepared ingredients. \n\n" + _GUIDANCE),
+    world=("In the kitchen, there different kinds of objects that you can interact with. "
+           "The different kind of objects that you see are categorized into the following:"
+           "\n\n{kinds}\n\nRight now, you see the some of these ingredients and items on "
+           "the counter. You also see some appliances in the kitchen. \n\nTo start making a "
+           "mixture for a souffle, you need to mix together egg yolk, sugar, butter, and a "
+           "little bit of flour. To make a mixture for a cake, you need to mix together a "
+           "whole egg, sugar, butter, more flour, and baking powder."),
+    reminder=("As a reminder, in the kitchen, the pans, measuring cups, and bowls are on the "
+              "counter, and the oven(s) is (are) behind the counter. If you are baking "
+              "desserts, please rationalize what are the essential ingredients and their "
+              "amounts to make those desserts and use only those. Once an ingredient is used "
+              "once, it can't be reused.\n\nYou should have all of the ingredients that you "
+              "need on the counter prepared for you. I'll let you know what desserts you will "
+              "make shortly."))}
+GENERIC_OPENING = Opening(
+    role="You are a robot that acts in a world of objects.\n\n" + _GUIDANCE,
+    world=("In this world, there are different kinds of objects that you can interact with. "
+           "They are categorized into the following:\n\n{kinds}{summary}"),
+    reminder="I'll let you know what the goal is shortly.")
 
 _ITEM = re.compile(r"^\s*(?:[-*]|\d+[.):])?\s*\(?\s*([A-Za-z][\w-]*)")
 _NUMBERED = re.compile(r"^\s*\d+[.):]")
@@ -116,7 +168,8 @@ class ClosedLoopPolicy:
 
     ``max_actions`` caps the actions executed over the whole episode (restarts
     included), ``max_restarts`` the explained restarts (None: no cap); ``feedback``,
-    ``grounding``, ``conversation`` and ``ask`` are described in the module docstring,
+    ``grounding``, ``conversation``, ``ask`` and ``opening`` are described in the module
+    docstring,
     and those not at their default are named in ``prompt_version``. ``details`` records
     the explanations, the number of proposals and why the policy stopped.
     """
@@ -127,17 +180,21 @@ class ClosedLoopPolicy:
                  max_restarts: int | None = 5, temperature: float = 0.0,
                  seed: int | None = None, feedback: str = "cause",
                  grounding: str = "per_action", conversation: str = "rebuild",
-                 ask: str = "next"):
+                 ask: str = "next", opening: str = "brief"):
         if horizon is not None and horizon < 1:
             raise ValueError(f"horizon must be at least 1 (or None for open loop), not {horizon}")
         switches = {"feedback": feedback, "grounding": grounding,
-                    "conversation": conversation, "ask": ask}
+                    "conversation": conversation, "ask": ask, "opening": opening}
         for key, value in switches.items():
             if value not in CHOICES[key]:
                 raise ValueError(f"{key} must be one of {CHOICES[key]}, not {value!r}")
+        if opening == "study" and (conversation, ask) != ("accumulate", "sequence"):
+            raise ValueError("opening='study' opens the study's conversation: it needs "
+                             "conversation='accumulate' and ask='sequence'")
         self.model, self.model_name = model, model.name
         self.horizon, self.max_actions, self.max_restarts = horizon, max_actions, max_restarts
-        self.feedback, self.grounding, self.conversation, self.ask = switches.values()
+        self.feedback, self.grounding, self.conversation, self.ask, self.opening = \
+            switches.values()
         self.sampling = {"temperature": temperature, **({"seed": seed} if seed is not None else {})}
         self.name = "open-loop" if not self.replans else \
             f"closed-loop-h{'inf' if horizon is None else horizon}"
@@ -158,10 +215,11 @@ class ClosedLoopPolicy:
         self.described = describe_actions(info.get("domain_description"), self.domain.actions)
         self.goal = info.get("task", "")
         objects = ", ".join(f"{name} ({obj_type})" for name, obj_type in self.objects.items())
-        self.context = [{"role": "system", "content": SYSTEM.format(intro=intro)},
-                        {"role": "user", "content": TASK.format(objects=objects,
-                                                                goal=self.goal)}]
+        self.context = [] if self.opening == "study" else [
+            {"role": "system", "content": SYSTEM.format(intro=intro)},
+            {"role": "user", "content": TASK.format(objects=objects, goal=self.goal)}]
         self.messages = list(self.context)  # the one conversation, when it accumulates
+        self.summary = (info.get("domain_description") or "").split("\n\nActions:", 1)[0]
         self.lessons: list[str] = []
         self.details = {"explanations": self.lessons, "proposals": 0, "stop": None}
         self.executed = 0
@@ -209,24 +267,39 @@ class ClosedLoopPolicy:
         first = not self.proposed
         self.proposed = True
         self.details["proposals"] += 1
-        if self.ask == "sequence":
+        if self.opening == "study" and self.details["proposals"] == 1:
+            self._open_study(state)
+            reply = self._ask(STUDY_GOAL.format(goal=self.goal, actions=self._action_list(),
+                                                avoid="any"))
+            steps = self._read_steps(reply.split("***", 1)[0], numbered=True)
+        elif self.ask == "sequence":
             reply = self._ask(PAPER_SEQUENCE.format(
                 lead=PAPER_REPLAN if self.lessons and first else "", situation=state,
                 goal=self.goal, actions=self._action_list(),
                 avoid="all" if self.lessons and first else "any"))
-            names = self._read_names(reply.split("***", 1)[0], numbered=True)
+            steps = self._read_steps(reply.split("***", 1)[0], numbered=True)
         else:
             ask = ASK_ALL.format(situation=situation) if self.horizon is None else \
                 ASK_NEXT.format(situation=situation, count=self.horizon)
-            names = self._read_names(self._ask(ask))
+            steps = [(name, name) for name, _ in self._read_steps(self._ask(ask))]
         if self.horizon is not None:
-            names = names[:self.horizon]
+            steps = steps[:self.horizon]
         chosen: list[str] = []
-        for name in names:
-            chosen.append(self._ground_per_variable(name, state, chosen)
+        for name, instruction in steps:
+            chosen.append(self._ground_per_variable(name, instruction, state, chosen)
                           if self.grounding == "per_variable" else
                           self._ground(name, situation, chosen))
         return chosen
+
+    def _open_study(self, state: str) -> None:
+        """The study's first turns: the role, the kinds of objects, the starting state."""
+        opening = STUDY_OPENINGS.get(self.domain.name, GENERIC_OPENING)
+        kinds = "\n".join(kind.replace("-", " ") for kind in self.domain.types
+                          if kind != "object")
+        self._ask(opening.role)
+        self._ask(opening.world.format(kinds=kinds, summary=self.summary and
+                                       "\n\n" + self.summary))
+        self._ask(STUDY_START.format(state=state, reminder=opening.reminder))
 
     def _ground(self, name: str, situation: str, before: list[str]) -> str:
         action = self.domain.actions[name]
@@ -243,15 +316,16 @@ class ClosedLoopPolicy:
         words = reply.replace("(", " ").replace(")", " ").split()
         return "(" + " ".join([name] + [w.lower() for w in words if w.lower() != name]) + ")"
 
-    def _ground_per_variable(self, name: str, state: str, before: list[str]) -> str:
+    def _ground_per_variable(self, name: str, instruction: str, state: str,
+                             before: list[str]) -> str:
         """The study's grounding: the step in context (a turn of its own when the
         conversation accumulates, the head of each question when it is rebuilt), then
-        one question per parameter."""
+        one question per parameter, over the objects of its type."""
         action = self.domain.actions[name]
         text, described = self._describe(name)
         variables = [described.get(p.name) or f"the parameter {p.name} ({' or '.join(p.types)})"
                      for p in action.params]
-        step = PAPER_STEP.format(instruction=name, variables="\n".join(variables))
+        step = PAPER_STEP.format(instruction=instruction, variables="\n".join(variables))
         if self.conversation == "accumulate":
             recap = PAPER_RECAP.format(situation=state, goal=self.goal) if not before else ""
             self._ask(recap + step)
@@ -260,9 +334,11 @@ class ClosedLoopPolicy:
             head = PAPER_RECAP.format(situation=state, goal=self.goal) + step + "\n" + \
                 BEFORE.format(before=", ".join(before) or "none")
         args = []
-        for variable in variables:
+        for param, variable in zip(action.params, variables):
+            objects = [name for name, kind in self.objects.items()
+                       if self.domain.is_subtype(kind, param.types)] or list(self.objects)
             reply = self._ask(head + PAPER_VARIABLE.format(
-                action=text[:-1].lower(), variable=variable, objects="\n".join(self.objects)))
+                action=text[:-1].lower(), variable=variable, objects="\n".join(objects)))
             answer = reply.rsplit("Answer:", 1)[-1].strip().splitlines() or [""]
             args.append(answer[0].strip(" .`*\"'()").lower())
         return "(" + " ".join([name, *args]) + ")"
@@ -309,16 +385,16 @@ class ClosedLoopPolicy:
     def _action_list(self) -> str:
         return "\n".join(f"{name}: {self._describe(name)[0]}" for name in self.domain.actions)
 
-    def _read_names(self, text: str, numbered: bool = False) -> list[str]:
-        """Action names, one per line; lines naming no action (or, when ``numbered``,
-        not numbered) are skipped."""
-        names = []
+    def _read_steps(self, text: str, numbered: bool = False) -> list[tuple[str, str]]:
+        """The action name of each line that names one, with the line; lines naming no
+        action (or, when ``numbered``, not numbered) are skipped."""
+        steps = []
         for line in text.splitlines():
             found = _ITEM.match(line)
             if found and found.group(1).lower() in self.domain.actions and \
                     (not numbered or _NUMBERED.match(line)):
-                names.append(found.group(1).lower())
-        return names
+                steps.append((found.group(1).lower(), line.strip()))
+        return steps
 
 
 def _state_of(obs: str, info: dict) -> str:
@@ -335,7 +411,7 @@ class OpenLoopPolicy(ClosedLoopPolicy):
 
     def __init__(self, model, max_actions: int = 50, temperature: float = 0.0,
                  seed: int | None = None, grounding: str = "per_action",
-                 conversation: str = "rebuild", ask: str = "next"):
+                 conversation: str = "rebuild", ask: str = "next", opening: str = "brief"):
         super().__init__(model, horizon=None, max_actions=max_actions, max_restarts=0,
                          temperature=temperature, seed=seed, grounding=grounding,
-                         conversation=conversation, ask=ask)
+                         conversation=conversation, ask=ask, opening=opening)

@@ -133,8 +133,9 @@ def test_closed_loop_reads_numbered_and_parenthesised_names_and_skips_prose(task
     env = gym.make(ENV_ID)
     obs, info = env.reset(options={"instance": INSTANCE})
     policy.reset(obs, info)
-    assert policy._read_names("Sure, here you go:\n1. Attack\n- (feast a b)\n* overcome\n"
-                              "Then we are done.\nfly") == ["attack", "feast", "overcome"]
+    assert policy._read_steps("Sure, here you go:\n1. Attack\n- (feast a b)\n* overcome\n"
+                              "Then we are done.\nfly") == [
+        ("attack", "1. Attack"), ("feast", "- (feast a b)"), ("overcome", "* overcome")]
 
 
 def test_direct_planning_recovers_by_resampling_within_its_budget(task):
@@ -230,7 +231,7 @@ def test_a_policy_bug_unrelated_to_the_model_still_raises(task, monkeypatch):
     def bug(self, text):
         raise ZeroDivisionError("policy bug")
 
-    monkeypatch.setattr(ClosedLoopPolicy, "_read_names", bug)
+    monkeypatch.setattr(ClosedLoopPolicy, "_read_steps", bug)
     with pytest.raises(ZeroDivisionError):
         run_episode(gym.make(ENV_ID), ClosedLoopPolicy(loop_model(task)),
                     options={"instance": INSTANCE})

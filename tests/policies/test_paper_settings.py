@@ -48,6 +48,28 @@ VARIABLE = ("We are going to {action}. Given knowledge of the current state and 
             "actions, which of the following objects fits the description, {variable}?\n"
             "{objects}\nPlease explain your answer, and then answer with the object name on "
             "the last line after \"Answer:\".")
+ROLE = ("You are a household robot in a kitchen. You are in front of the kitchen counter, "
+        "where there are some prepared ingredients. \n\nMore specifically, you will be "
+        "given a set of facts that are currently true in the world, and a set of facts that "
+        "is your goal to make true in the world. With my step-by-step guidance, you will "
+        "think through how to act to achieve the goal.")
+WORLD = ("In the kitchen, there different kinds of objects that you can interact with. The "
+         "different kind of objects that you see are categorized into the following:\n\n"
+         "{kinds}\n\nRight now, you see the some of these ingredients and items on the "
+         "counter. You also see some appliances in the kitchen. \n\nTo start making a "
+         "mixture for a souffle, you need to mix together egg yolk, sugar, butter, and a "
+         "little bit of flour. To make a mixture for a cake, you need to mix together a "
+         "whole egg, sugar, butter, more flour, and baking powder.")
+START = ("The following things are true at this moment:\n\n{state}\n\nAs a reminder, in the "
+         "kitchen, the pans, measuring cups, and bowls are on the counter, and the oven(s) is "
+         "(are) behind the counter. If you are baking desserts, please rationalize what are "
+         "the essential ingredients and their amounts to make those desserts and use only "
+         "those. Once an ingredient is used once, it can't be reused.\n\nYou should have "
+         "all of the ingredients that you need on the counter prepared for you. I'll let you "
+         "know what desserts you will make shortly.")
+GOAL = ("These are the things that you would like to become true:\n{goal}\n\nThis state is "
+        "your goal.\n\nThese are the names of the atomic actions that we can perform, along "
+        "with their descriptions:\n{actions}\n\n")
 
 
 @pytest.fixture(scope="module")
@@ -59,8 +81,15 @@ def baking():
     plan = [step.lower() for step in result.plan]
     assert plan[0] == "(turn-on-oven oven1)" and plan[-1].startswith("(bake-cake")
     domain, problem = parse(info["domain_pddl"], info["problem_pddl"])
-    objects = list({**domain.constants, **problem.objects})
-    return {"plan": plan, "state": obs, "goal": info["task"], "objects": objects}
+    return {"plan": plan, "state": obs, "goal": info["task"], "domain": domain,
+            "objects": {**domain.constants, **problem.objects}}
+
+
+def candidates(baking, name):
+    """The objects each question about a parameter of action ``name`` lists: its type's."""
+    return ["\n".join(o for o, kind in baking["objects"].items()
+                      if baking["domain"].is_subtype(kind, param.types))
+            for param in baking["domain"].actions[name].params]
 
 
 def follower(plan, mistaken=True, learns=True):
@@ -120,10 +149,11 @@ def test_per_variable_grounding_asks_one_question_per_parameter_with_its_descrip
     head = RECAP.format(state=state, goal=baking["goal"]) + \
         STEP.format(name=second, variables="\n".join(variables)) + \
         f"\nActions chosen before it in this step: {plan[0]}\n\n"
-    objects = "\n".join(baking["objects"])
     mine = [q for q in asked if f"\n\n{second}\nWe need" in q]
     assert mine == [head + VARIABLE.format(action=text[:-1].lower(), variable=variable,
-                                           objects=objects) for variable in variables]
+                                           objects=objects)
+                    for variable, objects in zip(variables, candidates(baking, second))]
+    assert "\nbaking-powder1\n" in mine[0] and "\npan1\n" not in mine[0]  # its type only
     assert "We are going to turn on an oven that is off. Given knowledge" in asked[1]
     assert len([q for q in asked if f"\n\n{first}\nWe need" in q]) == 1  # one parameter
     parameters = sum(len(step.split()) - 1 for step in plan)
@@ -188,6 +218,9 @@ def test_switches_are_checked():
         AgenticPolicy(ScriptedModel([]), feedback="state")
     assert OpenLoopPolicy(ScriptedModel([]), conversation="accumulate").prompt_version == \
         "loop-v1+conversation=accumulate"
+    with pytest.raises(ValueError, match="opening='study' .* needs conversation='accumulate' "
+                                         "and ask='sequence'"):
+        ClosedLoopPolicy(ScriptedModel([]), opening="study", ask="sequence")
 
 
 # -- horizon_sweep.py --paper --------------------------------------------------------------
@@ -203,25 +236,37 @@ def test_paper_preset_sends_the_studys_prompts(tmp_path, baking):
     assert record["won"] and record["restarts"] == 1
     assert record["prompt_version"] == ("loop-v1+feedback=state+grounding=per_variable"
                                         "+conversation=accumulate+ask=sequence"
-                                        "+max_restarts=None")
+                                        "+opening=study+max_restarts=None")
     assert record["provenance"]["settings"] == {
         "max_actions": 50, "temperature": 0.7, "feedback": "state", "grounding":
-        "per_variable", "conversation": "accumulate", "ask": "sequence", "max_restarts": None}
+        "per_variable", "conversation": "accumulate", "ask": "sequence", "opening": "study",
+        "max_restarts": None}
 
     conversation = model.prompts[-1]  # one conversation: the last call holds every turn
     assert all(prompt == conversation[:len(prompt)] for prompt in model.prompts)
-    asked = [m["content"] for m in conversation if m["role"] == "user"][1:]
+    assert conversation[0]["role"] == "user"  # no system message: the study's turns only
+    asked = [m["content"] for m in conversation if m["role"] == "user"]
     state, goal = baking["state"], baking["goal"]
-    assert asked[0].startswith("Currently, these facts are true:\n\n" + state)
-    assert asked[0].endswith(SEQUENCE_TAIL.format(avoid="any"))
-    # horizon 1: the first step of the sequence, introduced with the recap, one question
+    kinds = "\n".join(kind.replace("-", " ") for kind in baking["domain"].types
+                      if kind != "object")
+    actions = "\n".join(f"{name}: {text}" for name, (_, text, _) in ACTIONS.items())
+    assert asked[:4] == [ROLE, WORLD.format(kinds=kinds), START.format(state=state),
+                         GOAL.format(goal=goal, actions=actions) +
+                         SEQUENCE_TAIL.format(avoid="any")]
+    assert "measuring cup\nsmall bowl\n" not in kinds and "\nmeasuring cup\n" in kinds
+    # horizon 1: the first step of the sequence (the model's line for it), introduced
+    # with the recap, then one question per parameter over the objects of its type
     name = plan[1].strip("()").split()[0]  # the mistaken plan starts with the second action
     _, text, described = ACTIONS[name]
-    assert asked[1] == RECAP.format(state=state, goal=goal) + STEP.format(
-        name=name, variables="\n".join(described.values()))
-    assert asked[2] == VARIABLE.format(action=text[:-1].lower(),
+    assert asked[4] == RECAP.format(state=state, goal=goal) + STEP.format(
+        name=f"1. {name}", variables="\n".join(described.values()))
+    assert asked[5] == VARIABLE.format(action=text[:-1].lower(),
                                        variable=list(described.values())[0],
-                                       objects="\n".join(baking["objects"]))
+                                       objects=candidates(baking, name)[0])
+    # a proposal per step: after the opening, 8 more in the mistaken attempt (its ninth
+    # step fails); in the second, the replan, then one after each of the 9 steps but the last
+    assert sum(q.startswith("Currently, these facts are true") for q in asked) == \
+        (len(plan) - 2) + (len(plan) - 1)
     [why] = [q for q in asked if q.startswith("Based on your plan")]
     assert why.startswith("Based on your plan, we've just executed these actions:\n1. " +
                           plan[1] + "\n2. ") and why.endswith(
