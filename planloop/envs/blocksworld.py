@@ -13,13 +13,14 @@ from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 
-from ..pddl import Domain, Problem, make_renaming, parse_domain, parse_problem
+from ..pddl import Domain, Problem, Renaming, make_renaming, parse_domain, parse_problem
 from ..pddl.sexpr import extract_define
 from .pddl_env import PDDLEnv, problem_sources
 from .view import TaskView
 
 BLOCK_NAMES = "abcdefghijklmnopqrstuvwxyz"
 NUM_GENERATED = 600
+MYSTERY_DOMAIN = "mystery-4ops"
 
 
 @lru_cache(maxsize=None)
@@ -102,10 +103,13 @@ class GeneratedInstances(Sequence):
 
 
 class ProblemFiles(Sequence):
-    """Blocksworld problem files, plain (PlanBench) or typed upper-case IPC ones.
+    """Blocksworld problem files: plain (PlanBench), PlanBench's Mystery ones, or typed
+    upper-case IPC ones.
 
-    IPC-2000 problems name the domain ``BLOCKS`` and type their objects ``block``;
-    they are read against that domain and given to the 4-operator one.
+    A Mystery file (domain ``mystery-4ops``) is read in Mystery names and renamed back
+    to the plain problem, so ``Mystery-BW-v0`` shows it as written. IPC-2000 problems
+    name the domain ``BLOCKS`` and type their objects ``block``; they are read against
+    that domain and given to the 4-operator one.
     """
 
     def __init__(self, path):
@@ -120,6 +124,10 @@ class ProblemFiles(Sequence):
         form, _ = extract_define(text, "problem")
         declared = next((s[1] for s in form[2:] if isinstance(s, list) and len(s) == 2
                          and s[0] == ":domain"), None)
+        if declared == MYSTERY_DOMAIN:
+            renaming = _mystery_renaming()
+            mystery = parse_problem(text, renaming.domain(blocksworld_domain(), MYSTERY_DOMAIN))
+            return renaming.inverse().problem(mystery, blocksworld_domain().name)
         if declared == "blocks":
             typed = parse_problem(text, _domain("blocks_typed.pddl"))
             return Problem(typed.name, "blocksworld-4ops", {o: "object" for o in typed.objects},
@@ -137,10 +145,15 @@ def blocksworld_env(instances=None, obs_format: str = "text", **kwargs) -> PDDLE
                    view=TaskView(obs_format=obs_format), **kwargs)
 
 
+@lru_cache(maxsize=None)
+def _mystery_renaming() -> Renaming:
+    return make_renaming(blocksworld_domain(), "planbench")
+
+
 def mystery_env(instances=None, obs_format: str = "text", **kwargs) -> PDDLEnv:
-    """``Mystery-BW-v0``: Blocksworld under PlanBench's deceptive Mystery names."""
-    renaming = make_renaming(blocksworld_domain(), "planbench")
-    view = TaskView(renaming, obs_format, domain_name="mystery-4ops")
+    """``Mystery-BW-v0``: Blocksworld under PlanBench's deceptive Mystery names;
+    ``instances`` may hold plain or Mystery PlanBench files."""
+    view = TaskView(_mystery_renaming(), obs_format, domain_name=MYSTERY_DOMAIN)
     return PDDLEnv(blocksworld_domain(), _instances(instances), view=view, **kwargs)
 
 

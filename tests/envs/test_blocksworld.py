@@ -68,6 +68,27 @@ def test_mystery_env_reproduces_planbench_mystery_files(instance):
     assert set(ours.objects) == set(theirs.objects)
 
 
+def test_mystery_env_reads_planbench_mystery_files_as_written():
+    mystery_files = PLANBENCH / "mystery" / "generated_basic"
+    from_mystery = gym.make("Mystery-BW-v0", instances=mystery_files, obs_format="pddl")
+    from_plain = gym.make("Mystery-BW-v0", instances=PLANBENCH / "blocksworld" / "generated_basic",
+                          obs_format="pddl")
+    plain = gym.make("Blocksworld-v0", instances=mystery_files)
+    theirs_domain = parse_domain(PLANBENCH / "mystery" / "generated_domain.pddl")
+    for index in range(from_mystery.unwrapped.num_instances):
+        _, info = from_mystery.reset(options={"instance": index})
+        name = from_mystery.unwrapped.problems.sources[index]
+        theirs = parse_problem(name, theirs_domain)
+        ours = parse_problem(info["problem_pddl"], parse_domain(info["domain_pddl"]))
+        assert (set(ours.init), ours.goal, set(ours.objects)) == \
+            (set(theirs.init), theirs.goal, set(theirs.objects))
+        _, plain_info = plain.reset(options={"instance": index})  # renamed back to plain
+        assert "(craves" not in plain_info["problem_pddl"] and "(on " in plain_info["problem_pddl"]
+    _, info = from_mystery.reset(options={"instance": 0})
+    _, same = from_plain.reset(options={"instance": 0})
+    assert info["admissible_actions"] == same["admissible_actions"]
+
+
 def test_ipc_upper_case_instances_load():
     env = gym.make("Blocksworld-v0", instances=IPC / "instances")
     _, info = env.reset(options={"instance": 0})
