@@ -67,6 +67,7 @@ import numpy as np
 
 import planloop
 from planloop.envs import ENVIRONMENTS
+from planloop.envs.feedback import action_failure
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV_DATA = ROOT / "planloop" / "envs" / "data"
@@ -376,7 +377,7 @@ class EnvTarget:
         if set(info) != keys:
             record.violation("InfoKeys", f"info keys {sorted(set(info) ^ keys)} differ from "
                              "the reset's")
-        if info.get("action_error") is not None and snapshot(env) != before:
+        if action_failure(info) is not None and snapshot(env) != before:
             record.violation("StateChanged", "an invalid command changed the state "
                              f"(action_error kind {info['action_error'].get('kind')!r})")
 

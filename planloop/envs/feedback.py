@@ -1,7 +1,10 @@
 """Feedback granularity of the text games (``feedback=``): ``"game"``, the game's own
 words, or ``"detailed"``, those words followed by the cause of a failed command. The
 cause is always in ``info["action_error"]["cause"]``; the mode only decides whether the
-player reads it."""
+player reads it.
+
+``info["action_error"]`` keeps one shape on every step, so that vector envs can batch
+it: a step that did not fail has the same keys, empty (``kind`` is ``""``)."""
 
 from __future__ import annotations
 
@@ -12,15 +15,26 @@ from ..pddl import quote
 FEEDBACK_MODES = ("game", "detailed")
 
 
+def no_error(**keys) -> dict:
+    """The ``action_error`` of a step that did not fail (``keys``: more empty fields)."""
+    return {"kind": "", "message": "", "unmet": [], **keys}
+
+
+def action_failure(info: dict) -> dict | None:
+    """The step's ``action_error`` if its command failed, else None."""
+    error = info.get("action_error")
+    return error if error and error["kind"] else None
+
+
 def check_feedback(feedback: str) -> str:
     if feedback not in FEEDBACK_MODES:
         raise ValueError(f"feedback must be one of {FEEDBACK_MODES}, not {feedback!r}")
     return feedback
 
 
-def observation(feedback: str, text: str, error: dict | None) -> str:
+def observation(feedback: str, text: str, error: dict) -> str:
     """What the player reads: the game's text, then (detailed mode) a failure's cause."""
-    if feedback == "game" or error is None:
+    if feedback == "game" or not error["kind"]:
         return text
     cause = error["cause"]
     return text + cause if not text or text[-1].isspace() else f"{text} {cause}"

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from ..pddl import ActionLookupError, Domain, Task, ground, parse_domain, parse_problem
 from ..pddl.source import source_path
-from .text_env import TextEnv
+from .feedback import no_error
+from .text_env import MAX_OBS, TextEnv
 from .view import Outcome, TaskView
 
 
@@ -44,8 +45,9 @@ class PDDLEnv(TextEnv):
     """
 
     def __init__(self, domain, problem, obs_format: str = "text", view: TaskView | None = None,
-                 render_mode: str | None = None, cache_size: int = 64):
-        super().__init__(render_mode)
+                 render_mode: str | None = None, cache_size: int = 64,
+                 max_obs_length: int = MAX_OBS):
+        super().__init__(render_mode, max_obs_length)
         self.domain: Domain = domain if isinstance(domain, Domain) else parse_domain(domain)
         self.problems = problem_sources(problem)
         self.view = view if view is not None else TaskView(obs_format=obs_format)
@@ -124,7 +126,7 @@ class PDDLEnv(TextEnv):
         task, outcome, view = self.task, self._outcome, self.view
         feedback = None if outcome is None else view.feedback(outcome, task)
         obs = view.observation(task, self.state, feedback)
-        error = None
+        error = no_error()
         if outcome is not None and outcome.kind != "ok":
             error = {"kind": outcome.kind, "message": feedback,
                      "unmet": [view.unmet(u, task.domain) for u in outcome.unmet]}

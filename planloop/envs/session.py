@@ -12,6 +12,7 @@ import inspect
 from dataclasses import dataclass
 
 from ..pddl import PDDLError, validate
+from .feedback import action_failure
 from .pddl_env import PDDLEnv
 
 
@@ -109,7 +110,7 @@ class EngineSession:
         if env is None:
             return _NOT_STARTED
         _, _, _, _, info = env.step(str(action))
-        error = info["action_error"]
+        error = action_failure(info)
         if error is not None:
             return {"executed": False, "error": error["kind"], "message": error["message"],
                     "unmet": error["unmet"]}

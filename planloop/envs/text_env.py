@@ -7,21 +7,27 @@ import string
 import gymnasium as gym
 from gymnasium import spaces
 
-MAX_TEXT = 1_000_000
-MAX_COMMAND = 10_000  # a command is a line; this keeps echoed commands within MAX_TEXT
+from .text_space import ObservationText
+
+MAX_OBS = 2**15  # characters; the shipped games print at most ~900 (measured, see README)
+MAX_COMMAND = 10_000  # a command is a line
 
 
 class TextEnv(gym.Env):
     """Text spaces, ``render_mode`` ``ansi`` (returns the last observation) or ``human``
-    (prints each one). Subclasses pass each observation through ``_show``."""
+    (prints each one). Subclasses pass each observation through ``_show``.
+
+    Observations hold at most ``max_obs_length`` characters, so that vector envs can
+    batch them in shared memory; a longer one is a ValueError, never cut short."""
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
-    def __init__(self, render_mode: str | None = None):
+    def __init__(self, render_mode: str | None = None, max_obs_length: int = MAX_OBS):
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
-        self.observation_space = spaces.Text(max_length=MAX_TEXT, charset=string.printable)
+        self.observation_space = ObservationText(max_length=max_obs_length,
+                                                 charset=string.printable)
         self.action_space = spaces.Text(max_length=MAX_COMMAND, charset=string.printable)
         self._last_obs = ""
 
@@ -53,6 +59,11 @@ class TextEnv(gym.Env):
         return action
 
     def _show(self, obs: str) -> str:
+        limit = self.observation_space.max_length
+        if len(obs) > limit:
+            raise ValueError(f"the observation has {len(obs)} characters, more than the "
+                             f"observation space's max_length={limit}; make the environment "
+                             f"with a larger max_obs_length=")
         self._last_obs = obs
         if self.render_mode == "human":
             print(obs)

@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..envs.feedback import action_failure
 from ..llm import Usage, call_model
 from ..pddl import parse
 from .base import GIVE_UP, RESTART
@@ -231,7 +232,7 @@ class ClosedLoopPolicy:
             self._last = None
             self.executed += 1
             self.attempt.append(action)
-            failed = info.get("action_error") and self.replans
+            failed = action_failure(info) and self.replans
             if not (failed and self.feedback == "state"):  # the cause stays unseen
                 self.trace.append(f"{action}: {info.get('feedback') or obs}")
             if failed:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..envs.feedback import action_failure
 from ..formalizer import CheckFailure, CommandMapper, Request, check
 from ..llm import Usage
 from ..pddl import solve
@@ -109,7 +110,7 @@ class PDDLegoPolicy:
         line = f"> {command}\n{obs}"
         self.history.append(line)
         self.new.append(line)
-        error = info.get("action_error")
+        error = action_failure(info)
         self.rounds[-1]["steps"][-1].update(observation=obs, ok=error is None)
         if error is None:
             self.succeeded.append(command)

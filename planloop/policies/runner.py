@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import asdict, dataclass, field
 
+from ..envs.feedback import action_failure
 from ..llm import LLMError, Usage
 from .base import GIVE_UP, RESTART
 
@@ -26,7 +27,7 @@ class Episode:
     gave_up: bool
     actions: tuple[str, ...]
     observations: tuple[str, ...]
-    errors: tuple[dict | None, ...]
+    errors: tuple[dict | None, ...]  # each step's action_error, None if it did not fail
     usage: Usage = field(default_factory=Usage)
     seconds: float = 0.0
     error: str | None = None  # a model call that failed for good
@@ -74,7 +75,7 @@ def run_episode(env, policy, seed: int | None = None, options: dict | None = Non
         obs, _, terminated, truncated, info = env.step(action)
         actions.append(action)
         observations.append(obs)
-        errors.append(info.get("action_error"))
+        errors.append(action_failure(info))
         won = bool(info.get("won"))
         if terminated or truncated:
             break

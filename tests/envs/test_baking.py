@@ -73,7 +73,7 @@ def test_optimal_plan_wins_and_one_step_less_does_not(instance):
     for step, command in enumerate(plan, start=1):
         assert command in info["admissible_actions"]
         obs, reward, terminated, truncated, info = env.step(command)
-        assert info["action_error"] is None, info["action_error"]
+        assert not info["action_error"]["kind"], info["action_error"]
         if step == len(plan) - 1:
             assert not terminated and reward == 0 and not info["won"]
     assert terminated and reward == 1.0 and info["won"]
@@ -170,7 +170,7 @@ def test_souffle_refuses_baking_powder_and_a_whole_egg():
                     "(pour-butter butter2 cup6 mixing-bowl1)",
                     "(pour-baking-powder baking-powder1 cup7 mixing-bowl1)"]:
         *_, info = env.step(command)
-        assert info["action_error"] is None, info["action_error"]
+        assert not info["action_error"]["kind"], info["action_error"]
     *_, info = env.step("(beat-souffle-batter mixing-bowl1 mixer1 mixture2 egg1 flour2 sugar2 "
                         "butter2)")
     assert set(info["action_error"]["unmet"]) == {
@@ -181,7 +181,7 @@ def test_souffle_refuses_baking_powder_and_a_whole_egg():
 def test_an_ingredient_is_used_once():
     env, obs, info = make(3)
     *_, info = env.step("(pour-flour flour1 cup1 mixing-bowl1)")
-    assert info["action_error"] is None
+    assert not info["action_error"]["kind"]
     *_, info = env.step("(pour-flour flour1 cup1 mixing-bowl1)")
     assert info["action_error"]["kind"] == "inapplicable"
     assert "flour1 is measured out in cup1" in info["action_error"]["unmet"]

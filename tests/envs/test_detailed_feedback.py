@@ -49,7 +49,7 @@ class Pair:
         obs_d, *rest_d, info_d = self.detailed.step(command)
         assert rest == rest_d and info == info_d
         error = info["action_error"]
-        if error is None:
+        if not error["kind"]:
             assert obs_d == obs
         else:
             assert set(error) == {"kind", "message", "unmet", "cause"}
@@ -83,7 +83,7 @@ def test_coin_cause_of_each_failure(before, command, cause):
     envs = coin_pair(layout=COIN)
     envs.reset()
     for done in before:
-        assert envs.step(done)[1]["action_error"] is None
+        assert envs.step(done)[1]["action_error"]["kind"] == ""
     obs, info = envs.step(command)
     error = info["action_error"]
     assert error["cause"] == cause
@@ -139,7 +139,7 @@ def test_coin_causes_name_no_room_the_player_has_not_seen():
                 f"take {rng.choice(items)}"])
             obs, info = envs.step(command)
             error = info["action_error"]
-            if error is not None:
+            if error["kind"]:
                 known = " ".join(shown) + " " + command
                 for name in rooms:
                     if re.search(rf"\b{name}\b", error["cause"]):
@@ -249,8 +249,8 @@ def test_alfworld_cause_of_each_failure(game):
     for command, cause in SCRIPTS[game]:
         obs, info = envs.step(command)
         error = info["action_error"]
-        assert (error and error["cause"]) == cause, command
-        if error is not None:
+        assert (error["cause"] or None) == cause, command
+        if error["kind"]:
             assert obs == info["feedback"] == "Nothing happens."
 
 
@@ -294,7 +294,7 @@ def test_alfworld_causes_tell_only_what_the_player_knows(game):
         command = random_command(rng, env, info["admissible_actions"])
         obs, info = envs.step(command)
         error = info["action_error"]
-        if error is not None:
+        if error["kind"]:
             cause = error["cause"]
             known = "\n".join(shown + [command])
             for name in things:

@@ -46,9 +46,9 @@ def test_info_contract(env_id):
     for key in ("admissible_actions", "task", "won", "feedback", "action_error",
                 "domain_pddl", "problem_pddl", "instance"):
         assert key in info
-    assert info["action_error"] is None and info["won"] is False
+    assert not info["action_error"]["kind"] and info["won"] is False
     obs, reward, terminated, truncated, info = env.step(info["admissible_actions"][0])
-    assert info["action_error"] is None and info["feedback"].startswith("Done")
+    assert not info["action_error"]["kind"] and info["feedback"].startswith("Done")
 
 
 def test_spellings_of_one_action_are_equivalent():
@@ -61,7 +61,7 @@ def test_spellings_of_one_action_are_equivalent():
         obs, *_ , info = env.step(spelling)
         outcomes.append((obs, info["action_error"]))
     assert all(o == outcomes[0] for o in outcomes)
-    assert outcomes[0][1] is None
+    assert outcomes[0][1]["kind"] == ""
 
 
 @pytest.mark.parametrize("command,kind", [

@@ -1,6 +1,7 @@
 """ObfuscateNames, HideAdmissibleActions, IndexActions, RecordEpisode."""
 
 import json
+import random
 
 import gymnasium as gym
 import numpy as np
@@ -9,6 +10,13 @@ from gymnasium.utils.env_checker import check_env
 
 import planloop  # noqa: F401
 from planloop.wrappers import HideAdmissibleActions, IndexActions, ObfuscateNames, RecordEpisode
+from planloop.wrappers.index_actions import MAX_COMMANDS
+
+from conftest import DATA
+
+TEXT_GAMES = {"CoinCollector-v0": {"num_locations": 6},
+              "ALFWorld-v0": {"game_file": DATA / "alfworld/games/pick_heat_then_place_in_recep-"
+                                                  "Mug-Cabinet-23/game.tw-pddl"}}
 
 TRUE_NAMES = ("clear", "ontable", "handempty", "holding", "pick-up", "put-down", "stack",
               "unstack")
@@ -33,7 +41,7 @@ def test_obfuscated_env_refuses_true_names_and_accepts_its_own():
     *_, info_true = env.step(true_name.text)
     assert info_true["action_error"]["kind"] == "unknown"
     *_, info_ok = env.step(info["admissible_actions"][0])
-    assert info_ok["action_error"] is None
+    assert not info_ok["action_error"]["kind"]
 
 
 def test_obfuscate_objects_renames_objects_per_instance():
@@ -65,7 +73,7 @@ def test_index_actions_mask_matches_admissible_actions():
         allowed = [info["action_names"][i] for i in np.flatnonzero(mask)]
         assert allowed == info["admissible_actions"]
         obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(mask)[0]))
-        assert info["action_error"] is None
+        assert not info["action_error"]["kind"]
         if terminated:
             break
 
@@ -77,7 +85,87 @@ def test_index_actions_masked_index_is_an_error_not_a_crash():
     *_, info = env.step(blocked)
     assert info["action_error"]["kind"] == "inapplicable"
     *_, info = env.step(env.action_space.n - 1)
-    assert info["action_error"] is not None
+    assert info["action_error"]["kind"]
+
+
+def check_text_indices(info: dict, size: int = MAX_COMMANDS) -> None:
+    """Index ``i`` names the ``i``-th admissible command; the rest are masked and ``""``."""
+    admissible = info["admissible_actions"]
+    assert info["action_names"] == admissible + [""] * (size - len(admissible))
+    assert info["action_mask"].dtype == np.int8 and info["action_mask"].shape == (size,)
+    assert list(np.flatnonzero(info["action_mask"])) == list(range(len(admissible)))
+
+
+def text_game(env_id: str):
+    return gym.make(env_id, **TEXT_GAMES[env_id])
+
+
+@pytest.mark.parametrize("env_id", list(TEXT_GAMES))
+def test_index_actions_plays_a_text_game_by_random_valid_indices(env_id):
+    env, plain = IndexActions(text_game(env_id)), text_game(env_id)
+    assert env.action_space == gym.spaces.Discrete(MAX_COMMANDS)
+    rng = random.Random(0)
+    (obs, info), (plain_obs, plain_info) = env.reset(seed=1), plain.reset(seed=1)
+    for _ in range(30):
+        assert obs == plain_obs
+        check_text_indices(info)
+        index = rng.choice(np.flatnonzero(info["action_mask"]))
+        obs, reward, terminated, _, info = env.step(index)
+        plain_obs, plain_reward, *_, plain_info = plain.step(
+            plain_info["admissible_actions"][index])
+        assert reward == plain_reward and info["action_error"] == plain_info["action_error"]
+        if terminated:
+            break
+
+
+@pytest.mark.parametrize("env_id", list(TEXT_GAMES))
+def test_index_actions_wins_a_text_game(env_id):
+    env = IndexActions(text_game(env_id))
+    _, info = env.reset(seed=1)
+    base = env.unwrapped
+    plan = base.gold_path() if env_id == "CoinCollector-v0" else base.walkthrough()
+    for command in plan:
+        *_, info = env.step(info["action_names"].index(command))
+    assert info["won"]
+
+
+@pytest.mark.parametrize("env_id", list(TEXT_GAMES))
+def test_index_actions_index_without_a_command_is_an_invalid_command(env_id):
+    env, plain = IndexActions(text_game(env_id)), text_game(env_id)
+    _, before = env.reset(seed=1)
+    plain.reset(seed=1)
+    world = env.unwrapped.world_pddl()
+    obs, reward, terminated, _, info = env.step(MAX_COMMANDS - 1)
+    assert obs == plain.step("xyzzy")[0] and reward == 0 and not terminated
+    assert info["action_error"]["kind"] == "unknown"
+    assert env.unwrapped.world_pddl() == world
+    assert info["admissible_actions"] == before["admissible_actions"]
+
+
+def test_index_actions_refuses_more_commands_than_max_actions():
+    env = IndexActions(text_game("CoinCollector-v0"), max_actions=2)
+    with pytest.raises(ValueError, match=r"state has \d+ admissible commands, more than "
+                                         r"max_actions=2"):
+        env.reset(seed=1)
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_index_actions_vectorises(mode):
+    envs = gym.make_vec("planloop:CoinCollector-v0", num_envs=2, vectorization_mode=mode,
+                        wrappers=[IndexActions])
+    try:
+        assert envs.action_space == gym.spaces.MultiDiscrete([MAX_COMMANDS] * 2)
+        _, infos = envs.reset(seed=[0, 1])
+        for _ in range(3):
+            assert infos["action_mask"].shape == (2, MAX_COMMANDS)
+            for i in range(2):
+                check_text_indices({key: infos[key][i] for key in
+                                    ("admissible_actions", "action_names", "action_mask")})
+            *_, infos = envs.step(np.array([0, MAX_COMMANDS - 1]))
+            assert infos["action_error"]["kind"][1] == "unknown"
+            assert infos["action_error"]["kind"][0] != "unknown"
+    finally:
+        envs.close()
 
 
 def test_record_episode_writes_every_step(tmp_path):

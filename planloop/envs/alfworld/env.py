@@ -8,8 +8,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from ...pddl import write_domain, write_problem
-from ..feedback import check_feedback, observation
-from ..text_env import TextEnv
+from ..feedback import check_feedback, no_error, observation
+from ..text_env import MAX_OBS, TextEnv
 from .causes import explain
 from .engine import Engine, Outcome, World
 from .game import Game, load_game
@@ -49,8 +49,8 @@ class ALFWorldEnv(TextEnv):
                  data_dir: str | os.PathLike | None = None, split: str | None = None,
                  task_types=None, skip_flagged: bool = False, num_generated: int = 600,
                  logic_dir: str | os.PathLike | None = None, feedback: str = "game",
-                 render_mode: str | None = None):
-        super().__init__(render_mode)
+                 render_mode: str | None = None, max_obs_length: int = MAX_OBS):
+        super().__init__(render_mode, max_obs_length)
         self.feedback = check_feedback(feedback)
         if game_file is not None and data_dir is not None:
             raise ValueError("give game_file= or data_dir=, not both")
@@ -131,7 +131,8 @@ class ALFWorldEnv(TextEnv):
     def _emit(self, obs: str, outcome: Outcome):
         engine = self.engine
         admissible = engine.commands(self.world)
-        error = None if outcome.failure is None else self._error(outcome, admissible)
+        error = no_error(cause="") if outcome.failure is None else \
+            self._error(outcome, admissible)
         info = {
             "admissible_actions": list(admissible),
             "task": engine.game.sentence,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..feedback import check_feedback, observation, slip_of
-from ..text_env import TextEnv
+from ..feedback import check_feedback, no_error, observation, slip_of
+from ..text_env import MAX_OBS, TextEnv
 from . import text
 from .causes import command_cause, fact_cause
 from .generate import generate_house
@@ -37,8 +37,9 @@ class CoinCollectorEnv(TextEnv):
 
     def __init__(self, num_locations: int = 5, include_doors: bool = True,
                  num_distractor_items: int = 0, fold: str = "train", layout=None,
-                 feedback: str = "game", render_mode: str | None = None):
-        super().__init__(render_mode)
+                 feedback: str = "game", render_mode: str | None = None,
+                 max_obs_length: int = MAX_OBS):
+        super().__init__(render_mode, max_obs_length)
         self.feedback = check_feedback(feedback)
         self.params = dict(num_locations=num_locations, include_doors=bool(include_doors),
                            num_distractor_items=num_distractor_items, fold=fold)
@@ -60,21 +61,22 @@ class CoinCollectorEnv(TextEnv):
         self._valid = self._random.shuffle(self.world.valid_actions())
         self.moves = 0
         obs = self.world.look()
-        return self._emit(obs, None), self._info
+        return self._emit(obs, no_error(cause="")), self._info
 
     def step(self, action: str):
         if self.world is None:
             raise RuntimeError("call reset() before step()")
         action = self._command(action)
         if action == "help":  # TextWorld Express's wrapper answers it; the game never sees it
-            self._info = {**self._info, "feedback": text.TASK, "action_error": None}
+            self._info = {**self._info, "feedback": text.TASK, "action_error": no_error(cause="")}
             return self._show(text.TASK), 0.0, False, False, self._info
         command = action.strip()
         before = self.world.score
         self.moves += 1
         if command in self._valid:
             obs, unmet = self.world.execute(command)
-            error = self._error("inapplicable", obs, command, unmet) if unmet else None
+            error = self._error("inapplicable", obs, command, unmet) if unmet else \
+                no_error(cause="")
             self._valid = self._random.shuffle(self.world.valid_actions())
         else:
             obs, error = text.UNKNOWN, self._invalid(command)
@@ -131,7 +133,7 @@ class CoinCollectorEnv(TextEnv):
             command_cause(command, self._valid, f"the {self.world.room}")
         return {"kind": kind, "message": message, "unmet": list(unmet), "cause": cause}
 
-    def _emit(self, obs: str, error: dict | None) -> str:
+    def _emit(self, obs: str, error: dict) -> str:
         world = self.world
         self._info = {
             "admissible_actions": list(self._valid),

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import shutil
 
-from ..feedback import check_feedback
-from ..text_env import TextEnv
+from ..feedback import check_feedback, no_error
+from ..text_env import MAX_OBS, TextEnv
 from . import text
 from .causes import command_cause
 
@@ -21,7 +21,8 @@ class TWXCoinCollectorEnv(TextEnv):
 
     def __init__(self, num_locations: int = 5, include_doors: bool = True,
                  num_distractor_items: int = 0, fold: str = "train", step_limit: int = 200,
-                 feedback: str = "game", render_mode: str | None = None):
+                 feedback: str = "game", render_mode: str | None = None,
+                 max_obs_length: int = MAX_OBS):
         if check_feedback(feedback) != "game":
             raise ValueError("feedback='detailed' needs backend='native': the real game "
                              "shows no hidden world to explain a failure with")
@@ -32,7 +33,7 @@ class TWXCoinCollectorEnv(TextEnv):
                                "pip install 'planloop[twx]'") from exc
         if shutil.which("java") is None:
             raise RuntimeError("backend='twx' needs java on PATH")
-        super().__init__(render_mode)
+        super().__init__(render_mode, max_obs_length)
         self.fold = fold
         self._game = TextWorldExpressEnv(envStepLimit=step_limit)
         self._game.load(gameName="coin", gameParams=(
@@ -48,14 +49,15 @@ class TWXCoinCollectorEnv(TextEnv):
         obs, infos = self._game.reset(seed=self.instance, gameFold=self.fold,
                                       generateGoldPath=True)
         self._gold = list(self._game.getGoldActionSequence())
-        return self._emit(obs, infos, None), self._info
+        return self._emit(obs, infos, no_error(cause="")), self._info
 
     def step(self, action: str):
         command = self._command(action)
         known = command == "help" or command.strip() in self._valid
         obs, reward, done, infos = self._game.step(command)
-        error = None if known else {"kind": "unknown", "message": obs, "unmet": [],
-                                    "cause": command_cause(command.strip(), self._valid, "here")}
+        error = no_error(cause="") if known else {
+            "kind": "unknown", "message": obs, "unmet": [],
+            "cause": command_cause(command.strip(), self._valid, "here")}
         obs = self._emit(obs, infos, error)
         return obs, float(reward), bool(infos["tasksuccess"]), \
             bool(done and not infos["tasksuccess"]), self._info
@@ -67,7 +69,7 @@ class TWXCoinCollectorEnv(TextEnv):
     def close(self):
         self._game.close()
 
-    def _emit(self, obs: str, infos: dict, error: dict | None) -> str:
+    def _emit(self, obs: str, infos: dict, error: dict) -> str:
         self._valid = list(infos["validActions"])
         self._info = {"admissible_actions": list(self._valid),
                       "task": infos.get("taskDescription", text.TASK),
