@@ -1,0 +1,73 @@
+"""The session registry behind planloop-mcp, without the MCP SDK."""
+
+import sys
+
+import pytest
+
+from planloop.envs import ENVIRONMENTS, FULLY_OBSERVABLE
+from planloop.mcp import SessionError, SessionRegistry, main
+
+from conftest import PLANBENCH
+
+DOMAIN = (PLANBENCH / "blocksworld" / "generated_domain.pddl").read_text()
+PROBLEM = (PLANBENCH / "blocksworld" / "generated_basic" / "instance-1.pddl").read_text()
+
+
+@pytest.mark.parametrize("env_id", ENVIRONMENTS)
+def test_every_registered_environment_starts(env_id):
+    registry = SessionRegistry()
+    env_kwargs = {"domain": DOMAIN, "problem": PROBLEM} if env_id == "PDDL-v0" else None
+    started = registry.start(env_id=env_id, seed=0, env_kwargs=env_kwargs)
+    assert ("facts" in started) == (env_id in FULLY_OBSERVABLE) != ("observation" in started)
+    assert started["goal"] and registry.run(started["session_id"], "applicable_actions")["actions"]
+
+
+def test_start_takes_an_environment_or_pddl_not_both():
+    registry = SessionRegistry()
+    with pytest.raises(SessionError, match="not both"):
+        registry.start(env_id="Blocksworld-v0", domain=DOMAIN, problem=PROBLEM)
+    with pytest.raises(SessionError, match="need an env_id"):
+        registry.start(domain=DOMAIN, problem=PROBLEM, seed=1)
+    with pytest.raises(SessionError, match="cannot start CoinCollector-v0: TypeError"):
+        registry.start(env_id="CoinCollector-v0", env_kwargs={"rooms": 3})
+
+
+def test_a_text_session_fails_without_moving_and_replays_its_instance():
+    registry = SessionRegistry()
+    started = registry.start(env_id="CoinCollector-v0")  # no seed: the instance is drawn
+    sid = started["session_id"]
+    with pytest.raises(SessionError, match="unknown: Unknown action"):
+        registry.run(sid, "execute", action="dance")
+    assert registry.run(sid, "state")["observation"] == started["observation"]
+    assert registry.run(sid, "history") == {"actions": []}
+    registry.run(sid, "execute", action="inventory")
+    assert registry.run(sid, "reset") == {"observation": started["observation"],
+                                          "goal_reached": False}
+    verdict = registry.run(sid, "validate_plan", plan="inventory\ndance")
+    assert verdict["failure"] == "bad_action" and verdict["failed_step"] == 2
+    assert verdict["advice"].startswith("'dance' at step 2: Unknown action")
+
+
+def test_a_text_plan_must_end_with_the_episode():
+    registry = SessionRegistry()
+    sid = registry.start(env_id="CoinCollector-v0", seed=1)["session_id"]
+    assert registry.run(sid, "validate_plan", plan=["take coin"])["valid"]
+    verdict = registry.run(sid, "validate_plan", plan=["take coin", "look around"])
+    assert verdict == {"valid": False, "failure": "episode_over", "failed_step": 2,
+                       "advice": "The episode ended after step 1."}
+
+
+def test_closed_sessions_are_gone():
+    registry = SessionRegistry()
+    sid = registry.start(domain=DOMAIN, problem=PROBLEM)["session_id"]
+    assert registry.close(sid) == {"session_id": sid, "closed": True}
+    with pytest.raises(SessionError, match=r"unknown session 's1' \(open sessions: none\)"):
+        registry.run(sid, "state")
+
+
+def test_the_server_needs_the_mcp_extra(monkeypatch):
+    for name in ["mcp", *(name for name in sys.modules if name.startswith("mcp."))]:
+        monkeypatch.setitem(sys.modules, name, None)  # as if not installed
+    monkeypatch.delitem(sys.modules, "planloop.mcp.server", raising=False)
+    with pytest.raises(SystemExit, match=r"pip install 'planloop\[mcp\]'"):
+        main()
