@@ -45,7 +45,8 @@ def positive_int(text: str) -> int:
     return value
 
 
-def study_parser(description: str | None, *, env: str, out: str, instances: str | None = None,
+def study_parser(description: str | None, *, env: str | None, out: str,
+                 instances: str | None = None,
                  trials: int = 1, llm_required: bool | None = True,
                  llm_choices_help: str = LLM_SPECS) -> argparse.ArgumentParser:
     """A parser with the shared flags: ``--env ID``, ``-o/--option KEY=VALUE`` (into
@@ -54,16 +55,18 @@ def study_parser(description: str | None, *, env: str, out: str, instances: str 
     ``--out DIR`` (a Path). ``llm_required``: True for a study that needs a model (give
     ``args.llm`` to :func:`open_model`, which names a missing one), False for one where
     ``--llm`` is optional, None for a study without a model (no ``--llm`` flag).
-    Scripts add their own flags to it."""
+    ``env=None``: a study that plays no environment (no ``--env``, no ``-o``). Scripts
+    add their own flags to it."""
     parser = argparse.ArgumentParser(description=description,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--env", default=env, metavar="ID",
-                        help=f"the environment to play (default {env})")
-    parser.add_argument("-o", "--option", action="append", type=parse_option, default=[],
-                        metavar="KEY=VALUE",
-                        help="an argument of the environment (gym.make), e.g. -o "
-                             "num_locations=7; the value is read as JSON when it can be; "
-                             "repeatable")
+    if env is not None:
+        parser.add_argument("--env", default=env, metavar="ID",
+                            help=f"the environment to play (default {env})")
+        parser.add_argument("-o", "--option", action="append", type=parse_option, default=[],
+                            metavar="KEY=VALUE",
+                            help="an argument of the environment (gym.make), e.g. -o "
+                                 "num_locations=7; the value is read as JSON when it can be; "
+                                 "repeatable")
     parser.add_argument("--instances", type=parse_instances, default=instances,
                         metavar="A:B", help="instances A to B-1; A alone for one "
                                             f"(default {instances or 'the study chooses'})")

@@ -30,12 +30,13 @@ class Job:
 
 @dataclass(frozen=True)
 class Study:
-    """A study's identity: its name, environment (id and ``gym.make`` arguments), model
-    (name and the ``--llm`` spec) and ``settings`` (study-wide parameters that change
-    results, e.g. the temperature). All but the spec enter every job's key."""
+    """A study's identity: its name, environment (id and ``gym.make`` arguments; None for
+    a study that plays none), model (name and the ``--llm`` spec) and ``settings``
+    (study-wide parameters that change results, e.g. the temperature). All but the spec
+    enter every job's key."""
 
     name: str
-    env_id: str
+    env_id: str | None
     env_kwargs: Mapping[str, object] = field(default_factory=dict)
     model: str | None = None
     model_spec: str | None = None

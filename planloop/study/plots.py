@@ -12,9 +12,10 @@ Point = tuple[str, int, int]  # (x label, wins, episodes)
 
 
 def save_success_plot(series: Mapping[str, Sequence[Point]], path: Path | str,
-                      xlabel: str) -> bool:
-    """Success rate against a categorical x, one line per series (name -> points), with
-    95% Wilson error bars; False (and no file) without matplotlib."""
+                      xlabel: str, ylabel: str = "success rate") -> bool:
+    """A rate (``ylabel``, success by default) against a categorical x, one line per
+    series (name -> points), with 95% Wilson error bars; False (and no file) without
+    matplotlib."""
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -37,7 +38,7 @@ def save_success_plot(series: Mapping[str, Sequence[Point]], path: Path | str,
     axes.set_xticks(range(len(xs)), xs, rotation=30 if long else 0,
                     ha="right" if long else "center")
     axes.set_xlabel(xlabel)
-    axes.set_ylabel("success rate (95% Wilson)")
+    axes.set_ylabel(f"{ylabel} (95% Wilson)")
     axes.set_ylim(-0.02, 1.02)
     if len(series) > 1:
         axes.legend(loc="lower center", bbox_to_anchor=(0.5, 1.02), fontsize="small",
@@ -48,10 +49,10 @@ def save_success_plot(series: Mapping[str, Sequence[Point]], path: Path | str,
 
 
 def show_success_plot(series: Mapping[str, Sequence[Point]], path: Path | str,
-                      xlabel: str) -> None:
+                      xlabel: str, ylabel: str = "success rate") -> None:
     """:func:`save_success_plot`, then say where it is (stdout) or how to get one
     (stderr)."""
-    if save_success_plot(series, path, xlabel):
+    if save_success_plot(series, path, xlabel, ylabel):
         print(f"\nplot: {path}")
     else:
         print("\nno plot: install matplotlib (pip install 'planloop[plot]')", file=sys.stderr)

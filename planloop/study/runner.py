@@ -63,10 +63,11 @@ def run_study(study: Study, jobs: Sequence[Job], play: Play, *, out: Path | str,
     ``instance``, ``trial`` and ``provenance`` (which win over play's own).
 
     Before the first episode: the environment is made (``gym.make(study.env_id,
-    **study.env_kwargs)``, then once more per further worker thread), the jobs'
-    instances are checked against its ``num_instances``, and ``check`` (a model built
-    from ``--llm``) must answer one call; each failure is a StudyError. Nothing is
-    checked when no episode is left to run.
+    **study.env_kwargs)``, then once more per further worker thread; a study whose
+    ``env_id`` is None plays none and ``play`` gets None), the jobs' instances are
+    checked against its ``num_instances``, and ``check`` (a model built from ``--llm``)
+    must answer one call; each failure is a StudyError. Nothing is checked when no
+    episode is left to run.
 
     Progress and one line per failed episode (``instance 3 trial 0 (horizon=1):
     server: 503 ...``) go to ``stream`` (stderr). An exception raised by ``play`` is a
@@ -77,22 +78,30 @@ def run_study(study: Study, jobs: Sequence[Job], play: Play, *, out: Path | str,
     results = ResultsFile(Path(out) / "episodes.jsonl")
     latest = latest_records(results.records)
     todo = [job for job in jobs if job.key not in latest or latest[job.key].get("error")]
+    env = None
     if todo:
-        env = make_env(study.env_id, study.env_kwargs)
+        env = _make(study)
         try:
-            _check_instances(env, study.env_id, todo)
+            if env is not None:
+                _check_instances(env, study.env_id, todo)
             if check is not None:
                 check_model(check)
         except BaseException:
-            env.close()
+            if env is not None:
+                env.close()
             raise
-    print(f"{study.name} on {study.env_id}: {len(jobs)} episodes, {len(jobs) - len(todo)} "
-          f"already in {results.path}, {len(todo)} to run", file=stream, flush=True)
+    where = f" on {study.env_id}" if study.env_id else ""
+    print(f"{study.name}{where}: {len(jobs)} episodes, {len(jobs) - len(todo)} already in "
+          f"{results.path}, {len(todo)} to run", file=stream, flush=True)
     if todo:
         _play_all(study, todo, play, results, workers, env,
                   Progress(len(jobs), len(jobs) - len(todo), stream))
     latest = latest_records(results.records)
     return [latest[job.key] for job in jobs if job.key in latest]
+
+
+def _make(study: Study) -> gym.Env | None:
+    return None if study.env_id is None else make_env(study.env_id, study.env_kwargs)
 
 
 def _check_instances(env: gym.Env, env_id: str, jobs: Sequence[Job]) -> None:
@@ -107,7 +116,7 @@ def _check_instances(env: gym.Env, env_id: str, jobs: Sequence[Job]) -> None:
 
 
 def _play_all(study: Study, todo: Sequence[Job], play: Play, results: ResultsFile,
-              workers: int, env: gym.Env, progress: Progress) -> None:
+              workers: int, env: gym.Env | None, progress: Progress) -> None:
     local = threading.local()
     spare, made = [env], [env]  # the checked environment serves the first worker
 
@@ -116,7 +125,7 @@ def _play_all(study: Study, todo: Sequence[Job], play: Play, results: ResultsFil
             try:
                 local.env = spare.pop()
             except IndexError:
-                local.env = make_env(study.env_id, study.env_kwargs)
+                local.env = _make(study)
                 made.append(local.env)
         fields = play(local.env, job)
         head = {"key": job.key, "study": study.name, **job.condition,
@@ -153,6 +162,7 @@ def _play_all(study: Study, todo: Sequence[Job], play: Play, results: ResultsFil
         pool.shutdown(wait=True, cancel_futures=True)
         progress.close()
         for made_env in made:
-            made_env.close()
+            if made_env is not None:
+                made_env.close()
     if crash is not None:
         raise crash
