@@ -57,13 +57,15 @@ _OWNED_DIR = re.compile(re.escape(_DIR_PREFIX) + r"(\d+)-")
 
 @dataclass(frozen=True)
 class PlanResult:
-    """What a planner returned. ``plan`` holds ``(action args)`` strings when solved."""
+    """What a planner returned. ``plan`` holds ``(action args)`` strings when solved;
+    ``exit_code`` is Fast Downward's last exit code (None when it did not run or finish)."""
 
     status: str
     plan: tuple[str, ...] | None
     message: str
     seconds: float
     planner: str = ""
+    exit_code: int | None = None
 
     @property
     def solved(self) -> bool:
@@ -345,8 +347,8 @@ def _solve_fast_downward(d: Domain, p: Problem, planner: str, timeout: float,
     deadline = start + timeout
     env = dict(os.environ, PYTHONPATH=str(bin_dir))
 
-    def result(status, message, plan=None):
-        return PlanResult(status, plan, message, time.monotonic() - start, planner)
+    def result(status, message, plan=None, code=None):
+        return PlanResult(status, plan, message, time.monotonic() - start, planner, code)
 
     d, p = _constants_in_domain(d, p)
     _sweep_stale_dirs()
@@ -362,20 +364,20 @@ def _solve_fast_downward(d: Domain, p: Problem, planner: str, timeout: float,
         if code != 0:
             status = _classify(code)
             return result(status if status != "solved" else "error",
-                          f"translator exit code {code}: {_tail(out)}")
+                          f"translator exit code {code}: {_tail(out)}", code=code)
         with open(Path(tmp, "output.sas")) as sas:
             code, out = _run([str(downward), *search_options(planner)], tmp, env, sas, deadline,
                              memory_limit_mb)
         plan = _best_plan(Path(tmp))
         if plan is not None and (code is None or _classify(code) in ("solved", "timeout",
                                                                       "out_of_memory")):
-            return result("solved", f"plan of {len(plan)} steps", plan)
+            return result("solved", f"plan of {len(plan)} steps", plan, code)
         if code is None:
             return result("timeout", f"no plan within {timeout} s")
         status = _classify(code)
         if status == "solved":
-            return result("error", f"search exit code {code} but no plan file")
-        return result(status, f"search exit code {code}: {_tail(out)}")
+            return result("error", f"search exit code {code} but no plan file", code=code)
+        return result(status, f"search exit code {code}: {_tail(out)}", code=code)
 
 
 def _best_plan(folder: Path) -> tuple[str, ...] | None:
@@ -389,5 +391,9 @@ def _best_plan(folder: Path) -> tuple[str, ...] | None:
     return None
 
 
+_LOG_STAMP = re.compile(r"^\[t=[^\]]*\]\s*")
+
+
 def _tail(text: str, lines: int = 5) -> str:
-    return " | ".join(line for line in text.strip().splitlines()[-lines:])
+    """The last ``lines`` lines of a log, without Fast Downward's time and memory stamps."""
+    return " | ".join(_LOG_STAMP.sub("", line) for line in text.strip().splitlines()[-lines:])
