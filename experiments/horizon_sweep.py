@@ -23,6 +23,10 @@ the state before the failure and the failed action, not the environment's cause)
 H executed), ``--opening study`` (the study's role-play introduction of the domain, the
 starting state, then the goal; needs the two before) and ``--max-restarts none``;
 ``--paper`` sets all of them (a flag given beside it still wins). Switches not at their default enter the results key.
+
+``--progress-feedback ff`` (or ``add``, the cheaper h_add) adds to every observation
+whether the last action brought the goal closer by a relaxed-plan distance
+(``planloop.wrappers.ProgressFeedback``); it enters the results key when on.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from planloop.policies.loop import CHOICES, DEFAULTS, PAPER
 from planloop.study import (Study, every_instance, markdown_table, model_failures, open_model,
                             run_study, show_success_plot, study_main, study_parser,
                             success_cell, tally)
+from planloop.wrappers import ProgressFeedback
 
 OPEN = "open"
 _UNSET = object()  # a switch not given on the command line
@@ -92,16 +97,22 @@ def episode_record(episode) -> dict:
 def run_sweep(env_id: str, model, horizons, instances, trials: int, out: Path,
               workers: int = 1, max_actions: int = 50, temperature: float = 0.7,
               env_kwargs: dict | None = None, model_spec: str | None = None,
-              check=None, switches: dict | None = None) -> list[dict]:
+              check=None, switches: dict | None = None,
+              progress_feedback: str = "off") -> list[dict]:
     """Run every (horizon, instance, trial) not yet in ``out/episodes.jsonl``; returns
     their records (old and new). ``check``: a model to check before the first episode;
-    ``switches``: the loop policies' (those not at their default enter the settings)."""
+    ``switches``: the loop policies' (those not at their default enter the settings);
+    ``progress_feedback``: ``off`` or the heuristic of a ``ProgressFeedback`` wrapper."""
     switches = {**DEFAULTS, **(switches or {})}
     changed = {key: value for key, value in switches.items() if value != DEFAULTS[key]}
+    if progress_feedback != "off":
+        changed["progress_feedback"] = progress_feedback
     study = Study("horizon_sweep", env_id, env_kwargs or {}, model.name, model_spec,
                   settings={"max_actions": max_actions, "temperature": temperature, **changed})
 
     def play(env, job) -> dict:
+        if progress_feedback != "off":
+            env = ProgressFeedback(env, progress_feedback)
         policy = make_policy(model, job.condition["horizon"], job.trial, max_actions,
                              temperature, switches)
         return episode_record(run_episode(env, policy, options={"instance": job.instance}))
@@ -139,6 +150,9 @@ def main(argv=None, model=None) -> int:
                              f"{DEFAULTS['max_restarts']}; the paper's: none)")
     parser.add_argument("--paper", action="store_true",
                         help="the horizon study's workflow: every switch above as the paper")
+    parser.add_argument("--progress-feedback", choices=("off", "ff", "add"), default="off",
+                        help="tell the model after each action whether the goal came closer, "
+                             "by h_FF or h_add (default off)")
     args = parser.parse_args(argv)
     built = None if model else open_model(args.llm)
     model = model or built
@@ -146,7 +160,8 @@ def main(argv=None, model=None) -> int:
     instances = args.instances or every_instance(args.env, env_kwargs, limit=10)
     records = run_sweep(args.env, model, args.horizons, instances, args.trials, args.out,
                         args.workers, args.max_actions, args.temperature, env_kwargs,
-                        args.llm, check=built, switches=loop_switches(args))
+                        args.llm, check=built, switches=loop_switches(args),
+                        progress_feedback=args.progress_feedback)
     table = f"## {args.env}, {model.name}\n\n" + success_table(records, args.horizons, instances)
     (args.out / "success.md").write_text(table + "\n")
     print(table)

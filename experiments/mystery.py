@@ -17,6 +17,11 @@ pipeline, pipeline-no-repair, pipeline-no-constraints, pipeline-no-stepwise,
 closed-loop, agentic, planner. Every LLM condition has a budget of ``--attempts K``
 plans (closed loop: K - 1 restarts).
 
+``--progress-feedback ff`` (or ``add``) tells the closed-loop policy (in its
+observations) and the agentic one (in ``execute_action``'s answers) whether each action
+brought the goal closer by a relaxed-plan distance (``planloop.wrappers.ProgressFeedback``);
+it enters the results key when on.
+
 Each episode is judged from what it played: every attempted plan (the sampled plans a
 policy records per attempt, else the actions between restarts) is replayed by the
 core's validator in the names the agent sees, giving its failure kind (``parse``: no
@@ -47,6 +52,7 @@ from planloop.stats import npmi_table, percentile, trimmed_mean, two_proportion_
 from planloop.study import (Study, StudyError, every_instance, markdown_table, model_failures,
                             open_model, positive_int, run_study, save_success_plot, show_success_plot,
                             study_main, study_parser, success_cell, tally)
+from planloop.wrappers import ProgressFeedback
 
 PIPELINES = {"pipeline": {}, "pipeline-no-repair": {"repair": False},
              "pipeline-no-constraints": {"deep_constraints": False},
@@ -369,6 +375,9 @@ def main(argv=None, model=None) -> int:
                              "agentic paper's) or also the unmet facts")
     parser.add_argument("--max-actions", type=positive_int, default=50, metavar="N",
                         help="the closed loop's cap on actions (default 50)")
+    parser.add_argument("--progress-feedback", choices=("off", "ff", "add"), default="off",
+                        help="tell the policies after each action whether the goal came "
+                             "closer, by h_FF or h_add (default off)")
     parser.add_argument("--planner", default="lama-first", choices=PLANNERS,
                         help="the planner condition's Fast Downward configuration "
                              "(default lama-first)")
@@ -387,9 +396,13 @@ def main(argv=None, model=None) -> int:
                   settings={"attempts": args.attempts, "temperature": args.temperature,
                             "max_seconds": args.max_seconds, "max_actions": args.max_actions,
                             "agentic_feedback": args.agentic_feedback,
-                            "planner": args.planner, "planner_timeout": args.planner_timeout})
+                            "planner": args.planner, "planner_timeout": args.planner_timeout,
+                            **({"progress_feedback": args.progress_feedback}
+                               if args.progress_feedback != "off" else {})})
 
     def play(env, job) -> dict:
+        if args.progress_feedback != "off":
+            env = ProgressFeedback(env, args.progress_feedback)
         policy = make_policy(job.condition["condition"], model, env, job, args)
         return episode_fields(env, run_episode(env, policy, options={"instance": job.instance}))
 

@@ -4,14 +4,25 @@ from __future__ import annotations
 
 import os
 import re
+import weakref
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..pddl import ActionLookupError, Domain, Task, ground, parse_domain, parse_problem
+from ..pddl import (ActionLookupError, Domain, RelaxedTask, Task, ground, parse_domain,
+                    parse_problem)
 from ..pddl.source import source_path
 from .feedback import no_error
 from .text_env import MAX_OBS, TextEnv
 from .view import Outcome, TaskView
+
+GOAL_DISTANCES = {"ff": RelaxedTask.h_ff, "add": RelaxedTask.h_add}
+
+
+def check_goal_distance(heuristic: str) -> None:
+    """A ValueError unless ``heuristic`` names one of :data:`GOAL_DISTANCES`."""
+    if heuristic not in GOAL_DISTANCES:
+        raise ValueError(f"the goal distance heuristic is one of {', '.join(GOAL_DISTANCES)}, "
+                         f"not {heuristic!r}")
 
 
 def problem_sources(problem) -> Sequence:
@@ -39,19 +50,24 @@ class PDDLEnv(TextEnv):
 
     Observations and actions are strings. ``info`` carries ``admissible_actions``,
     ``task``, ``won``, ``feedback``, ``action_error``, ``domain_pddl`` and
-    ``problem_pddl`` (as the agent sees them), ``instance``, and ``domain_description``
-    when the view describes the domain in words. The true task and
+    ``problem_pddl`` (as the agent sees them), ``instance``, ``domain_description``
+    when the view describes the domain in words, and ``goal_distance`` when
+    ``goal_distance`` names a heuristic (see :meth:`distance`). The true task and
     state are ``self.task`` and ``self.state``.
     """
 
     def __init__(self, domain, problem, obs_format: str = "text", view: TaskView | None = None,
                  render_mode: str | None = None, cache_size: int = 64,
-                 max_obs_length: int = MAX_OBS):
+                 max_obs_length: int = MAX_OBS, goal_distance: str | None = None):
         super().__init__(render_mode, max_obs_length)
+        if goal_distance is not None:
+            check_goal_distance(goal_distance)
+        self.goal_distance = goal_distance
         self.domain: Domain = domain if isinstance(domain, Domain) else parse_domain(domain)
         self.problems = problem_sources(problem)
         self.view = view if view is not None else TaskView(obs_format=obs_format)
         self._tasks: dict[int, Task] = {}
+        self._relaxed = weakref.WeakKeyDictionary()  # Task -> its RelaxedTask, while it lives
         self._cache_size = cache_size
         self.task: Task | None = None
         self.state: int = 0
@@ -116,6 +132,18 @@ class PDDLEnv(TextEnv):
         self.state = action.apply(self.state)
         return Outcome("ok", command, action, won=self.task.is_goal(self.state))
 
+    def distance(self, heuristic: str = "ff") -> float:
+        """The current state's relaxed-plan distance to the goal: h_FF (``"ff"``) or
+        h_add (``"add"``), 0 at the goal, ``math.inf`` when the goal is
+        relaxed-unreachable (then unreachable)."""
+        check_goal_distance(heuristic)
+        if self.task is None:
+            raise RuntimeError("call reset() before distance()")
+        relaxed = self._relaxed.get(self.task)
+        if relaxed is None:
+            relaxed = self._relaxed[self.task] = RelaxedTask(self.task)
+        return float(GOAL_DISTANCES[heuristic](relaxed, self.state))
+
     @property
     def outcome(self) -> Outcome | None:
         """What the last step did (None after a reset)."""
@@ -141,6 +169,8 @@ class PDDLEnv(TextEnv):
         }
         if view.description is not None:
             info["domain_description"] = view.description
+        if self.goal_distance is not None:
+            info["goal_distance"] = self.distance(self.goal_distance)
         return obs, info
 
     def _observe(self):

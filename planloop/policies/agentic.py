@@ -15,6 +15,9 @@ exhausted"; the plan is then played in the environment, which judges it); and
 unmet facts of a failure, ``outcome`` with a success flag (and on success the state and
 whether the goal holds) only ("The per-step confirmation tells the agent only that an
 action was applicable").
+
+The sentence of a ``ProgressFeedback`` wrapper (``info["progress"]``) reaches the
+model with each answer from the environment, in the observation or beside it.
 """
 
 from __future__ import annotations
@@ -155,6 +158,8 @@ class AgenticPolicy:
                 result["observation"] = obs
             elif not result["executed"]:
                 result = {"executed": False}
+        if "progress" in info and "observation" not in result:  # ProgressFeedback's sentence
+            result["progress"] = info["progress"]
         self._reply(call_id, result)
 
     def _reply(self, call_id: str, result: dict) -> None:

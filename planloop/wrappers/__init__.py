@@ -3,6 +3,8 @@
 from .hide_admissible_actions import HideAdmissibleActions
 from .index_actions import IndexActions
 from .obfuscate_names import ObfuscateNames
+from .progress_feedback import ProgressFeedback
 from .record_episode import RecordEpisode
 
-__all__ = ["HideAdmissibleActions", "IndexActions", "ObfuscateNames", "RecordEpisode"]
+__all__ = ["HideAdmissibleActions", "IndexActions", "ObfuscateNames", "ProgressFeedback",
+           "RecordEpisode"]
