@@ -64,8 +64,9 @@ def generate_problem(num_blocks: int, seed, style: str = "planbench") -> str:
     PlanBench's layout (blocks ``a``, ``b``, ...); ``"ipc"`` writes IPC-2000's
     (domain ``BLOCKS``, objects typed ``block``, ``B1``... past 26 blocks).
     """
-    if num_blocks < 1 or (style == "planbench" and num_blocks > len(BLOCK_NAMES)):
-        raise ValueError(f"num_blocks must be 1..{len(BLOCK_NAMES)} in PlanBench's style")
+    if num_blocks < 2 or (style == "planbench" and num_blocks > len(BLOCK_NAMES)):
+        raise ValueError(f"num_blocks must be 2..{len(BLOCK_NAMES)} in PlanBench's style (at "
+                         f"least 2 in IPC's): a goal stacks one block on another")
     rng = random.Random(seed)
     blocks = list(BLOCK_NAMES[:num_blocks]) if num_blocks <= len(BLOCK_NAMES) else \
         [f"b{i}" for i in range(1, num_blocks + 1)]

@@ -2,6 +2,7 @@
 PDDL. Knows nothing of gym, language models or policies."""
 
 from .diagnostics import Diagnostic, PDDLError, quote
+from .equivalent import Equivalence, equivalent
 from .grounding import ActionLookupError, GroundAction, Task, UnmetFact, ground
 from .heuristics import RelaxedTask
 from .model import Atom, Domain, Problem
@@ -10,7 +11,10 @@ from .plancache import PlanCache
 from .planners import PLANNERS, PlanResult, solve
 from .plans import Step, parse_command, parse_plan
 from .reader import parse, parse_domain, parse_problem
-from .render import Templates, render_action, render_fact, render_facts, templates_for
+from .render import (
+    Templates, describe_domain, describe_problem, render_action, render_fact, render_facts,
+    templates_for,
+)
 from .source import Limits
 from .validate import PlanReport, validate
 from .writer import write_domain, write_problem
@@ -22,9 +26,10 @@ def load(domain, problem, limits: Limits = Limits()) -> Task:
 
 
 __all__ = [
-    "ActionLookupError", "Atom", "Diagnostic", "Domain", "GroundAction", "Limits", "PDDLError",
-    "PLANBENCH_MYSTERY", "PLANNERS", "PlanCache", "PlanReport", "PlanResult", "Problem",
-    "RelaxedTask", "Renaming", "Step", "Task", "Templates", "UnmetFact", "ground", "load",
+    "ActionLookupError", "Atom", "Diagnostic", "Domain", "Equivalence", "GroundAction",
+    "Limits", "PDDLError", "PLANBENCH_MYSTERY", "PLANNERS", "PlanCache", "PlanReport",
+    "PlanResult", "Problem", "RelaxedTask", "Renaming", "Step", "Task", "Templates",
+    "UnmetFact", "describe_domain", "describe_problem", "equivalent", "ground", "load",
     "make_renaming", "parse", "parse_command", "parse_domain", "parse_plan", "parse_problem",
     "quote", "render_action", "render_fact", "render_facts", "solve", "templates_for",
     "validate", "write_domain", "write_problem",

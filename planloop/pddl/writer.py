@@ -136,7 +136,7 @@ def _flatten(effects, condition=None) -> tuple:
     return tuple(out)
 
 
-def _effect_text(e, typed: bool) -> str:
+def effect_text(e, typed: bool = True) -> str:
     if isinstance(e, Literal):
         return f"(not {e.atom})" if e.negated else str(e.atom)
     if isinstance(e, When):
@@ -145,7 +145,7 @@ def _effect_text(e, typed: bool) -> str:
 
 
 def _effects_text(effects, typed: bool) -> str:
-    return "(and " + " ".join(_effect_text(e, typed) for e in effects) + ")"
+    return "(and " + " ".join(effect_text(e, typed) for e in effects) + ")"
 
 
 def write_domain(domain: Domain) -> str:

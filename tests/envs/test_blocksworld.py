@@ -110,3 +110,8 @@ def test_generator_refuses_impossible_sizes():
     with pytest.raises(ValueError):
         generate_problem(27, seed=0)
     assert "B30 - block" in generate_problem(30, seed=0, style="ipc")
+
+
+def test_one_block_cannot_have_a_goal():
+    with pytest.raises(ValueError, match="at least 2"):
+        generate_problem(1, 0, style="ipc")
