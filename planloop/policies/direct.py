@@ -2,9 +2,10 @@
 failure a fresh sample with no feedback, until a budget of attempts or seconds.
 
 Two prompts: ``pddl`` (the domain and problem files) and ``planbench`` (PlanBench's
-own words, "As initial conditions I have that, ... My goal is to have that ... My plan
-is as follows: [PLAN] ... [PLAN END]", with solved :class:`Example` tasks before the
-task for few-shot prompting), rendered from the task's PDDL by the core's templates.
+manner throughout: the actions in words, each with the facts it needs and changes, then
+"As initial conditions I have that, ... My goal is to have that ... My plan is as
+follows: [PLAN] ... [PLAN END]", with solved :class:`Example` tasks before the task for
+few-shot prompting), rendered from the task's PDDL by the core's templates.
 """
 
 from __future__ import annotations
@@ -17,20 +18,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..llm import LLMError, Usage, call_model
-from ..pddl import PDDLError, load, parse, parse_command, render_action, render_facts, \
-    templates_for, validate
+from ..pddl import PDDLError, describe_domain, load, parse, parse_command, render_action, \
+    render_facts, templates_for, validate
 from ..pddl.model import And, Atom, Domain, Problem
 from .base import GIVE_UP
 from .extract import extract_plan
 
-PROMPT_VERSIONS = {"pddl": "direct-v1", "planbench": "direct-planbench-v1"}
+PROMPT_VERSIONS = {"pddl": "direct-v1", "planbench": "direct-planbench-v2"}
 SYSTEM = ("You are a planner. Given a planning domain and a problem in PDDL, write a plan "
           "that reaches the goal from the initial state. Answer with the plan only: one "
           "action per line, each as (action-name arg1 arg2 ...).")
 USER = "Domain:\n{domain}\n\nProblem:\n{problem}\n\nPlan:"
-PLANBENCH_INTRO = ("Here is a planning domain in PDDL:\n{domain}\n\nEach task below gives the "
-                   "initial conditions and the goal in words. Write a plan that reaches the "
-                   "goal: one action per line, in the same words, then [PLAN END].")
+PLANBENCH_INTRO = ("{domain}\n\nEach task below gives the initial conditions and the goal in "
+                   "words. Write a plan that reaches the goal: one action per line, worded as "
+                   "the actions above with the task's objects, then [PLAN END].")
 STATEMENT = ("[STATEMENT]\nAs initial conditions I have that, {init}.\nMy goal is to have that "
              "{goal}.\n\nMy plan is as follows:\n\n[PLAN]")
 _NUMBERING = re.compile(r"^(?:\d+[.):]|[-*])\s*")
@@ -127,7 +128,7 @@ def planbench_prompt(domain_pddl: str, problem_pddl: str,
     """PlanBench's plan-generation prompt for a task, each example solved before it, and
     the phrase of every action of the task (its words, lowercased) -> its command."""
     domain, problem = parse(domain_pddl, problem_pddl)
-    parts = [PLANBENCH_INTRO.format(domain=domain_pddl.strip())]
+    parts = [PLANBENCH_INTRO.format(domain=describe_domain(domain))]
     for example in examples:
         _, solved = parse(domain_pddl, example.problem_pddl)
         lines = [render_action(*parse_command(step), templates_for(domain.name))

@@ -35,6 +35,28 @@ succumb object d
 attack object c
 overcome object c from object a
 [PLAN END]"""
+# the Mystery domain in words, in PlanBench's manner: no PDDL
+INTRO = """The actions, on any objects x, y, ... that fit:
+- attack object x
+  needs: province object x, planet object x and harmony
+  makes true: pain object x
+  makes false: province object x, planet object x and harmony
+- succumb object x
+  needs: pain object x
+  makes true: province object x, harmony and planet object x
+  makes false: pain object x
+- overcome object x from object y
+  needs: province object y and pain object x
+  makes true: harmony, province object x and object x craves object y
+  makes false: province object y and pain object x
+- feast object x from object y
+  needs: object x craves object y, province object x and harmony
+  makes true: pain object x and province object y
+  makes false: object x craves object y, province object x and harmony
+
+Each task below gives the initial conditions and the goal in words. Write a plan that \
+reaches the goal: one action per line, worded as the actions above with the task's \
+objects, then [PLAN END]."""
 ANSWER = ("feast object b from object c\nsuccumb object b\nattack object c\n"
           "overcome object c from object b\n[PLAN END]")
 
@@ -54,11 +76,9 @@ def test_one_shot_prompt_is_planbench_words_and_its_answer_wins(env):
     policy = DirectPlanPolicy(model, prompt="planbench", examples=[example(env)])
     episode = run_episode(env, policy, options={"instance": 0})
     _, info = env.reset(options={"instance": 0})
-    intro = ("Here is a planning domain in PDDL:\n" + info["domain_pddl"].strip() + "\n\n"
-             "Each task below gives the initial conditions and the goal in words. Write a plan "
-             "that reaches the goal: one action per line, in the same words, then [PLAN END].")
-    assert model.prompts == [[{"role": "user", "content": f"{intro}\n\n{EXAMPLE}\n\n{TASK}"}]]
-    assert episode.won and episode.prompt_version == "direct-planbench-v1"
+    assert "craves" in info["domain_pddl"]  # the Mystery names, in words below
+    assert model.prompts == [[{"role": "user", "content": f"{INTRO}\n\n{EXAMPLE}\n\n{TASK}"}]]
+    assert episode.won and episode.prompt_version == "direct-planbench-v2"
     assert list(episode.actions) == ["(feast b c)", "(succumb b)", "(attack c)",
                                      "(overcome c b)"]
 
