@@ -1,0 +1,13 @@
+"""Natural language to PDDL problems: the prompt, the checks (reader, Fast Downward,
+validator), the planner-in-the-loop repair, built-in writers and exact metrics."""
+
+from .loop import MAX_ITERATIONS, Formalization, best_so_far, formalize_problem
+from .metrics import METRICS, Reference, match_objects, plan_similarity, score
+from .prompts import PROMPT_VERSION, domain_summary
+from .verify import Verdict, feedback, verify
+from .writers import DEFECTS, defect_writer, inject, reference_writer
+
+__all__ = ["DEFECTS", "Formalization", "MAX_ITERATIONS", "METRICS", "PROMPT_VERSION",
+           "Reference", "Verdict", "best_so_far", "defect_writer", "domain_summary", "feedback",
+           "formalize_problem", "inject", "match_objects", "plan_similarity",
+           "reference_writer", "score", "verify"]

@@ -1,0 +1,153 @@
+"""How a written problem compares with the reference, judged exactly.
+
+Per candidate: ``svr`` (it parses), ``psr`` (it parses and the planner solves it; None
+when it does not parse, so that the rate is over the parsed ones), ``tsr`` (Jaccard
+overlap of the initial and goal atoms after matching object names), ``cr`` (the
+planners' outcomes agree and, when the reference is solvable, the plan lengths are
+within ``max(1, ceil(0.05 c_ref))`` and the plans are similar: the larger of the
+normalised Levenshtein similarity and the multiset Jaccard of the ground actions is at
+least 0.8; unit costs), ``eq`` (the same problem up to a renaming of objects) and
+``goal_eq`` (the same set of goal states under that renaming, even where the goal
+atoms differ).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ...pddl import Equivalence, equivalent
+from ...pddl.model import Atom, Domain, Problem, map_formula
+from ...pddl.render import goal_literals
+from .verify import Verdict
+
+TAU = 0.8  # plan-structure similarity threshold
+RHO = 0.05  # relative plan-length tolerance
+METRICS = ("svr", "psr", "tsr", "cr", "eq", "goal_eq")
+
+
+@dataclass(frozen=True)
+class Reference:
+    """The reference problem and what the fixed planner made of it."""
+
+    problem: Problem
+    solved: bool
+    plan: tuple[str, ...] = ()
+
+
+def levenshtein(a: Sequence, b: Sequence) -> int:
+    """The edit distance between two sequences (insertions, deletions, substitutions)."""
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        current = [i]
+        for j, y in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
+        previous = current
+    return previous[-1]
+
+
+def plan_similarity(a: Sequence[str], b: Sequence[str]) -> float:
+    """max(1 - Levenshtein / longer length, multiset Jaccard); 1 for two empty plans."""
+    if not a and not b:
+        return 1.0
+    edit = 1 - levenshtein(a, b) / max(len(a), len(b))
+    count_a, count_b = Counter(a), Counter(b)
+    bag = sum((count_a & count_b).values()) / sum((count_a | count_b).values())
+    return max(edit, bag)
+
+
+def length_tolerance(reference_length: int) -> int:
+    return max(1, math.ceil(RHO * reference_length))
+
+
+def consistent(reference: Reference, solved: bool, plan: Sequence[str]) -> bool:
+    """Outcome-aware consistency of a candidate's planner result with the reference's."""
+    if solved != reference.solved:
+        return False
+    if not reference.solved:
+        return True
+    return abs(len(plan) - len(reference.plan)) <= length_tolerance(len(reference.plan)) \
+        and plan_similarity(plan, reference.plan) >= TAU
+
+
+def match_objects(domain: Domain, candidate: Problem, reference: Problem,
+                  found: Equivalence | None = None) -> dict[str, str]:
+    """Candidate object -> reference object: the renaming when the problems are
+    equivalent (``found``, if already known); otherwise equal names of one type first,
+    then each remaining object to the free reference object of its type whose facts look
+    most alike (same predicates at the same places), ties by name."""
+    found = found or equivalent(domain, candidate, reference)
+    if found.equal:
+        return dict(found.mapping)
+    mapping = {o: o for o, kind in candidate.objects.items()
+               if reference.objects.get(o) == kind}
+    free = {o: kind for o, kind in reference.objects.items() if o not in mapping.values()}
+    mine, theirs = _profiles(candidate), _profiles(reference)
+    for obj in sorted(set(candidate.objects) - set(mapping)):
+        options = [o for o, kind in free.items() if kind == candidate.objects[obj]]
+        if options:
+            best = max(sorted(options),
+                       key=lambda o: sum((mine[obj] & theirs[o]).values()))
+            mapping[obj] = best
+            del free[best]
+    return mapping
+
+
+def _profiles(problem: Problem) -> dict[str, Counter]:
+    """Each object's (part, predicate, position) occurrences in the initial state and goal."""
+    profiles: dict[str, Counter] = {o: Counter() for o in problem.objects}
+    facts = [("init", fact) for fact in problem.init] + \
+        [("goal", atom) for _, atom in signed_goal(problem.goal)]
+    for part, fact in facts:
+        for position, arg in enumerate(fact.args):
+            if arg in profiles:
+                profiles[arg][(part, fact.predicate, position)] += 1
+    return profiles
+
+
+def signed_goal(goal) -> list[tuple[bool, Atom]]:
+    """(negated, atom) for each literal of a conjunctive goal; for any other goal, every
+    atom of the formula, unsigned."""
+    try:
+        return [(not positive, atom) for atom, positive in goal_literals(goal)]
+    except ValueError:
+        leaves: list = []
+        map_formula(goal, lambda leaf: leaves.append(leaf) or leaf)
+        return [(False, leaf) for leaf in leaves if isinstance(leaf, Atom)]
+
+
+def atom_set(problem: Problem, rename: dict[str, str] | None = None) -> set[tuple]:
+    """The initial and goal atoms (goal ones with their sign), objects renamed."""
+    rename = rename or {}
+
+    def key(part: str, negated: bool, atom: Atom) -> tuple:
+        return part, negated, atom.predicate, tuple(rename.get(a, a) for a in atom.args)
+
+    return {key("init", False, fact) for fact in problem.init} | \
+        {key("goal", negated, atom) for negated, atom in signed_goal(problem.goal)}
+
+
+def rename_plan(plan: Sequence[str], rename: dict[str, str]) -> list[str]:
+    renamed = []
+    for step in plan:
+        name, *args = step.strip("()").split()
+        renamed.append("(" + " ".join([name, *(rename.get(a, a) for a in args)]) + ")")
+    return renamed
+
+
+def score(domain: Domain, reference: Reference, verdict: Verdict) -> dict:
+    """The metrics of one candidate (see the module docstring)."""
+    if not verdict.parsed:
+        return {"svr": 0, "psr": None, "tsr": 0.0, "cr": int(consistent(reference, False, ())),
+                "eq": 0, "goal_eq": 0}
+    candidate = verdict.problem
+    same = equivalent(domain, candidate, reference.problem)
+    rename = match_objects(domain, candidate, reference.problem, same)
+    mine, theirs = atom_set(candidate, rename), atom_set(reference.problem)
+    plan = rename_plan(verdict.plan or (), rename)
+    return {"svr": 1, "psr": int(verdict.solved),
+            "tsr": round(len(mine & theirs) / len(mine | theirs), 4) if mine | theirs else 1.0,
+            "cr": int(consistent(reference, verdict.solved, plan)),
+            "eq": int(same.equal), "goal_eq": int(bool(same.goal_equivalent))}
