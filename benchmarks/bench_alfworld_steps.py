@@ -144,6 +144,26 @@ def peer_ok(python: Path) -> bool:
     return result.returncode == 0
 
 
+def prepare_peer(python: Path | None) -> Path | None:
+    """The TextWorld side's interpreter: ``python`` once checked, else the benchmark
+    venv's (made on first use, saying so); None, after saying why on stderr, when
+    neither works."""
+    try:
+        if python is not None:
+            if not peer_ok(python):
+                raise PeerError(f"{python} cannot import textworld 1.7.0 and alfworld "
+                                "0.4.2's AlfredTWEnv wrappers")
+            return python
+        python, seconds = ensure_peer_venv(PEER_VENV)
+    except PeerError as error:
+        print(f"error: {error}\n(--skip-peer times our side alone; --peer-python PATH "
+              "uses an existing interpreter)", file=sys.stderr)
+        return None
+    if seconds is not None:
+        print(f"# made {PEER_VENV} in {seconds:.0f} s", file=sys.stderr)
+    return python
+
+
 def ensure_peer_venv(venv: Path) -> tuple[Path, float | None]:
     """The peer's interpreter, and the seconds spent making its venv (None if reused)."""
     python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
@@ -257,22 +277,11 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
 
     games = pick_games(args.games)
-    peer_python, venv_s = None, None
+    peer_python = None
     if not args.skip_peer:  # set the peer up first: fail early, before any timing
-        try:
-            if args.peer_python is not None:
-                peer_python = args.peer_python
-                if not peer_ok(peer_python):
-                    raise PeerError(f"{peer_python} cannot import textworld 1.7.0 and "
-                                    "alfworld 0.4.2's AlfredTWEnv wrappers")
-            else:
-                peer_python, venv_s = ensure_peer_venv(PEER_VENV)
-        except PeerError as error:
-            print(f"error: {error}\n(--skip-peer times our side alone; --peer-python PATH "
-                  "uses an existing interpreter)", file=sys.stderr)
+        peer_python = prepare_peer(args.peer_python)
+        if peer_python is None:
             return 2
-        if venv_s is not None:
-            print(f"# made {PEER_VENV} in {venv_s:.0f} s", file=sys.stderr)
 
     plan = [{"game": p.parent.name, "game_file": str(p),
              "episodes": make_plan(p, args.steps, args.seed)} for p in games]

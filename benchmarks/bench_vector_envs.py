@@ -51,7 +51,7 @@ import gymnasium as gym
 
 import planloop
 from bench_alfworld_steps import (
-    GAMES_DIR, PEER_VENV, PeerError, ensure_peer_venv, peer_env, peer_ok,
+    GAMES_DIR, PEER_VENV, PeerError, peer_env, prepare_peer,
 )
 
 HERE = Path(__file__).resolve().parent
@@ -195,22 +195,11 @@ def main(argv=None) -> int:
     parser.add_argument("--json", type=Path, help="also write the raw numbers here")
     args = parser.parse_args(argv)
 
-    peer_python, venv_s = None, None
+    peer_python = None
     if not args.skip_peer and "ALFWorld-v0" in args.env_ids:  # fail early, before timing
-        try:
-            if args.peer_python is not None:
-                peer_python = args.peer_python
-                if not peer_ok(peer_python):
-                    raise PeerError(f"{peer_python} cannot import textworld 1.7.0 and "
-                                    "alfworld 0.4.2's AlfredTWEnv wrappers")
-            else:
-                peer_python, venv_s = ensure_peer_venv(PEER_VENV)
-        except PeerError as error:
-            print(f"error: {error}\n(--skip-peer times our side alone; --peer-python PATH "
-                  "uses an existing interpreter)", file=sys.stderr)
+        peer_python = prepare_peer(args.peer_python)
+        if peer_python is None:
             return 2
-        if venv_s is not None:
-            print(f"# made {PEER_VENV} in {venv_s:.0f} s", file=sys.stderr)
 
     rows = []
     for env_id in args.env_ids:
