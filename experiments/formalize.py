@@ -210,7 +210,7 @@ def conditions(args) -> list[tuple[dict, range]]:
         except (OSError, ValueError, PDDLError) as exc:
             raise StudyError(f"cannot read {args.domain} / {args.problems}: {exc}") from None
         return [({"domain": str(args.domain.resolve()), "problems": str(args.problems.resolve())},
-                 args.instances or range(count))]
+                 _within(args.instances, count, str(args.problems)))]
     found = []
     for name in _names(args.domains, tuple(DOMAINS), "domain"):
         problems = problem_set(name)
@@ -219,8 +219,18 @@ def conditions(args) -> list[tuple[dict, range]]:
                       for size in _sizes(args.sizes)]
         else:
             found.append(({"domain": name, "size": None},
-                          args.instances or range(len(problems.problems()))))
+                          _within(args.instances, len(problems.problems()), name)))
     return found
+
+
+def _within(instances: range | None, count: int, where: str) -> range:
+    """``--instances`` (all ``count`` problems by default), checked against ``count``."""
+    if instances is None:
+        return range(count)
+    if instances.stop > count:
+        raise StudyError(f"{where} has {count} problem{'s' if count != 1 else ''} (instances "
+                         f"0 to {count - 1}); there is no instance {instances.stop - 1}")
+    return instances
 
 
 @study_main

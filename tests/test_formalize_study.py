@@ -102,3 +102,8 @@ def test_bad_flags_are_one_line(tmp_path, capsys):
     assert study.main(["--llm", "scripted-defects", "--defects", "typo", "--out",
                        str(tmp_path)]) == 2
     assert "unknown defect typo" in capsys.readouterr().err
+    assert study.main(["--llm", "groundtruth", "--domain", str(IPC / "domain.pddl"),
+                       "--problems", str(IPC / "instances"), "--instances", "0:99",
+                       "--out", str(tmp_path)]) == 2
+    assert "has 6 problems (instances 0 to 5); there is no instance 98" in \
+        capsys.readouterr().err
