@@ -1,6 +1,7 @@
 """Natural language to PDDL problems with planner-in-the-loop repair, judged exactly.
 
-Each problem is generated (or read), described in words, and written back in PDDL by
+Each problem is generated (by size and seed; by seed alone for CoinCollector's hidden
+worlds) or read, described in words, and written back in PDDL by
 the model: one shot, then up to ``--max-iterations`` repairs, each asked with the
 diagnostics of the check that failed (the reader's line and column; Fast Downward's
 status, exit code, runtime and log, with the reasons the relaxation proves for an
@@ -72,8 +73,8 @@ def _user_domain(path: str) -> tuple[Domain, str]:
 
 
 def instance_of(condition: dict, index: int) -> Instance:
-    """The problem a job formalizes: generated from (size, seed = index), the index-th
-    fixed problem, or the index-th file of a user's folder."""
+    """The problem a job formalizes: generated from (size, seed = index) or from the seed
+    alone, the index-th fixed problem, or the index-th file of a user's folder."""
     if "problems" in condition:
         domain, text = _user_domain(condition["domain"])
         source = problem_sources(condition["problems"])[index]
@@ -82,7 +83,7 @@ def instance_of(condition: dict, index: int) -> Instance:
                         describe_problem(domain, parse_problem(reference, domain), index))
     problems = problem_set(condition["domain"])
     reference = problems.generate(condition["size"], index) if problems.sized else \
-        problems.problems()[index]
+        problems.seeded(index) if problems.seeded else problems.problems()[index]
     return Instance(problems.domain(), problems.domain_text(), reference,
                     problems.describe(reference, index))
 
@@ -217,6 +218,8 @@ def conditions(args) -> list[tuple[dict, range]]:
         if problems.sized:
             found += [({"domain": name, "size": size}, args.instances or range(args.per_cell))
                       for size in _sizes(args.sizes)]
+        elif problems.seeded:
+            found.append(({"domain": name, "size": None}, args.instances or range(args.per_cell)))
         else:
             found.append(({"domain": name, "size": None},
                           _within(args.instances, len(problems.problems()), name)))

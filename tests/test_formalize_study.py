@@ -23,7 +23,8 @@ def test_the_ground_truth_scores_one_on_every_metric_in_every_domain_and_size(tm
     assert study.main(args) == 0
     records = records_of(tmp_path)
     sized = [name for name, problems in DOMAINS.items() if problems.sized]
-    assert len(sized) >= 4 and len(records) == 4 * len(sized) + 4  # and Baking's four
+    assert len(sized) >= 4 and len(records) == 4 * len(sized) + 4 + 1  # Baking's 4, a house
+    assert {r["domain"] for r in records} == set(DOMAINS)
     assert {(r["domain"], r["size"]) for r in records} >= {(d, s) for d in sized
                                                           for s in (10, 20, 30, 40)}
     for record in records:

@@ -17,10 +17,13 @@ has its ``problems()``.
   packages; size >= 8, with ``max(2, size // 10)`` cities and a third of the rest extra
   locations. The goal moves half or more of the packages elsewhere, across cities too.
 - ``baking``: the four fixed problems of ``Baking-v0``.
+- ``coin``: CoinCollector's hidden worlds, problem ``i`` from seed ``i`` (houses of 7
+  rooms with doors and 3 distractor items: 13 to 18 objects), no size.
 
 Towers of Hanoi is left out: its plans double with every disc, so 10 objects and up
-are out of a planner's reach. CoinCollector's houses are too: they stop short of 40
-objects (11 rooms, their doors, 11 items and 2 slots).
+are out of a planner's reach. CoinCollector's houses stop short of 40 objects (11 rooms,
+their doors, 11 items and 2 slots), so they come by seed alone; ALFWorld's hidden worlds
+are left out: their goals are quantified, which no description in words renders.
 """
 
 from __future__ import annotations
@@ -34,18 +37,25 @@ from typing import Callable
 
 from ..pddl import Domain, Problem, Templates, describe_problem, parse_domain, parse_problem
 from . import baking
+from .coin.generate import generate_house
+from .coin.symbolic import DOMAIN as COIN_DOMAIN, problem_text
+from .coin.world import World
 from .blocksworld import generate_problem as blocksworld_problem
 
 
 @dataclass(frozen=True)
 class ProblemSet:
-    """A formalization domain: its PDDL, and a generator or a fixed list of problems."""
+    """A formalization domain: its PDDL (a data file, or ``domain_source``), and a
+    generator by size, a generator by seed alone (``seeded``), or a fixed list of
+    problems."""
 
     name: str
-    domain_file: str  # under planloop/envs/data/
+    domain_file: str = ""  # under planloop/envs/data/
     generator: Callable[[int, random.Random], str] | None = None
     min_size: int = 1
     fixed: Callable[[], tuple[str, ...]] = tuple
+    seeded: Callable[[int], str] | None = None  # problem i from seed i, without a size
+    domain_source: Callable[[], str] | None = None
     templates: Templates | None = None  # None: the domain's own (render.templates_for)
 
     @property
@@ -53,10 +63,10 @@ class ProblemSet:
         return self.generator is not None
 
     def domain_text(self) -> str:
-        return _data_text(self.domain_file)
+        return self.domain_source() if self.domain_source else _data_text(self.domain_file)
 
     def domain(self) -> Domain:
-        return _parsed_domain(self.domain_file)
+        return _parsed_domain(self.domain_text())
 
     def generate(self, size: int, seed: int) -> str:
         """A solvable problem declaring exactly ``size`` objects, the same for the same
@@ -87,8 +97,8 @@ def _data_text(filename: str) -> str:
 
 
 @lru_cache(maxsize=None)
-def _parsed_domain(filename: str) -> Domain:
-    return parse_domain(_data_text(filename))
+def _parsed_domain(text: str) -> Domain:
+    return parse_domain(text)
 
 
 def _name_problem(text: str, name: str) -> str:
@@ -169,6 +179,12 @@ def _logistics(size: int, rng: random.Random) -> str:
     return _problem("logistics-typed", objects, init, goal)
 
 
+def _coin_world(seed: int) -> str:
+    """The hidden world of a CoinCollector house: 7 rooms with doors, 3 distractors."""
+    house = generate_house(7, True, 3, seed=seed)
+    return _name_problem(problem_text(World(house)), f"coin-{seed}")
+
+
 DOMAINS: dict[str, ProblemSet] = {s.name: s for s in (
     ProblemSet("blocksworld", "blocks_typed.pddl", _blocksworld, min_size=2),
     ProblemSet("gripper", "gripper.pddl", _gripper, min_size=5),
@@ -176,6 +192,7 @@ DOMAINS: dict[str, ProblemSet] = {s.name: s for s in (
     ProblemSet("logistics", "logistics.pddl", _logistics, min_size=8),
     ProblemSet("baking", "baking/domain.pddl", fixed=baking.problem_texts,
                templates=baking.TEMPLATES),
+    ProblemSet("coin", seeded=_coin_world, domain_source=lambda: COIN_DOMAIN),
 )}
 
 

@@ -77,10 +77,20 @@ LOGISTICS = Templates(
              "unload-airplane": "unload {0} from {1} at {2}",
              "fly-airplane": "fly {0} from {1} to {2}"},
 )
+COIN = Templates(
+    predicates={"player-at": "the player is in {0}", "visited": "{0} has been visited",
+                "connected": "{1} is {2} of {0}", "door-between": "{0} is between {1} and {2}",
+                "closed": "{0} is closed", "blocked": "the way from {0} to {1} is blocked",
+                "in-room": "{0} is in {1}", "holding": "the player holds {0}",
+                "free": "inventory slot {0} is free"},
+    actions={"move": "move from {0} to {1}, going {2}", "take": "take {0} in {1} into {2}",
+             "open-door": "open {0} from {1} to {2}, going {3}",
+             "close-door": "close {0} from {1} to {2}, going {3}"},
+)
 GENERIC = Templates()
 BY_DOMAIN = {"blocksworld-4ops": BLOCKSWORLD, "blocks": BLOCKSWORLD,
              "mystery-4ops": MYSTERY, "gripper-typed": GRIPPER, "ferry-typed": FERRY,
-             "logistics-typed": LOGISTICS}
+             "logistics-typed": LOGISTICS, "coin-collector": COIN}
 
 
 def templates_for(domain_name: str) -> Templates:

@@ -78,3 +78,15 @@ def test_baking_is_a_fixed_set():
     with pytest.raises(ValueError, match="fixed problems only"):
         s.generate(10, 0)
     assert problem_set("gripper").problems() == ()
+
+
+def test_coin_worlds_come_by_seed_and_are_solvable_and_described():
+    coin = problem_set("coin")
+    assert not coin.sized and coin.seeded(4) == coin.seeded(4) != coin.seeded(5)
+    text = coin.seeded(4)
+    problem = coin.parse(text)
+    assert 13 <= len(problem.objects) <= 18 and "(holding coin)" in text
+    assert solve(coin.domain_text(), text, planner="lama-first", timeout=60).solved
+    words = coin.describe(text)
+    assert words.endswith("The goal is that the player holds coin.")
+    assert "the player is in kitchen" in words
