@@ -27,7 +27,7 @@ def run_instance(env, instance: int, planner: str, timeout: float) -> dict:
     episode = run_episode(env, policy, options={"instance": instance})
     result = policy.result
     action_error = next((e["message"] for e in episode.errors if e), None)
-    return {"status": result.status, "won": episode.won,
+    return {"policy": episode.policy, "status": result.status, "won": episode.won,
             "plan_length": len(result.plan or ()), "executed": episode.steps,
             "planner_seconds": round(result.seconds, 4), "action_error": action_error,
             "message": "" if result.solved else result.message}

@@ -1,5 +1,9 @@
-"""Results as JSON lines: one record per episode, appended and flushed as it ends,
-keyed by a hash of the run's configuration so that an interrupted run resumes."""
+"""Results as JSON lines: one record per episode, appended and synced to disk as it ends,
+keyed by a hash of the run's configuration so that an interrupted run resumes.
+
+A process killed at any moment (SIGKILL included) leaves at most a torn last line: each
+record is one ``write`` of a complete line to a file opened with ``O_APPEND``, and a
+torn line is set aside when the file is next opened, so that its episode runs again."""
 
 from __future__ import annotations
 
@@ -56,16 +60,27 @@ class ResultsFile:
                 aside.writelines(torn)
         if torn or not data.endswith(b"\n") and data:
             staged = self.path.with_name(self.path.name + ".tmp")
-            staged.write_bytes(b"".join(kept))
+            _write_synced(staged, b"".join(kept), os.O_TRUNC)
             os.replace(staged, self.path)
         return records
 
     def append(self, record: dict) -> None:
-        """Write ``record`` (which must carry a ``key``) and flush it to disk."""
-        line = json.dumps(record, default=str) + "\n"
+        """Write ``record`` (which must carry a ``key``) as one line and sync it to disk."""
+        line = (json.dumps(record, default=str) + "\n").encode()
         with self._lock:
-            with self.path.open("a") as out:
-                out.write(line)
-                out.flush()
+            _write_synced(self.path, line, os.O_APPEND)
             self.records.append(record)
             self.done.add(record["key"])
+
+
+def _write_synced(path: Path, data: bytes, mode: int) -> None:
+    """Write ``data`` to ``path`` (created if missing) and fsync it. One ``write`` call
+    carries it all unless the kernel writes less (then the rest follows)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | mode, 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    finally:
+        os.close(fd)

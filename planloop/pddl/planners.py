@@ -13,9 +13,11 @@ plan.
 
 from __future__ import annotations
 
+import ctypes
 import importlib.util
 import os
 import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -265,20 +267,41 @@ def _classify(code: int) -> str:
     return "error"
 
 
+_PR_SET_PDEATHSIG = 1
+
+
+@lru_cache(maxsize=1)
+def _prctl():
+    """libc's ``prctl`` on Linux (loaded before any fork), else None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
 def _run(argv, cwd, env, stdin, deadline: float, memory_limit_mb):
     """Run argv in its own process group; (exit code or None on timeout, output).
 
-    The group is killed however this call ends (timeout, KeyboardInterrupt, SystemExit).
+    The group is killed however this call ends (timeout, KeyboardInterrupt, SystemExit);
+    on Linux the planner is also killed when its parent dies (SIGKILL included), and
+    ``memory_limit_mb`` caps its address space.
     """
-    def limit_memory():
+    prctl, parent = _prctl(), os.getpid()
+
+    def in_child():  # between fork and exec: no imports, no locks
+        if prctl is not None:
+            prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL))
+            if os.getppid() != parent:  # the parent died before prctl took effect
+                os._exit(1)
         if memory_limit_mb:
-            import resource
             size = memory_limit_mb * 1024 * 1024
             resource.setrlimit(resource.RLIMIT_AS, (size, size))
 
     proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=stdin, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, start_new_session=True,
-                            preexec_fn=limit_memory)
+                            preexec_fn=in_child)
     try:
         out, _ = proc.communicate(timeout=max(0.01, deadline - time.monotonic()))
         return proc.returncode, out.decode(errors="replace")
@@ -363,8 +386,9 @@ def _solve_fast_downward(d: Domain, p: Problem, planner: str, timeout: float,
             return result("timeout", f"translation did not finish within {timeout} s")
         if code != 0:
             status = _classify(code)
-            return result(status if status != "solved" else "error",
-                          f"translator exit code {code}: {_tail(out)}", code=code)
+            if status in ("solved", "error"):  # a crash, e.g. out of memory before its handler
+                status = "out_of_memory" if memory_limit_mb and "MemoryError" in out else "error"
+            return result(status, f"translator exit code {code}: {_tail(out)}", code=code)
         with open(Path(tmp, "output.sas")) as sas:
             code, out = _run([str(downward), *search_options(planner)], tmp, env, sas, deadline,
                              memory_limit_mb)

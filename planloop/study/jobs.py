@@ -56,8 +56,16 @@ class Study:
                      for instance in instances for trial in range(trials)]
         return jobs
 
-    def provenance(self, job: Job) -> dict:
-        """Where a record comes from: enough to play its episode again."""
-        return {"planloop": __version__, "env": self.env_id, "env_kwargs": dict(self.env_kwargs),
-                "model": self.model, "model_spec": self.model_spec,
-                "settings": dict(self.settings), "instance": job.instance, "trial": job.trial}
+    def provenance(self, job: Job, fields: Mapping[str, object] | None = None) -> dict:
+        """Where a record comes from: enough to play its episode again. Besides the
+        study's identity and the job, ``policy``, ``prompt_version`` (``prompt`` when
+        there is no version) and ``seed`` come from the record's ``fields`` (None if absent);
+        a planner and its options are in ``condition`` or ``settings``."""
+        fields = fields or {}
+        return {"planloop": __version__, "study": self.name, "env": self.env_id,
+                "env_kwargs": dict(self.env_kwargs), "model": self.model,
+                "model_spec": self.model_spec, "settings": dict(self.settings),
+                "condition": dict(job.condition), "instance": job.instance,
+                "trial": job.trial, "seed": fields.get("seed"),
+                "policy": fields.get("policy"),
+                "prompt_version": fields.get("prompt_version") or fields.get("prompt")}

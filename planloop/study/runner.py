@@ -60,7 +60,8 @@ def run_study(study: Study, jobs: Sequence[Job], play: Play, *, out: Path | str,
     ``play(env, job)`` plays one episode and returns its record's fields; a field
     ``error`` (a model call that failed for good) marks the episode to be run again by
     the next run. The harness adds ``key``, ``study``, the condition's fields,
-    ``instance``, ``trial`` and ``provenance`` (which win over play's own).
+    ``instance``, ``trial`` and ``provenance`` (which win over play's own; see
+    :meth:`Study.provenance`).
 
     Before the first episode: the environment is made (``gym.make(study.env_id,
     **study.env_kwargs)``, then once more per further worker thread; a study whose
@@ -130,8 +131,8 @@ def _play_all(study: Study, todo: Sequence[Job], play: Play, results: ResultsFil
         fields = play(local.env, job)
         head = {"key": job.key, "study": study.name, **job.condition,
                 "instance": job.instance, "trial": job.trial}
-        record = {**head, **fields}
-        record.update(head, provenance=study.provenance(job))
+        record = {**head, **fields, **head}
+        record["provenance"] = study.provenance(job, record)
         results.append(record)
         return record
 

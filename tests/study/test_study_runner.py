@@ -45,7 +45,8 @@ def test_keys_are_stable_and_tell_configurations_apart():
 def test_records_carry_the_harness_fields(tmp_path, capsys):
     def play(env, job):
         obs, info = env.reset(options={"instance": job.instance})
-        return {"won": True, "task": info["task"], "instance": 99, "key": "mine"}
+        return {"won": True, "task": info["task"], "instance": 99, "key": "mine",
+                "policy": "closed-loop-h1", "prompt_version": "loop-v1", "seed": None}
 
     records = run_study(STUDY, STUDY.jobs(HORIZONS[:1], [3], 1), play, out=tmp_path)
     assert lines(tmp_path) == records and len(records) == 1
@@ -56,9 +57,10 @@ def test_records_carry_the_harness_fields(tmp_path, capsys):
                                                 "demo", 1, 3, 0, True)
     assert record["task"]  # played on the study's environment
     assert record["provenance"] == {
-        "planloop": planloop.__version__, "env": "Mystery-BW-v0",
+        "planloop": planloop.__version__, "study": "demo", "env": "Mystery-BW-v0",
         "env_kwargs": {"obs_format": "text"}, "model": "m", "model_spec": "URL@m",
-        "settings": {"temperature": 0.5}, "instance": 3, "trial": 0}
+        "settings": {"temperature": 0.5}, "condition": {"horizon": 1}, "instance": 3,
+        "trial": 0, "seed": None, "policy": "closed-loop-h1", "prompt_version": "loop-v1"}
     err = capsys.readouterr().err
     assert err.splitlines() == [
         f"demo on Mystery-BW-v0: 1 episodes, 0 already in {tmp_path / 'episodes.jsonl'}, 1 to run",
