@@ -34,7 +34,6 @@ from __future__ import annotations
 import statistics
 import sys
 from dataclasses import asdict
-from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -66,10 +65,14 @@ class Instance(NamedTuple):
     description: str
 
 
-@lru_cache(maxsize=None)
+_USER_DOMAINS: dict[str, tuple[Domain, str]] = {}  # not lru_cache, which Ray cannot send
+
+
 def _user_domain(path: str) -> tuple[Domain, str]:
-    text = Path(path).read_text()
-    return parse_domain(text), text
+    if path not in _USER_DOMAINS:
+        text = Path(path).read_text()
+        _USER_DOMAINS[path] = parse_domain(text), text
+    return _USER_DOMAINS[path]
 
 
 def instance_of(condition: dict, index: int) -> Instance:
@@ -279,7 +282,8 @@ def main(argv=None, model=None) -> int:
     def play(_, job) -> dict:
         return run_problem(llm, dict(job.condition), job.instance, args)
 
-    records = run_study(study, jobs, play, out=args.out, workers=args.workers, check=built)
+    records = run_study(study, jobs, play, out=args.out, workers=args.workers, check=built,
+                        backend=args.backend)
     played = [r for r in records if not r.get("error")]
     fields = ("domain", "size", "defect") if args.llm == "scripted-defects" else \
         ("domain", "size")

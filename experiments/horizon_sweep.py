@@ -98,11 +98,12 @@ def run_sweep(env_id: str, model, horizons, instances, trials: int, out: Path,
               workers: int = 1, max_actions: int = 50, temperature: float = 0.7,
               env_kwargs: dict | None = None, model_spec: str | None = None,
               check=None, switches: dict | None = None,
-              progress_feedback: str = "off") -> list[dict]:
+              progress_feedback: str = "off", backend: str = "local") -> list[dict]:
     """Run every (horizon, instance, trial) not yet in ``out/episodes.jsonl``; returns
     their records (old and new). ``check``: a model to check before the first episode;
     ``switches``: the loop policies' (those not at their default enter the settings);
-    ``progress_feedback``: ``off`` or the heuristic of a ``ProgressFeedback`` wrapper."""
+    ``progress_feedback``: ``off`` or the heuristic of a ``ProgressFeedback`` wrapper;
+    ``backend``: run_study's."""
     switches = {**DEFAULTS, **(switches or {})}
     changed = {key: value for key, value in switches.items() if value != DEFAULTS[key]}
     if progress_feedback != "off":
@@ -118,7 +119,8 @@ def run_sweep(env_id: str, model, horizons, instances, trials: int, out: Path,
         return episode_record(run_episode(env, policy, options={"instance": job.instance}))
 
     jobs = study.jobs([{"horizon": horizon} for horizon in horizons], instances, trials)
-    return run_study(study, jobs, play, out=out, workers=workers, check=check)
+    return run_study(study, jobs, play, out=out, workers=workers, check=check,
+                     backend=backend)
 
 
 def success_table(records: list[dict], horizons, instances) -> str:
@@ -161,7 +163,7 @@ def main(argv=None, model=None) -> int:
     records = run_sweep(args.env, model, args.horizons, instances, args.trials, args.out,
                         args.workers, args.max_actions, args.temperature, env_kwargs,
                         args.llm, check=built, switches=loop_switches(args),
-                        progress_feedback=args.progress_feedback)
+                        progress_feedback=args.progress_feedback, backend=args.backend)
     table = f"## {args.env}, {model.name}\n\n" + success_table(records, args.horizons, instances)
     (args.out / "success.md").write_text(table + "\n")
     print(table)

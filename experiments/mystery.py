@@ -407,7 +407,8 @@ def main(argv=None, model=None) -> int:
         return episode_fields(env, run_episode(env, policy, options={"instance": job.instance}))
 
     jobs = study.jobs([{"condition": c} for c in args.conditions], instances, args.trials)
-    records = run_study(study, jobs, play, out=args.out, workers=args.workers, check=built)
+    records = run_study(study, jobs, play, out=args.out, workers=args.workers, check=built,
+                        backend=args.backend)
     text = f"## {args.env}, {study.model or 'no model'}\n\n" + \
         report(records, args.conditions, args.attempts, args.top_k)
     (args.out / "results.md").write_text(text + "\n")

@@ -272,7 +272,8 @@ def main(argv=None, model=None) -> int:
         return episode_fields(env, run_episode(env, policy, options={"instance": job.instance}))
 
     jobs = study.jobs([condition], args.instances, args.trials)
-    run_study(study, jobs, play, out=args.out, workers=args.workers, check=built)
+    run_study(study, jobs, play, out=args.out, workers=args.workers, check=built,
+              backend=args.backend)
     records = [r for r in ResultsFile(args.out / "episodes.jsonl").records
                if r.get("study") == "pddlego"]
     latest = list({r["key"]: r for r in records}.values())

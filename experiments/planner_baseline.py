@@ -61,7 +61,8 @@ def main(argv=None) -> int:
         return run_instance(env, job.instance, job.condition["planner"], args.timeout)
 
     jobs = study.jobs([{"planner": args.planner}], args.instances, args.trials)
-    records = run_study(study, jobs, play, out=args.out, workers=args.workers)
+    records = run_study(study, jobs, play, out=args.out, workers=args.workers,
+                        backend=args.backend)
     print(f"## {args.env}, {args.planner}, instances {args.instances.start}-"
           f"{args.instances.stop - 1}\n")
     print(summarize(records))

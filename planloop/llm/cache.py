@@ -32,6 +32,10 @@ class CachedModel:
             self._db.execute("CREATE TABLE IF NOT EXISTS responses "
                              "(key TEXT PRIMARY KEY, response TEXT NOT NULL)")
 
+    def __reduce__(self):
+        """A copy in another process (a Ray worker) opens the file at ``path`` there."""
+        return CachedModel, (self.model, self.path, self.always)
+
     def key(self, messages, tools, params) -> str:
         merged = {**getattr(self.model, "params", {}), **params}
         text = json.dumps({"model": self.name, "base_url": getattr(self.model, "base_url", None),

@@ -27,6 +27,10 @@ class ScriptedModel:
         self.prompts: list[list[dict]] = []
         self._lock = threading.Lock()
 
+    def __reduce__(self):
+        """A copy in another process (a Ray worker) starts its script from the top."""
+        return ScriptedModel, (self.replies, self.delay, self.name)
+
     @property
     def calls(self) -> int:
         return len(self.prompts)

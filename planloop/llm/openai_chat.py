@@ -33,16 +33,15 @@ class OpenAIChat:
 
     ``params`` (temperature, max_tokens, seed, reasoning_effort, top_p, stop) default
     to the ones given here and pass through to the server unchanged.
+
+    A copy (``copy.copy``, or a pickle sent to a Ray worker) opens its own client; an
+    ``api_key`` not given here is read from OPENAI_API_KEY where the copy is made.
     """
 
     def __init__(self, model: str, base_url: str | None = None, api_key: str | None = None,
                  max_retries: int = 5, backoff: float = 1.0, max_backoff: float = 30.0,
                  timeout: float = 120.0, deadline: float | None = None,
                  max_retry_after: float = 60.0, **params):
-        import openai  # imported here so that planloop works without the extra
-
-        from .deadline import DeadlineTransport  # needs httpx, which comes with openai
-
         unknown = set(params) - set(_PASS_THROUGH)
         if unknown:
             raise ValueError(f"unknown model parameters: {sorted(unknown)}")
@@ -54,14 +53,31 @@ class OpenAIChat:
         if deadline is None:
             deadline = (max_retries + 1) * timeout + sum(map(self._backoff, range(max_retries)))
         self.deadline = deadline
-        key = api_key or os.environ.get("OPENAI_API_KEY") or ("local" if base_url else None)
+        self._api_key, self._timeout = api_key, timeout
+        self._connect()
+
+    def _connect(self) -> None:
+        import openai  # imported here so that planloop works without the extra
+
+        from .deadline import DeadlineTransport  # needs httpx, which comes with openai
+
+        key = self._api_key or os.environ.get("OPENAI_API_KEY") or \
+            ("local" if self.base_url else None)
         if key is None:
             raise LLMError("auth", "OPENAI_API_KEY is not set")
         self._openai = openai
         http_client = openai.DefaultHttpxClient(
             transport=DeadlineTransport(openai.DEFAULT_CONNECTION_LIMITS))
-        self._client = openai.OpenAI(api_key=key, base_url=base_url, timeout=timeout,
-                                     max_retries=0, http_client=http_client)
+        self._client = openai.OpenAI(api_key=key, base_url=self.base_url,
+                                     timeout=self._timeout, max_retries=0,
+                                     http_client=http_client)
+
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k not in ("_openai", "_client")}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._connect()
 
     def complete(self, messages: list[dict], tools: list[dict] | None = None,
                  **params) -> ChatResponse:

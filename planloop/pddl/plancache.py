@@ -39,6 +39,10 @@ class PlanCache:
         self._results: OrderedDict[str, PlanResult] = OrderedDict()
         self._lock = threading.Lock()
 
+    def __reduce__(self):
+        """A copy in another process (a Ray worker) starts empty."""
+        return PlanCache, (self.maxsize,)
+
     def __len__(self) -> int:
         return len(self._results)
 

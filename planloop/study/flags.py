@@ -51,9 +51,10 @@ def study_parser(description: str | None, *, env: str | None, out: str,
                  llm_choices_help: str = LLM_SPECS) -> argparse.ArgumentParser:
     """A parser with the shared flags: ``--env ID``, ``-o/--option KEY=VALUE`` (into
     ``args.option``, a list of pairs), ``--instances A:B`` (a range; None when not given
-    and ``instances`` is None), ``--trials N``, ``--llm SPEC``, ``--workers N`` and
-    ``--out DIR`` (a Path). ``llm_required``: True for a study that needs a model (give
-    ``args.llm`` to :func:`open_model`, which names a missing one), False for one where
+    and ``instances`` is None), ``--trials N``, ``--llm SPEC``, ``--workers N``,
+    ``--backend local|ray`` (for :func:`run_study`) and ``--out DIR`` (a Path).
+    ``llm_required``: True for a study that needs a model (give ``args.llm`` to
+    :func:`open_model`, which names a missing one), False for one where
     ``--llm`` is optional, None for a study without a model (no ``--llm`` flag).
     ``env=None``: a study that plays no environment (no ``--env``, no ``-o``). Scripts
     add their own flags to it."""
@@ -78,6 +79,11 @@ def study_parser(description: str | None, *, env: str | None, out: str,
     parser.add_argument("--workers", type=positive_int, default=1, metavar="N",
                         help="episodes played at once, each worker with its own "
                              "environment (default 1)")
+    parser.add_argument("--backend", choices=("local", "ray"), default="local",
+                        help="where the episodes run: local (threads on this machine) or "
+                             "ray (Ray actors on RAY_ADDRESS's cluster, the one started on "
+                             "this node, else a new local runtime; the ray extra) "
+                             "(default local)")
     parser.add_argument("--out", type=Path, default=Path(out), metavar="DIR",
                         help=f"folder of the results, DIR/episodes.jsonl; rerunning the "
                              f"same command resumes (default {out})")

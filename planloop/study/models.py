@@ -48,7 +48,7 @@ def check_model(model: ChatModel, timeout: float = 20.0) -> None:
         return
     probe = inner
     if isinstance(inner, OpenAIChat):
-        probe = copy.copy(inner)  # shares the client; only the retry bounds differ
+        probe = copy.copy(inner)  # only the retry bounds differ
         probe.max_retries, probe.deadline = 1, timeout
     try:
         call_model(probe, CHECK_MESSAGES)

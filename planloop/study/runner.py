@@ -1,13 +1,12 @@
-"""``run_study``: play a study's jobs in worker threads, each with its own environment,
-appending one record per episode to ``OUT/episodes.jsonl`` as it ends, so that a rerun
-resumes where the last run stopped."""
+"""``run_study``: play a study's jobs in worker threads or on Ray, each worker with its
+own environment, appending one record per episode to ``OUT/episodes.jsonl`` as it ends, so
+that a rerun resumes where the last run stopped."""
 
 from __future__ import annotations
 
+import functools
 import sys
-import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -15,12 +14,11 @@ import gymnasium as gym
 
 from ..llm import ChatModel
 from ..results import ResultsFile
+from .backends import Play, open_pool, require
 from .errors import StudyError, one_line
 from .jobs import Job, Study
 from .models import check_model
 from .progress import Progress
-
-Play = Callable[[gym.Env, Job], dict]
 
 
 def make_env(env_id: str, env_kwargs: Mapping[str, object] | None = None) -> gym.Env:
@@ -53,7 +51,7 @@ def latest_records(records: Iterable[dict]) -> dict[str, dict]:
 
 def run_study(study: Study, jobs: Sequence[Job], play: Play, *, out: Path | str,
               workers: int = 1, check: ChatModel | None = None,
-              stream: TextIO | None = None) -> list[dict]:
+              stream: TextIO | None = None, backend: str = "local") -> list[dict]:
     """Play every job whose latest record in ``out/episodes.jsonl`` is missing or has an
     ``error``, ``workers`` at a time; returns the latest record of every job, in order.
 
@@ -63,12 +61,17 @@ def run_study(study: Study, jobs: Sequence[Job], play: Play, *, out: Path | str,
     ``instance``, ``trial`` and ``provenance`` (which win over play's own; see
     :meth:`Study.provenance`).
 
+    ``backend``: ``local`` (worker threads) or ``ray`` (Ray actors, see
+    :class:`~planloop.study.backends.RayPool`; ``play`` and what it holds must pickle).
+    Either way the records are made and appended in this process, the same records as
+    each other for the same jobs.
+
     Before the first episode: the environment is made (``gym.make(study.env_id,
-    **study.env_kwargs)``, then once more per further worker thread; a study whose
-    ``env_id`` is None plays none and ``play`` gets None), the jobs' instances are
-    checked against its ``num_instances``, and ``check`` (a model built from ``--llm``)
-    must answer one call; each failure is a StudyError. Nothing is checked when no
-    episode is left to run.
+    **study.env_kwargs)``, then once more per further worker; a study whose ``env_id``
+    is None plays none and ``play`` gets None), the jobs' instances are checked against
+    its ``num_instances``, and ``check`` (a model built from ``--llm``) must answer one
+    call; each failure is a StudyError, as is Ray missing (or asked to play an
+    interactive model). Nothing is checked when no episode is left to run.
 
     Progress and one line per failed episode (``instance 3 trial 0 (horizon=1):
     server: 503 ...``) go to ``stream`` (stderr). An exception raised by ``play`` is a
@@ -81,6 +84,7 @@ def run_study(study: Study, jobs: Sequence[Job], play: Play, *, out: Path | str,
     todo = [job for job in jobs if job.key not in latest or latest[job.key].get("error")]
     env = None
     if todo:
+        require(backend, check)
         env = _make(study)
         try:
             if env is not None:
@@ -96,7 +100,7 @@ def run_study(study: Study, jobs: Sequence[Job], play: Play, *, out: Path | str,
           f"{results.path}, {len(todo)} to run", file=stream, flush=True)
     if todo:
         _play_all(study, todo, play, results, workers, env,
-                  Progress(len(jobs), len(jobs) - len(todo), stream))
+                  Progress(len(jobs), len(jobs) - len(todo), stream), backend)
     latest = latest_records(results.records)
     return [latest[job.key] for job in jobs if job.key in latest]
 
@@ -117,18 +121,8 @@ def _check_instances(env: gym.Env, env_id: str, jobs: Sequence[Job]) -> None:
 
 
 def _play_all(study: Study, todo: Sequence[Job], play: Play, results: ResultsFile,
-              workers: int, env: gym.Env | None, progress: Progress) -> None:
-    local = threading.local()
-    spare, made = [env], [env]  # the checked environment serves the first worker
-
-    def run(job: Job) -> dict:
-        if not hasattr(local, "env"):
-            try:
-                local.env = spare.pop()
-            except IndexError:
-                local.env = _make(study)
-                made.append(local.env)
-        fields = play(local.env, job)
+              workers: int, env: gym.Env | None, progress: Progress, backend: str) -> None:
+    def finish(job: Job, fields: dict) -> dict:
         head = {"key": job.key, "study": study.name, **job.condition,
                 "instance": job.instance, "trial": job.trial}
         record = {**head, **fields, **head}
@@ -136,11 +130,12 @@ def _play_all(study: Study, todo: Sequence[Job], play: Play, results: ResultsFil
         results.append(record)
         return record
 
+    pool = open_pool(backend, functools.partial(_make, study), play, finish,
+                     min(workers, len(todo)), env)
     done, failed, crash = progress.total - len(todo), 0, None
-    pool = ThreadPoolExecutor(max_workers=min(workers, len(todo)))
-    futures: dict[Future, Job] = {pool.submit(run, job): job for job in todo}
+    futures = {pool.submit(job): job for job in todo}
     try:
-        for future in as_completed(futures):
+        for future in pool.completed():
             if future.cancelled():
                 continue
             job, exc = futures[future], future.exception()
@@ -160,10 +155,7 @@ def _play_all(study: Study, todo: Sequence[Job], play: Play, results: ResultsFil
                 progress.note(f"{job.label}: {one_line(error)}")
             progress.update(done, failed)
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        pool.shutdown()
         progress.close()
-        for made_env in made:
-            if made_env is not None:
-                made_env.close()
     if crash is not None:
         raise crash

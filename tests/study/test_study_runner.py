@@ -1,6 +1,8 @@
 """planloop.study.runner: resumable, parallel episodes with the harness's record fields."""
 
 import json
+import re
+import sys
 import threading
 import time
 from collections import Counter
@@ -8,7 +10,7 @@ from collections import Counter
 import pytest
 
 import planloop
-from planloop.llm import LLMError, ScriptedModel
+from planloop.llm import InteractiveModel, LLMError, ScriptedModel
 from planloop.study import Job, Study, StudyError, latest_records, run_study
 
 STUDY = Study("demo", "Mystery-BW-v0", {"obs_format": "text"}, "m", "URL@m",
@@ -148,6 +150,19 @@ def test_environment_mistakes_are_one_line_before_the_model_check(tmp_path, stud
                   check=check)
     assert str(raised.value).startswith(message) and "\n" not in str(raised.value)
     assert check.calls == 0
+
+
+def test_a_backend_that_cannot_run_is_one_line_before_anything_starts(tmp_path, monkeypatch):
+    jobs = STUDY.jobs(HORIZONS, [0], 1)
+    with pytest.raises(StudyError, match="--llm interactive answers at this terminal: use "
+                                         "--backend local"):
+        run_study(STUDY, jobs, lambda env, job: {}, out=tmp_path, backend="ray",
+                  check=InteractiveModel())
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if not installed
+    with pytest.raises(StudyError, match=re.escape("--backend ray needs Ray: pip install "
+                                                   "'planloop[ray]'")):
+        run_study(STUDY, jobs, lambda env, job: {}, out=tmp_path, backend="ray")
+    assert lines(tmp_path) == []
 
 
 def test_a_bug_in_play_stops_the_study_and_surfaces(tmp_path, capsys):
