@@ -1,7 +1,13 @@
 import importlib.util
 from pathlib import Path
 
+import gymnasium as gym
 import pytest
+
+import planloop  # noqa: F401
+from planloop.llm import LLMError
+from planloop.pddl import solve
+from planloop.policies.doubles import following_model, goal_of, has_lessons
 
 DATA = Path(__file__).parent / "data"
 PLANBENCH = DATA / "planbench"
@@ -15,6 +21,34 @@ def load_experiment(name: str):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.fixture(scope="module")
+def mystery_plans():
+    """Optimal plans of Mystery-BW-v0 problems 3 and 4, keyed by their goal as the
+    policies state it."""
+    env, found = gym.make("Mystery-BW-v0"), {}
+    for instance in (3, 4):
+        _, info = env.reset(options={"instance": instance})
+        result = solve(info["domain_pddl"], info["problem_pddl"], planner="bfs", timeout=30)
+        found[info["task"]] = [step.lower() for step in result.plan]
+    return found
+
+
+def plan_follower(plans, fail_on=None):
+    """A loop-policy model following ``plans``: on the second problem it leaves out the
+    first action until it has explained a failure; on ``fail_on``'s goal every call
+    fails for good."""
+    second = list(plans)[1]
+
+    def plan_for(messages):
+        goal = goal_of(messages)
+        if goal == fail_on:
+            raise LLMError("server", "503 after retries")
+        plan = plans[goal]
+        return plan[1:] if goal == second and not has_lessons(messages) else plan
+
+    return following_model(plan_for)
 
 
 class BrokenModel:

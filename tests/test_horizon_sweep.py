@@ -4,57 +4,25 @@ and plot, driven by a scripted model that follows known plans."""
 import importlib.util
 import json
 
-import gymnasium as gym
 import pytest
 
-import planloop  # noqa: F401
-from planloop.llm import LLMError
-from planloop.pddl import solve
-from planloop.policies.doubles import following_model, goal_of, has_lessons
-
-from conftest import load_experiment
+from conftest import load_experiment, plan_follower
 
 ENV_ID = "Mystery-BW-v0"
 
 
-@pytest.fixture(scope="module")
-def plans():
-    """Optimal plans of problems 3 and 4, keyed by their goal as the policy states it."""
-    env, found = gym.make(ENV_ID), {}
-    for instance in (3, 4):
-        _, info = env.reset(options={"instance": instance})
-        result = solve(info["domain_pddl"], info["problem_pddl"], planner="bfs", timeout=30)
-        found[info["task"]] = [step.lower() for step in result.plan]
-    return found
-
-
-def model_for(plans, fail_on=None):
-    """Follows the plans; on the second problem it leaves out the first action until it has
-    explained a failure; on ``fail_on``'s goal every call fails for good."""
-    second = list(plans)[1]
-
-    def plan_for(messages):
-        goal = goal_of(messages)
-        if goal == fail_on:
-            raise LLMError("server", "503 after retries")
-        plan = plans[goal]
-        return plan[1:] if goal == second and not has_lessons(messages) else plan
-
-    return following_model(plan_for)
-
-
-def test_sweep_table_plot_resume_and_retry(tmp_path, capsys, plans):
+def test_sweep_table_plot_resume_and_retry(tmp_path, capsys, mystery_plans):
     sweep = load_experiment("horizon_sweep")
     args = ["--env", ENV_ID, "--instances", "3:5", "--horizons", "1,open", "--trials", "2",
             "--workers", "3", "--out", str(tmp_path)]
-    failing = model_for(plans, fail_on=list(plans)[0])
+    failing = plan_follower(mystery_plans, fail_on=list(mystery_plans)[0])
     assert sweep.main(args, model=failing) == 0
     table = capsys.readouterr().out
     assert "4 episodes ended on a failed model call" in table
     records = [json.loads(line) for line in (tmp_path / "episodes.jsonl").read_text().splitlines()]
     assert len(records) == 8 and sum(bool(r["error"]) for r in records) == 4
 
-    model = model_for(plans)
+    model = plan_follower(mystery_plans)
     assert sweep.main(args, model=model) == 0
     table = capsys.readouterr().out
     assert "| H = 1 | 2/2 [34%, 100%] | 2/2 [34%, 100%] | 4/4 [51%, 100%] |" in table

@@ -6,14 +6,11 @@ import json
 import os
 import re
 
-import gymnasium as gym
 import pytest
 
-from planloop.pddl import solve
-from planloop.policies.doubles import following_model, goal_of, has_lessons
 from planloop.study import Study, run_study
 
-from conftest import load_experiment
+from conftest import load_experiment, plan_follower
 
 ray = pytest.importorskip("ray")
 
@@ -90,43 +87,18 @@ def test_pddlego_ground_truth_on_ray(tmp_path):
     assert_same_records(local, on_ray)
 
 
-@pytest.fixture(scope="module")
-def plans():
-    """Optimal plans of Mystery-BW-v0 problems 3 and 4, keyed by their goal."""
-    env, found = gym.make("Mystery-BW-v0"), {}
-    for instance in (3, 4):
-        _, info = env.reset(options={"instance": instance})
-        result = solve(info["domain_pddl"], info["problem_pddl"], planner="bfs", timeout=30)
-        found[info["task"]] = [step.lower() for step in result.plan]
-    return found
-
-
-def model_for(plans, fail_on=None):
-    """Follows the plans, leaving out the second problem's first action until it has
-    explained a failure; every call on ``fail_on``'s goal fails for good."""
-    from planloop.llm import LLMError
-    second = list(plans)[1]
-
-    def plan_for(messages):
-        goal = goal_of(messages)
-        if goal == fail_on:
-            raise LLMError("server", "503 after retries")
-        return plans[goal][1:] if goal == second and not has_lessons(messages) else \
-            plans[goal]
-
-    return following_model(plan_for)
-
-
-def test_horizon_sweep_on_ray_records_failures_and_reruns_them(tmp_path, capsys, plans):
+def test_horizon_sweep_on_ray_records_failures_and_reruns_them(tmp_path, capsys,
+                                                              mystery_plans):
     argv = ["--env", "Mystery-BW-v0", "--instances", "3:5", "--horizons", "1,open",
             "--trials", "2"]
-    failing = model_for(plans, fail_on=list(plans)[0])
+    failing = plan_follower(mystery_plans, fail_on=list(mystery_plans)[0])
     local, on_ray = run_both(tmp_path, "horizon_sweep", argv, model=failing)
     assert_same_records(local, on_ray)
     assert sum(bool(r["error"]) for r in records_of(on_ray).values()) == 4
     capsys.readouterr()
 
-    local, on_ray = run_both(tmp_path, "horizon_sweep", argv, model=model_for(plans))
+    local, on_ray = run_both(tmp_path, "horizon_sweep", argv,
+                             model=plan_follower(mystery_plans))
     assert "8 episodes, 4 already in" in capsys.readouterr().err  # the failed ones again
     assert_same_records(local, on_ray)
     records = records_of(on_ray).values()
@@ -149,10 +121,10 @@ def test_a_served_model_and_its_cache_are_opened_again_on_the_workers(tmp_path, 
         {k: timeless({**r, "usage": None}) for k, r in mine.items()}
 
 
-def test_mystery_planner_and_closed_loop_on_ray(tmp_path, plans):
+def test_mystery_planner_and_closed_loop_on_ray(tmp_path, mystery_plans):
     argv = ["--env", "Mystery-BW-v0", "--instances", "3:5", "--conditions",
             "planner,closed-loop"]
-    local, on_ray = run_both(tmp_path, "mystery", argv, model=model_for(plans))
+    local, on_ray = run_both(tmp_path, "mystery", argv, model=plan_follower(mystery_plans))
     assert_same_records(local, on_ray)
     assert all(r["won"] for r in records_of(on_ray).values())
 
