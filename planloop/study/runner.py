@@ -6,11 +6,17 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
 import gymnasium as gym
+
+try:
+    import fcntl
+except ImportError:  # not on Windows: there, two runs on one --out are not kept apart
+    fcntl = None
 
 from ..llm import ChatModel
 from ..results import ResultsFile
@@ -77,9 +83,34 @@ def run_study(study: Study, jobs: Sequence[Job], play: Play, *, out: Path | str,
     server: 503 ...``) go to ``stream`` (stderr). An exception raised by ``play`` is a
     bug: no further episode starts, the running ones finish and are recorded, and the
     exception is raised again (a rerun then plays the episodes left).
+
+    One run at a time writes to ``out``: a second one started while it runs is a
+    StudyError (two would play the same episodes and record them twice).
     """
-    stream = stream or sys.stderr
-    results = ResultsFile(Path(out) / "episodes.jsonl")
+    with _sole_writer(Path(out)):
+        return _run(study, jobs, play, Path(out), workers, check, stream or sys.stderr,
+                    backend)
+
+
+@contextmanager
+def _sole_writer(out: Path) -> Iterator[None]:
+    """Hold ``out/.lock`` (an flock, freed by the kernel however the run ends)."""
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / ".lock", "w") as lock:
+        if fcntl is None:
+            yield
+            return
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise StudyError(f"another run is writing to {out}: wait for it to end, or give "
+                             f"another --out") from None
+        yield
+
+
+def _run(study: Study, jobs: Sequence[Job], play: Play, out: Path, workers: int,
+         check: ChatModel | None, stream: TextIO, backend: str) -> list[dict]:
+    results = ResultsFile(out / "episodes.jsonl")
     latest = latest_records(results.records)
     todo = [job for job in jobs if job.key not in latest or latest[job.key].get("error")]
     env = None

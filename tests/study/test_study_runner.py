@@ -125,6 +125,26 @@ def test_workers_play_every_job_exactly_once_each_with_its_own_env(tmp_path):
     assert len(set().union(*envs.values())) == len(envs)  # no environment shared
 
 
+def test_one_run_at_a_time_writes_to_a_folder(tmp_path):
+    started, release = threading.Event(), threading.Event()
+
+    def slow(env, job):
+        started.set()
+        release.wait(10)
+        return {"won": True}
+
+    first = threading.Thread(target=run_study, args=(STUDY, STUDY.jobs(HORIZONS, [0], 1), slow),
+                             kwargs={"out": tmp_path, "stream": sys.stdout})
+    first.start()
+    assert started.wait(10)
+    with pytest.raises(StudyError, match=f"another run is writing to {re.escape(str(tmp_path))}"):
+        run_study(STUDY, STUDY.jobs(HORIZONS, [0], 1), slow, out=tmp_path)
+    release.set()
+    first.join(10)
+    assert len(lines(tmp_path)) == 2  # the first run's, and nothing of the second
+    assert len(run_study(STUDY, STUDY.jobs(HORIZONS, [0], 1), slow, out=tmp_path)) == 2
+
+
 def test_a_failing_check_plays_nothing(tmp_path, capsys):
     def play(env, job):
         raise AssertionError("no episode may start")
