@@ -144,16 +144,26 @@ def peer_ok(python: Path) -> bool:
     return result.returncode == 0
 
 
-def prepare_peer(python: Path | None) -> Path | None:
-    """The TextWorld side's interpreter: ``python`` once checked, else the benchmark
-    venv's (made on first use, saying so); None, after saying why on stderr, when
-    neither works."""
+def add_peer_flags(parser: argparse.ArgumentParser) -> None:
+    """``--skip-peer``, ``--peer-python`` and ``--json``: the flags of every benchmark
+    against the TextWorld side."""
+    parser.add_argument("--skip-peer", action="store_true", help="time our side only")
+    parser.add_argument("--peer-python", type=Path,
+                        help="an interpreter with textworld 1.7.0 and alfworld 0.4.2, instead "
+                             f"of the venv made in {PEER_VENV.relative_to(HERE.parent)}")
+    parser.add_argument("--json", type=Path, help="also write the raw numbers here")
+
+
+def prepare_peer(python: Path | None) -> tuple[Path, float | None] | None:
+    """The TextWorld side's interpreter and the seconds spent making its venv (None when
+    it was there): ``python`` once checked, else the benchmark venv's (made on first
+    use, saying so); None, after saying why on stderr, when neither works."""
     try:
         if python is not None:
             if not peer_ok(python):
                 raise PeerError(f"{python} cannot import textworld 1.7.0 and alfworld "
                                 "0.4.2's AlfredTWEnv wrappers")
-            return python
+            return python, None
         python, seconds = ensure_peer_venv(PEER_VENV)
     except PeerError as error:
         print(f"error: {error}\n(--skip-peer times our side alone; --peer-python PATH "
@@ -161,7 +171,7 @@ def prepare_peer(python: Path | None) -> Path | None:
         return None
     if seconds is not None:
         print(f"# made {PEER_VENV} in {seconds:.0f} s", file=sys.stderr)
-    return python
+    return python, seconds
 
 
 def ensure_peer_venv(venv: Path) -> tuple[Path, float | None]:
@@ -269,19 +279,16 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="random-walk seed")
     parser.add_argument("--repeat", type=int, default=3,
                         help="rounds of our side per game; the fastest is kept")
-    parser.add_argument("--skip-peer", action="store_true", help="time our side only")
-    parser.add_argument("--peer-python", type=Path,
-                        help="an interpreter with textworld 1.7.0 and alfworld 0.4.2, instead "
-                             f"of the venv made in {PEER_VENV.relative_to(HERE.parent)}")
-    parser.add_argument("--json", type=Path, help="also write the raw numbers here")
+    add_peer_flags(parser)
     args = parser.parse_args(argv)
 
     games = pick_games(args.games)
-    peer_python = None
+    peer_python, venv_s = None, None
     if not args.skip_peer:  # set the peer up first: fail early, before any timing
-        peer_python = prepare_peer(args.peer_python)
-        if peer_python is None:
+        prepared = prepare_peer(args.peer_python)
+        if prepared is None:
             return 2
+        peer_python, venv_s = prepared
 
     plan = [{"game": p.parent.name, "game_file": str(p),
              "episodes": make_plan(p, args.steps, args.seed)} for p in games]

@@ -51,7 +51,7 @@ import gymnasium as gym
 
 import planloop
 from bench_alfworld_steps import (
-    GAMES_DIR, PEER_VENV, PeerError, peer_env, prepare_peer,
+    GAMES_DIR, PeerError, add_peer_flags, peer_env, prepare_peer,
 )
 
 HERE = Path(__file__).resolve().parent
@@ -188,18 +188,15 @@ def main(argv=None) -> int:
     parser.add_argument("--min-peer-calls", type=int, default=4)
     parser.add_argument("--repeat", type=int, default=3, help="rounds of ours; best kept")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--skip-peer", action="store_true", help="time our side only")
-    parser.add_argument("--peer-python", type=Path,
-                        help="an interpreter with textworld 1.7.0 and alfworld 0.4.2, instead "
-                             f"of the venv made in {PEER_VENV.relative_to(HERE.parent)}")
-    parser.add_argument("--json", type=Path, help="also write the raw numbers here")
+    add_peer_flags(parser)
     args = parser.parse_args(argv)
 
-    peer_python = None
+    peer_python, venv_s = None, None
     if not args.skip_peer and "ALFWorld-v0" in args.env_ids:  # fail early, before timing
-        peer_python = prepare_peer(args.peer_python)
-        if peer_python is None:
+        prepared = prepare_peer(args.peer_python)
+        if prepared is None:
             return 2
+        peer_python, venv_s = prepared
 
     rows = []
     for env_id in args.env_ids:
