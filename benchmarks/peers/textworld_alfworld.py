@@ -30,7 +30,31 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib.metadata import version
+
+
+@contextmanager
+def alfworld_data() -> Iterator[None]:
+    """A temporary ALFWORLD_DATA: alfworld creates its data folder on import (by default
+    ~/.cache/alfworld)."""
+    data_dir = tempfile.mkdtemp(prefix="alfworld-data-")
+    os.environ["ALFWORLD_DATA"] = data_dir
+    try:
+        yield
+    finally:
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
+def write_result(path: str, **fields) -> None:
+    """``fields`` as JSON at ``path``, with the Python and the peer packages' versions."""
+    result = {"python": platform.python_version(),
+              "packages": {name: version(name) for name in
+                           ("textworld", "fast-downward-textworld", "alfworld", "tatsu")},
+              **fields}
+    with open(path, "w", encoding="utf-8") as out:
+        json.dump(result, out)
 
 
 def make_env(game_file: str):
@@ -67,25 +91,15 @@ def main(argv: list[str]) -> int:
         print(__doc__, file=sys.stderr)
         return 2
     plan = json.loads(open(argv[0], encoding="utf-8").read())
-    # alfworld creates its data folder on import (default ~/.cache/alfworld): keep it temporary.
-    data_dir = tempfile.mkdtemp(prefix="alfworld-data-")
-    os.environ["ALFWORLD_DATA"] = data_dir
-    try:
-        games = []
+    games = []
+    with alfworld_data():
         for game in plan["games"]:
             env = make_env(game["game_file"])
             episodes = [play(env, commands) for commands in game["episodes"]]
             env.close()
             games.append({"game": game["game"], "episodes": episodes})
             print(f"  TextWorld: {game['game']} done", file=sys.stderr, flush=True)
-    finally:
-        shutil.rmtree(data_dir, ignore_errors=True)
-    result = {"python": platform.python_version(),
-              "packages": {name: version(name) for name in
-                           ("textworld", "fast-downward-textworld", "alfworld", "tatsu")},
-              "games": games}
-    with open(argv[1], "w", encoding="utf-8") as out:
-        json.dump(result, out)
+    write_result(argv[1], games=games)
     return 0
 
 

@@ -31,12 +31,11 @@ from __future__ import annotations
 
 import json
 import os
-import platform
 import random
-import shutil
 import sys
-import tempfile
 import time
+
+from textworld_alfworld import alfworld_data, write_result  # beside this script
 
 
 def _tree(pid: int) -> list[int]:
@@ -151,11 +150,8 @@ def main(argv: list[str]) -> int:
         return 2
     with open(argv[0], encoding="utf-8") as f:
         plan = json.load(f)
-    # alfworld creates its data folder on import (default ~/.cache/alfworld): keep it temporary.
-    data_dir = tempfile.mkdtemp(prefix="alfworld-data-")
-    os.environ["ALFWORLD_DATA"] = data_dir
     results = []
-    try:
+    with alfworld_data():
         for spec in plan["runs"]:
             result = run(plan["game_files"], spec["batch_size"], spec["asynchronous"],
                          spec["calls"], plan["seed"], plan["max_episode_steps"])
@@ -163,15 +159,7 @@ def main(argv: list[str]) -> int:
             print(f"  TextWorld B={result['batch_size']} {result['batch_env']}: "
                   f"{result['env_steps'] / result['seconds']:,.1f} env-steps/s",
                   file=sys.stderr, flush=True)
-    finally:
-        shutil.rmtree(data_dir, ignore_errors=True)
-    from importlib.metadata import version
-    out = {"python": platform.python_version(),
-           "packages": {name: version(name) for name in
-                        ("textworld", "fast-downward-textworld", "alfworld", "tatsu")},
-           "runs": results}
-    with open(argv[1], "w", encoding="utf-8") as f:
-        json.dump(out, f)
+    write_result(argv[1], runs=results)
     return 0
 
 
