@@ -22,7 +22,7 @@ import time
 
 from planloop.envs.problem_sets import DOMAINS
 from planloop.formalizer.problems import Reference, inject, score, verify
-from planloop.pddl import parse_problem, solve
+from planloop.pddl import solve
 
 CANDIDATES = ("reference", "renamed_objects", "missing_fact")
 
@@ -41,16 +41,16 @@ def measure(size: int, seeds: int, repeat: int) -> list[dict]:
     for name, problems in DOMAINS.items():
         if not problems.sized:
             continue
-        domain, domain_text = problems.domain(), problems.domain_text()
+        domain = problems.domain()
         timings: dict[str, list[float]] = {c: [] for c in CANDIDATES}
         for seed in range(seeds):
             text = problems.generate(size, seed)
-            planned = solve(domain_text, text, planner="lama-first", timeout=120)
-            problem = parse_problem(text, domain)
+            problem = problems.parse(text)
+            planned = solve(domain, problem, planner="lama-first", timeout=120)
             reference = Reference(problem, planned.solved, tuple(planned.plan or ()))
             for kind in CANDIDATES:
                 answer = text if kind == "reference" else inject(kind, domain, problem)
-                verdict = verify(domain, domain_text, answer)
+                verdict = verify(domain, answer)
                 metrics = score(domain, reference, verdict)
                 assert (metrics["eq"] == 1) == (kind != "missing_fact"), (name, seed, kind)
                 timings[kind].append(best_ms(lambda: score(domain, reference, verdict), repeat))

@@ -45,7 +45,7 @@ from planloop.formalizer.problems import (DEFECTS, MAX_ITERATIONS, METRICS, PROM
 from planloop.llm import LLMError
 from planloop.pddl import (PDDLError, PLANNERS, describe_problem, parse_domain, parse_problem,
                            solve)
-from planloop.pddl.model import Domain
+from planloop.pddl.model import Domain, Problem
 from planloop.study import (Study, StudyError, markdown_table, model_failures, open_model,
                             run_study, show_success_plot, study_main, study_parser,
                             success_cell)
@@ -57,21 +57,21 @@ LABELS = {"svr": "SVR", "psr": "PSR", "tsr": "TSR", "cr": "CR", "eq": "EQ", "goa
 
 
 class Instance(NamedTuple):
-    """A problem to formalize: its domain, the reference problem and its description."""
+    """A problem to formalize: its domain, the reference problem (its text and the problem
+    it reads as) and its description."""
 
     domain: Domain
-    domain_text: str
     reference: str
+    problem: Problem
     description: str
 
 
-_USER_DOMAINS: dict[str, tuple[Domain, str]] = {}  # not lru_cache, which Ray cannot send
+_USER_DOMAINS: dict[str, Domain] = {}  # not lru_cache, which Ray cannot send
 
 
-def _user_domain(path: str) -> tuple[Domain, str]:
+def _user_domain(path: str) -> Domain:
     if path not in _USER_DOMAINS:
-        text = Path(path).read_text()
-        _USER_DOMAINS[path] = parse_domain(text), text
+        _USER_DOMAINS[path] = parse_domain(Path(path).read_text())
     return _USER_DOMAINS[path]
 
 
@@ -79,24 +79,22 @@ def instance_of(condition: dict, index: int) -> Instance:
     """The problem a job formalizes: generated from (size, seed = index) or from the seed
     alone, the index-th fixed problem, or the index-th file of a user's folder."""
     if "problems" in condition:
-        domain, text = _user_domain(condition["domain"])
-        source = problem_sources(condition["problems"])[index]
-        reference = Path(source).read_text()
-        return Instance(domain, text, reference,
-                        describe_problem(domain, parse_problem(reference, domain), index))
+        domain = _user_domain(condition["domain"])
+        reference = Path(problem_sources(condition["problems"])[index]).read_text()
+        problem = parse_problem(reference, domain)
+        return Instance(domain, reference, problem, describe_problem(domain, problem, index))
     problems = problem_set(condition["domain"])
     reference = problems.generate(condition["size"], index) if problems.sized else \
         problems.seeded(index) if problems.seeded else problems.problems()[index]
-    return Instance(problems.domain(), problems.domain_text(), reference,
-                    problems.describe(reference, index))
+    problem = problems.parse(reference)
+    return Instance(problems.domain(), reference, problem, problems.describe(problem, index))
 
 
 def writer_for(llm, condition: dict, instance: Instance):
     if llm == "groundtruth":
         return reference_writer(instance.reference)
     if llm == "scripted-defects":
-        return defect_writer(condition["defect"], instance.domain,
-                             parse_problem(instance.reference, instance.domain))
+        return defect_writer(condition["defect"], instance.domain, instance.problem)
     return llm
 
 
@@ -104,15 +102,12 @@ def run_problem(llm, condition: dict, index: int, args) -> dict:
     """Formalize one problem and judge every candidate against the reference."""
     instance = instance_of(condition, index)
     domain = instance.domain
-    solved = solve(instance.domain_text, instance.reference, planner=args.planner,
-                   timeout=args.timeout)
-    reference = Reference(parse_problem(instance.reference, domain), solved.solved,
-                          tuple(solved.plan or ()))
+    solved = solve(domain, instance.problem, planner=args.planner, timeout=args.timeout)
+    reference = Reference(instance.problem, solved.solved, tuple(solved.plan or ()))
     try:
         result = formalize_problem(writer_for(llm, condition, instance), domain,
-                                   instance.domain_text, instance.description,
-                                   args.max_iterations, args.planner, args.timeout,
-                                   args.temperature)
+                                   instance.description, args.max_iterations, args.planner,
+                                   args.timeout, args.temperature)
     except LLMError as exc:
         return {"won": False, "error": f"{exc.kind}: {exc}"}
     verdicts = result.verdicts

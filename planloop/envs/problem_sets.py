@@ -86,9 +86,12 @@ class ProblemSet:
     def parse(self, problem_text: str) -> Problem:
         return parse_problem(problem_text, self.domain())
 
-    def describe(self, problem_text: str, seed: int = 0) -> str:
-        """The problem in words (see :func:`planloop.pddl.describe_problem`)."""
-        return describe_problem(self.domain(), self.parse(problem_text), seed, self.templates)
+    def describe(self, problem: Problem | str, seed: int = 0) -> str:
+        """The problem (parsed, or its text) in words (see
+        :func:`planloop.pddl.describe_problem`)."""
+        if isinstance(problem, str):
+            problem = self.parse(problem)
+        return describe_problem(self.domain(), problem, seed, self.templates)
 
 
 @lru_cache(maxsize=None)

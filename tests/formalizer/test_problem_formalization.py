@@ -42,7 +42,7 @@ def small():
 
 
 def run(writer, description="the problem"):
-    return formalize_problem(writer, DOMAIN, DOMAIN_TEXT, description)
+    return formalize_problem(writer, DOMAIN, description)
 
 
 def atoms(problem):
@@ -171,6 +171,6 @@ def test_objects_are_matched_even_when_the_problems_differ(six):
 def test_verify_reports_an_invalid_plan_and_explains_nothing_for_a_solvable_task(six):
     problem, _ = six
     assert explain_unsolvable(ground(DOMAIN, problem)) == ""
-    verdict = verify(DOMAIN, DOMAIN_TEXT, SMALL)
+    verdict = verify(DOMAIN, SMALL)
     assert verdict.ok and verdict.planner["status"] == "solved"
     assert verdict.planner["exit_code"] == 0 and len(verdict.plan) == 4

@@ -41,7 +41,7 @@ def best_so_far(verdicts: list[Verdict], upto: int) -> int:
     return max(range(upto + 1), key=lambda i: (STAGES.index(verdicts[i].stage), i))
 
 
-def formalize_problem(model, domain: Domain, domain_text: str, description: str,
+def formalize_problem(model, domain: Domain, description: str,
                       max_iterations: int = MAX_ITERATIONS, planner: str = "lama-first",
                       timeout: float = 60.0, temperature: float = 0.0) -> Formalization:
     """Ask ``model`` for the problem ``description`` states, check it, and repair it
@@ -52,7 +52,7 @@ def formalize_problem(model, domain: Domain, domain_text: str, description: str,
         reply = call_model(model, messages, temperature=temperature)
         result.usage = result.usage + reply.usage
         result.replies.append(reply.text)
-        verdict = verify(domain, domain_text, reply.text, planner, timeout)
+        verdict = verify(domain, reply.text, planner, timeout)
         result.verdicts.append(verdict)
         if verdict.ok:
             break

@@ -48,14 +48,14 @@ def read_problem(domain: Domain, answer: str) -> tuple[str, Problem]:
     return text, parse_problem(text, domain)
 
 
-def verify(domain: Domain, domain_text: str, answer: str, planner: str = "lama-first",
+def verify(domain: Domain, answer: str, planner: str = "lama-first",
            timeout: float = 60.0) -> Verdict:
     """Check ``answer`` (a model's reply holding a problem) against ``domain``."""
     try:
         text, problem = read_problem(domain, answer)
     except (ExtractionError, PDDLError) as exc:
         return Verdict("parse", str(exc))
-    result = solve(domain_text, text, planner=planner, timeout=timeout)
+    result = solve(domain, problem, planner=planner, timeout=timeout)
     record = {"planner": result.planner, "status": result.status,
               "exit_code": result.exit_code, "seconds": round(result.seconds, 3)}
     if not result.solved:
