@@ -28,7 +28,7 @@ from .runner import every_instance, latest_records, make_env, run_study
 from .tables import markdown_table, model_failures, success_cell, tally
 
 __all__ = ["Job", "Progress", "Study", "StudyError", "check_model", "every_instance",
-           "latest_records",
-           "make_env", "markdown_table", "model_failures", "one_line", "open_model", "parse_instances",
-           "parse_option", "positive_int", "run_study", "save_success_plot", "show_success_plot",
-           "study_main", "study_parser", "success_cell", "tally", "write_report"]
+           "latest_records", "make_env", "markdown_table", "model_failures", "one_line",
+           "open_model", "parse_instances", "parse_option", "positive_int", "run_study",
+           "save_success_plot", "show_success_plot", "study_main", "study_parser",
+           "success_cell", "tally", "write_report"]

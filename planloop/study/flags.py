@@ -6,6 +6,8 @@ import argparse
 import json
 from pathlib import Path
 
+from .backends import BACKENDS
+
 LLM_SPECS = "openai:MODEL, URL@MODEL (an OpenAI-compatible server) or interactive"
 
 
@@ -79,7 +81,7 @@ def study_parser(description: str | None, *, env: str | None, out: str,
     parser.add_argument("--workers", type=positive_int, default=1, metavar="N",
                         help="episodes played at once, each worker with its own "
                              "environment (default 1)")
-    parser.add_argument("--backend", choices=("local", "ray"), default="local",
+    parser.add_argument("--backend", choices=BACKENDS, default="local",
                         help="where the episodes run: local (threads on this machine) or "
                              "ray (Ray actors on RAY_ADDRESS's cluster, the one started on "
                              "this node, else a new local runtime; the ray extra) "
