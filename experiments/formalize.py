@@ -203,13 +203,18 @@ def conditions(args) -> list[tuple[dict, range]]:
     if args.problems or args.domain:
         if not (args.problems and args.domain):
             raise StudyError("--domain FILE and --problems DIR go together")
+        if not args.problems.is_dir():
+            raise StudyError(f"--problems {args.problems} is no folder of problem files")
         try:
-            _user_domain(str(args.domain.resolve()))
-            count = len(problem_sources(str(args.problems)))
+            domain = _user_domain(str(args.domain.resolve()))
+            files = problem_sources(str(args.problems))
+            instances = _within(args.instances, len(files), str(args.problems))
+            for index in instances:  # every problem read now, not half way through the run
+                parse_problem(Path(files[index]).read_text(), domain)
         except (OSError, ValueError, PDDLError) as exc:
             raise StudyError(f"cannot read {args.domain} / {args.problems}: {exc}") from None
         return [({"domain": str(args.domain.resolve()), "problems": str(args.problems.resolve())},
-                 _within(args.instances, count, str(args.problems)))]
+                 instances)]
     found = []
     for name in _names(args.domains, tuple(DOMAINS), "domain"):
         problems = problem_set(name)
@@ -259,6 +264,9 @@ def main(argv=None, model=None) -> int:
     if args.max_iterations < 0:
         raise StudyError("--max-iterations is 0 or more")
     built = None
+    if model is None and not args.llm:
+        raise StudyError("--llm is required: groundtruth, scripted-defects, openai:MODEL or "
+                         "URL@MODEL")
     if model is None and args.llm not in BUILT_IN:
         built = model = open_model(args.llm)
     llm = model or args.llm

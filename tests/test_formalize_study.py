@@ -108,3 +108,14 @@ def test_bad_flags_are_one_line(tmp_path, capsys):
                        "--out", str(tmp_path)]) == 2
     assert "has 6 problems (instances 0 to 5); there is no instance 98" in \
         capsys.readouterr().err
+    user = ["--llm", "groundtruth", "--domain", str(IPC / "domain.pddl"), "--out", str(tmp_path)]
+    assert study.main(user + ["--problems", str(tmp_path / "nowhere")]) == 2
+    assert f"--problems {tmp_path / 'nowhere'} is no folder of problem files" in \
+        capsys.readouterr().err
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "p1.pddl").write_text("(define (problem p) (:domain blocks) (:objects a - block)")
+    assert study.main(user + ["--problems", str(broken)]) == 2
+    assert "cannot read" in (err := capsys.readouterr().err) and "unbalanced" in err
+    assert study.main(["--out", str(tmp_path)]) == 2
+    assert "--llm is required: groundtruth, scripted-defects" in capsys.readouterr().err
