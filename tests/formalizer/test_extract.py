@@ -2,6 +2,7 @@
 specific ExtractionError (for the inner loop), never a crash."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -112,3 +113,118 @@ def test_a_reply_that_is_not_text_is_an_extraction_error(reply, kind):
         extract_files(reply)
     assert str(error.value) == (f"the reply was not text but {kind}: answer with a PDDL "
                                 f"domain file and a PDDL problem file")
+
+
+REAL = Path(__file__).resolve().parents[1] / "data" / "real_replies"  # see its README
+
+
+def real_reply(name: str) -> str:
+    return (REAL / name).read_text()
+
+
+def test_a_form_in_a_broken_json_string_has_its_escapes_decoded():
+    # the reply was cut off inside "pf": the JSON never parses, the forms are read
+    files = extract_files(real_reply("json_cut_off.txt"))
+    assert "\\" not in files.df + files.pf
+    assert files.df.splitlines()[:2] == ["(define (domain exploration)",
+                                         "  (:requirements :strips :typing "
+                                         ":negative-preconditions)"]
+    assert files.df.endswith("    :effect (clean ?o)\n  )\n)")
+    assert files.pf.endswith("    fridge1 - receptacle\n    garbagecan1 - recept")
+    with pytest.raises(PDDLError) as error:
+        parse(files.df, files.pf)
+    assert str(error.value).startswith("problem error: line 3, col 3: unbalanced "
+                                       "parentheses: 2 '(' never closed")
+
+
+def test_a_string_value_ends_where_json_could_close_it():
+    # {"pf_objects_and_init": "(define (problem ...)\n...)" \n}" - a stray quote after
+    reply = real_reply("json_other_key.txt")
+    assert extract_files(reply, need_df=False).pf == (
+        "(define (problem explore-problem)\n  (:domain explore)\n  (:objects\n"
+        "    kitchen - location\n    living-room - location\n    north - direction\n"
+        "    west - direction\n  )\n  (:init\n    (at kitchen)\n"
+        "    (door-closed kitchen north)\n    (door-open kitchen west)\n"
+        "    (connected kitchen west living-room)\n  )\n)")
+
+
+def test_escapes_mixed_with_real_line_breaks_are_decoded():
+    # Llama wrote some line breaks as \n\t and some raw, and its PF inside the DF's string
+    files = extract_files(real_reply("mixed_escapes.txt"))
+    assert "\\" not in files.df + files.pf
+    assert files.df.splitlines()[:2] == ["(define (domain explore)",
+                                         "\t(:requirements :strips :equality)"]
+    assert "\n\t(:goal (at unknown)\n\t)\n" in files.pf
+
+
+def test_a_parenthesis_too_many_in_a_string_is_handed_on_whole():
+    # the real reply has no pf and no closing brace; a pf member in its style is added
+    reply = real_reply("extra_paren_json.txt") + ',\n  "pf": "' + PF + '"'
+    files = extract_files(reply)
+    assert files.df.endswith("(is_closed?loc?loc2?dir)))))))))") and files.pf == PF
+    with pytest.raises(PDDLError) as error:
+        parse(files.df, files.pf)
+    assert str(error.value).startswith("domain error: line 1, col 727: unbalanced "
+                                       "parentheses: ')' closes nothing")
+
+
+@pytest.mark.parametrize("df, line, col, problem", [
+    (DF + ")", 3, 42, "')' closes nothing"),
+    # closed early: the action after the close is not dropped
+    ("(define (domain d)\n  (:predicates (p)))\n  (:action a :parameters () :effect (p)))",
+     2, 20, "this ')' closes '(define' but sections follow it"),
+])
+def test_a_parenthesis_too_many_in_a_fence_is_handed_on_whole(df, line, col, problem):
+    files = extract_files(f"```pddl\n{df}\n```\n```pddl\n{PF}\n```")
+    assert files == Files(df, PF)
+    with pytest.raises(PDDLError) as error:
+        parse(files.df, files.pf)
+    assert str(error.value).startswith(f"domain error: line {line}, col {col}: unbalanced "
+                                       f"parentheses: {problem}")
+
+
+def test_words_after_a_form_in_its_fence_are_left_out():
+    reply = f"```pddl\n{DF}\n\nThat is the domain; now the problem:\n{PF}\n```"
+    assert extract_files(reply) == BOTH
+
+
+def test_the_answer_after_think_is_read_not_the_drafts_inside():
+    reply = real_reply("think_then_json.txt")
+    files = extract_files(reply)
+    drafts = ("Draft: " + json.dumps({"df": DF, "pf": PF}) + "\n"
+              "(define (domain draft) (:predicates (q)))\n"
+              "(define (problem draft) (:domain draft) (:init) (:goal (q)))\n")
+    assert extract_files(reply.replace("</think>", drafts + "</think>")) == files
+    assert files.df.startswith("(define (domain exploration)")
+    assert files.pf.startswith("(define (problem kitchen-start)")
+
+
+def test_files_only_inside_think_are_not_the_answer():
+    reply = f"<think>\nFirst try:\n{DF}\n{PF}\n</think>\nI will move north."
+    with pytest.raises(ExtractionError) as error:
+        extract_files(reply)
+    assert str(error.value).startswith("the reply holds no domain file and no problem "
+                                       "file after its </think> block: write each")
+
+
+def test_an_answer_without_files_after_think_says_where_they_were_missing():
+    # the reply has </think> but no <think> (the server dropped it)
+    with pytest.raises(ExtractionError) as error:
+        extract_files(real_reply("think_then_actions.txt"))
+    assert str(error.value) == (
+        "the reply holds no domain file and no problem file after its </think> block: "
+        'write each as a complete (define ...) form, or answer with JSON {"df": ..., '
+        '"pf": ...}')
+
+
+@pytest.mark.parametrize("need_df, missing, advice", [
+    (True, "domain file or problem file", ', or answer with JSON {"df": ..., "pf": ...}'),
+    (False, "problem file", ""),
+])
+def test_a_reply_cut_off_inside_think_says_so(need_df, missing, advice):
+    with pytest.raises(ExtractionError) as error:
+        extract_files(real_reply("think_cut_off.txt"), need_df=need_df)
+    assert str(error.value) == (
+        f"the reply ended inside its <think> block before any {missing}: reason more "
+        f"briefly, close the block with </think>, then write each as a complete "
+        f"(define ...) form{advice}")
