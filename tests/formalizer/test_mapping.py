@@ -5,6 +5,8 @@ import pytest
 
 import planloop  # noqa: F401
 from planloop.formalizer import CommandMapper
+from planloop.formalizer.mapping import Choice, effect_roles
+from planloop.pddl import parse_domain
 
 from conftest import DATA
 
@@ -216,3 +218,187 @@ def test_every_real_command_in_every_style_maps_back_to_itself(admissible_lists)
                 if (got := m.command_for(step, valid)) != command:
                     wrong.append((step, command, got))
     assert tried > 3000 and wrong == []
+
+
+# -- the domain's effects tell a move's destination from its origin --------------------
+# Domains (excerpts), steps and valid lists from real PDDLego+ calls (shared corpus
+# real-model-pddl; each names its df_sha and call id). A step is the first of the plan a
+# planner finds for the call's files (Coin: the authors' recorded raw_plan), unless its
+# comment says otherwise.
+GOTO_VISITED = parse_domain("""(define (domain room-exploration)
+  (:requirements :strips :negative-preconditions)
+  (:types object receptacle)
+  (:predicates (at ?r - receptacle) (opened ?r - receptacle) (visited ?r - receptacle))
+  (:action GotoLocation
+    :parameters (?from - receptacle ?to - receptacle)
+    :precondition (at ?from)
+    :effect (and
+      (at ?to)
+      (visited ?to)
+      (not (at ?from))
+    )
+  )
+  (:action OpenObject
+    :parameters (?r - receptacle)
+    :precondition (and (at ?r) (not (opened ?r)))
+    :effect (opened ?r)
+  ))""")  # 90fa602263d0fc15, gpt-4.1
+BEDROOM = ["go to bed 1", "go to desk 1", "go to drawer 1", "go to drawer 2", "go to drawer 3",
+           "go to garbagecan 1", "go to safe 1", "go to shelf 1", "go to shelf 2",
+           "go to shelf 3", "go to shelf 4", "go to shelf 5", "go to sidetable 1",
+           "go to sidetable 2", "help", "inventory", "look"]  # ...basic&use_10.txt#2
+
+
+def test_a_move_goes_to_its_destination_not_its_origin():
+    m = mapper(BEDROOM)
+    choice = m.choose("(gotolocation bed1 desk1)", BEDROOM, GOTO_VISITED)
+    assert choice == Choice("go to desk 1", "go to desk 1: destination ?to, added by (at ?to); "
+                            "'go to bed 1' names the origin ?from, deleted by (not (at ?from))")
+    assert m.command_for("(gotolocation bed1 desk1)", BEDROOM, GOTO_VISITED) == "go to desk 1"
+
+
+def test_without_the_domain_or_its_action_the_first_fit_wins_as_before():
+    m = mapper(BEDROOM)
+    assert m.command_for("(gotolocation bed1 desk1)", BEDROOM) == "go to bed 1"
+    assert m.choose("(gotolocation bed1 desk1)", BEDROOM).reason == (
+        "go to bed 1: first of 2 that fit alike, in the game's order (no domain to tell the "
+        "destination)")
+    # a step of another domain's three-parameter gotolocation
+    assert m.choose("(gotolocation agent1 bed1 desk1)", BEDROOM, GOTO_VISITED).reason == (
+        "go to bed 1: first of 2 that fit alike, in the game's order (the domain has no "
+        "action gotolocation of 3 parameters)")
+
+
+def test_the_destination_wins_even_when_only_the_origin_is_valid_now():
+    # the agent already stands at sinkbasin 2; the model believes it is at sinkbasin 1:
+    # going back to sinkbasin 1 would undo the move, the game refusing the step tells it
+    domain = parse_domain("""(define (domain room_exploration)
+	(:requirements :strips :typing :negative-preconditions)
+	(:types receptacle object)
+	(:predicates (at ?r - receptacle) (in ?o - object ?r - receptacle) (holding ?o - object)
+		(taken ?o - object))
+	(:action GotoLocation
+		:parameters (?from - receptacle ?to - receptacle)
+		:precondition (at ?from)
+		:effect (and (at ?to) (not (at ?from)))
+	)
+	(:action PickupObject
+		:parameters (?o - object ?r - receptacle)
+		:precondition (and (in ?o ?r) (not (holding ?o)))
+		:effect (and (holding ?o) (not (in ?o ?r)) (taken ?o))
+	))""")  # 3669314617df2458, gpt-4o, ...clean_66.txt#8
+    valid = ["examine sinkbasin 2", "go to bathtubbasin 1", "go to cabinet 1",
+             "go to countertop 1", "go to sinkbasin 1", "go to toilet 1", "help", "look"]
+    m = mapper(["go to sinkbasin 1", "go to sinkbasin 2", "take soapbottle 1 from cabinet 2"],
+               valid)
+    step = "(gotolocation sinkbasin1 sinkbasin2)"
+    assert m.command_for(step, valid) == "go to sinkbasin 1"  # without the domain
+    assert m.choose(step, valid, domain) == Choice(
+        "go to sinkbasin 2", "go to sinkbasin 2 (seen before, not valid now): destination "
+        "?to, added by (at ?to); 'go to sinkbasin 1' names the origin ?from, deleted by "
+        "(not (at ?from))")
+    # taking is no move: the receptacle it takes from is no origin (a step of the same
+    # domain for a take command of the same log)
+    assert m.choose("(pickupobject soapbottle1 cabinet2)", valid, domain).command == \
+        "take soapbottle 1 from cabinet 2"
+
+
+def test_a_move_whose_destination_the_game_does_not_name_is_no_command():
+    domain = parse_domain("""(define (domain explore-room)
+  (:requirements :strips :typing :negative-preconditions)
+  (:types object receptacle)
+  (:predicates (at ?r - receptacle) (visited ?r - receptacle))
+  (:action GotoLocation
+    :parameters (?from - receptacle ?to - receptacle)
+    :precondition (and (at ?from) (not (at ?to)))
+    :effect (and (not (at ?from)) (at ?to) (visited ?to))
+  ))""")  # 0edd74b697b5f55d, gpt-4.1, ...basic&use_8.txt#8
+    valid = ["examine sidetable 1", "go to bed 1", "go to desk 1", "help", "look",
+             "take alarmclock 2 from sidetable 1"]
+    m = mapper(["go to sidetable 1", "go to bed 1"], valid)
+    step = "(gotolocation sidetable1 init_receptacle)"
+    assert m.command_for(step, valid) == "go to sidetable 1"  # without the domain
+    assert m.choose(step, valid, domain) == Choice(
+        None, "no command names the step's destination: 'go to sidetable 1' names the "
+              "origin ?from, deleted by (not (at ?from))")
+    # nor is the origin's command built when only the valid list of the moment is known
+    assert mapper(valid).command_for(step, valid) == "go to sidetable 1"
+    assert mapper(valid).choose(step, valid, domain) == Choice(
+        None, f"no command the game has shown fits {step}")
+
+
+def test_when_the_effects_add_both_arguments_the_first_fit_wins():
+    domain = parse_domain("""(define (domain kitchen-domain)
+    (:requirements :strips :typing)
+    (:types location direction)
+    (:predicates (at ?l - location) (door-open ?d - direction) (door-closed ?d - direction))
+    (:action open-door
+        :parameters (?loc1 - location ?loc2 - location ?dir - direction)
+        :precondition (and (door-closed ?dir) (at ?loc1))
+        :effect (and (door-open ?dir) (at ?loc2))
+    ))""")  # a37a0df303171fb6, Qwen3-8B, a room named north: ...detailed_4.txt#17
+    valid = ["close door to north", "close door to west", "inventory", "look around",
+             "move east", "move north", "move south", "move west", "open door to north",
+             "open door to west"]
+    assert mapper(valid).choose("(open-door street north west)", valid, domain) == Choice(
+        "open door to north", "open door to north: first of 2 that fit alike, in the game's "
+                              "order (the effects do not tell them apart)")
+
+
+def test_a_coin_collector_move_names_its_direction_not_its_rooms():
+    domain = parse_domain("""(define (domain exploration)
+    (:requirements :strips :typing)
+    (:types location direction)
+    (:predicates (at ?l - location) (direction ?d - direction ?from - location ?to - location)
+        (open ?d - direction ?from - location ?to - location))
+    (:action move
+        :parameters (?from - location ?to - location ?dir - direction)
+        :precondition (and (at ?from) (direction ?dir ?from ?to) (open ?dir ?from ?to))
+        :effect (and (at ?to) (not (at ?from)))
+    ))""")  # bb0e7e9cf09dd426, Qwen3-32B, 0916/32b_pddl/..._detailed_2.txt#0
+    valid = ["close door to east", "close door to south", "close door to west", "inventory",
+             "look around", "move east", "move north", "move south", "move west",
+             "open door to east", "open door to south", "open door to west"]
+    assert mapper(valid).choose("(move kitchen south_room south)", valid, domain) == Choice(
+        "move south", "move south: the only command that fits")
+
+
+def test_leaving_a_place_makes_it_the_origin_even_when_visited_is_added():
+    domain = parse_domain("""(define (domain exploration)
+  (:requirements :strips :typing)
+  (:types location direction door)
+  (:predicates (at ?l - location) (visited ?l - location))
+  (:action move
+    :parameters (?from - location ?to - location ?dir - direction)
+    :precondition (at ?from)
+    :effect (and (not (at ?from)) (at ?to) (visited ?from))
+  ))""")  # bdef2742a970a451, deepseek
+    added, origins = effect_roles(domain.actions["move"])
+    assert {p: str(a) for p, a in added.items()} == {"?to": "(at ?to)"}
+    assert {p: str(a) for p, a in origins.items()} == {"?from": "(at ?from)"}
+
+
+def test_effect_roles_leave_an_agent_alone_and_read_added_only_moves():
+    agent = parse_domain("""(define (domain home_env)
+  (:requirements :strips :typing)
+  (:types agent location object receptacle)
+  (:predicates (at ?a - agent ?l - location) (located ?o - object ?l - location)
+    (in-inventory ?a - agent ?o - object))
+  (:action go
+    :parameters (?a - agent ?from - location ?to - location)
+    :precondition (at ?a ?from)
+    :effect (and (not (at ?a ?from)) (at ?a ?to))
+  ))""")  # ca3eb1fb6651e46a
+    added, origins = effect_roles(agent.actions["go"])
+    assert (set(added), set(origins)) == ({"?to"}, {"?from"})
+    visit = parse_domain("""(define (domain bathroom)
+  (:requirements :typing)
+  (:types location object receptacle)
+  (:predicates (at ?l - location) (visited ?l - location))
+  (:action GotoLocation
+    :parameters (?l - location ?r - receptacle)
+    :precondition (not (visited ?l))
+    :effect (and (at ?l) (visited ?l))
+  ))""")  # 1010a6d3a1d51455, o3-mini
+    added, origins = effect_roles(visit.actions["gotolocation"])
+    assert ({p: str(a) for p, a in added.items()}, origins) == ({"?l": "(at ?l)"}, {})
