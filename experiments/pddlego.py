@@ -63,6 +63,7 @@ def make_policy(env, model, condition: dict, frozen_df: str | None, planner: str
                          error_fixing=condition["error_fixing"], planner=planner,
                          frozen_df=frozen_df, solver=PLAN_CACHE.solve,
                          rollback=condition["rollback"],
+                         strict_pddl=condition.get("strict_pddl", False),
                          truth=None if model is None else true_problem(env, family, planner))
 
 
@@ -73,7 +74,8 @@ def episode_fields(env, episode) -> dict:
     record = episode.to_json()
     details = record["details"]
     record.update({key: details.get(key, 0) for key in
-                   ("solver_errors", "solver_fixed", "simulation_errors", "simulation_fixed")})
+                   ("solver_errors", "solver_fixed", "simulation_errors", "simulation_fixed",
+                    "warnings")})
     rounds = details.get("rounds", [])
     record["rounds"] = len(rounds)
     record["stop"] = details.get("stop")
@@ -139,6 +141,7 @@ def condition_label(record: dict) -> str:
         parts.append(f"{record.get('prompt')} prompt")
         parts += [] if record.get("error_fixing") else ["no error fixing"]
         parts += ["rollback"] if record.get("rollback") else []
+        parts += ["strict PDDL"] if record.get("strict_pddl") else []
         parts += [f"{str(record['domain']).split(':')[0]} domain"] if record.get("domain") else []
     parts += ["detailed feedback"] if record.get("feedback") == "detailed" else []
     return ", ".join(parts)
@@ -167,14 +170,15 @@ def results_table(records: list[dict]) -> str:
                      _fixed(played, "solver_errors", "solver_fixed"),
                      _fixed(played, "simulation_errors", "simulation_fixed"),
                      _mean(r["rounds"] for r in played), _mean(r["steps"] for r in played),
+                     _mean(r.get("warnings", 0) for r in played),
                      _mean(u.get("calls", 0) for u in usage),
                      _mean(u.get("prompt_tokens", 0) + u.get("completion_tokens", 0)
                            for u in usage),
                      len(group) - len(played)])
     header = ["env", "options", "model", "condition", "success [95% Wilson]",
               "solver errors met / fixed", "simulation errors met / fixed", "rounds", "steps",
-              "model calls", "tokens", "model failures"]
-    return markdown_table(header, rows, align="llll" + "r" * 8)
+              "dialect warnings", "model calls", "tokens", "model failures"]
+    return markdown_table(header, rows, align="llll" + "r" * 9)
 
 
 def judgement_table(records: list[dict]) -> str:
@@ -233,6 +237,10 @@ def main(argv=None, model=None) -> int:
     parser.add_argument("--rollback", action="store_true",
                         help="on a refused step, restart the game and replay the plans that "
                              "ran through, as PDDLego+'s code does")
+    parser.add_argument("--strict-pddl", action="store_true",
+                        help="refuse the model's PDDL where it departs from the standard in "
+                             "ways Fast Downward or FF accept (by default read as they read "
+                             "it, each a dialect warning counted in the table)")
     parser.add_argument("--retries", type=int, default=5,
                         help="retries of each loop per error (default 5)")
     parser.add_argument("--domain-file", help="a fixed PDDL domain: the model writes only "
@@ -263,6 +271,8 @@ def main(argv=None, model=None) -> int:
     if args.policy == "pddlego":
         condition.update(prompt=args.prompt, error_fixing=not args.no_error_fixing,
                          rollback=args.rollback, domain=domain)
+        if args.strict_pddl:  # only then: the default's key stays that of earlier runs
+            condition["strict_pddl"] = True
     study = Study("pddlego", args.env, env_kwargs, GROUND_TRUTH if truth else model.name,
                   args.llm, settings={"retries": args.retries, "planner": args.planner})
 

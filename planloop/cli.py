@@ -59,9 +59,21 @@ def _play(args) -> int:
             return EXIT_OK
 
 
+def _warn(domain, problem) -> None:
+    """The reader's warnings (forms planners accept), on stderr."""
+    for warning in domain.warnings + problem.warnings:
+        print(warning, file=sys.stderr)
+
+
 def _solve(args) -> int:
-    from planloop.pddl import solve
-    result = solve(args.domain, args.problem, planner=args.planner, timeout=args.timeout)
+    from planloop.pddl import PDDLError, parse, solve
+    try:
+        domain, problem = parse(args.domain, args.problem, strict=args.strict)
+    except PDDLError as exc:
+        print(f"invalid_input: {exc}", file=sys.stderr)
+        return _SOLVE_EXIT["invalid_input"]
+    _warn(domain, problem)
+    result = solve(domain, problem, planner=args.planner, timeout=args.timeout)
     if result.solved:
         print("\n".join(result.plan))
         print(f"; {len(result.plan)} steps, {result.seconds:.3f} s, {result.planner}")
@@ -73,7 +85,8 @@ def _solve(args) -> int:
 def _validate(args) -> int:
     from planloop.pddl import PDDLError, load, validate
     try:
-        task = load(args.domain, args.problem)
+        task = load(args.domain, args.problem, strict=args.strict)
+        _warn(task.domain, task.problem)
         report = validate(task, Path(args.plan).read_text())
     except PDDLError as exc:
         print(exc, file=sys.stderr)
@@ -83,6 +96,11 @@ def _validate(args) -> int:
         return EXIT_BAD_INPUT
     print(report.advice)
     return EXIT_OK if report.valid else EXIT_NO_PLAN
+
+
+_STRICT_HELP = ("refuse the forms Fast Downward or FF accept but PDDL does not (a type "
+                "among its own subtypes, an undeclared type, ...); by default they are read "
+                "as those planners read them, each with a warning on stderr")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -110,6 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("problem")
     solve.add_argument("--planner", default="lama-first", choices=PLANNERS)
     solve.add_argument("--timeout", type=float, default=60.0)
+    solve.add_argument("--strict", action="store_true", help=_STRICT_HELP)
     solve.set_defaults(run=_solve)
 
     val = sub.add_parser("validate", help="validate a plan; exit 0 valid, 1 invalid, "
@@ -117,6 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
     val.add_argument("domain")
     val.add_argument("problem")
     val.add_argument("plan")
+    val.add_argument("--strict", action="store_true", help=_STRICT_HELP)
     val.set_defaults(run=_validate)
     return parser
 

@@ -53,17 +53,22 @@ class PDDLEnv(TextEnv):
     ``problem_pddl`` (as the agent sees them), ``instance``, ``domain_description``
     when the view describes the domain in words, and ``goal_distance`` when
     ``goal_distance`` names a heuristic (see :meth:`distance`). The true task and
-    state are ``self.task`` and ``self.state``.
+    state are ``self.task`` and ``self.state``. Text is read as planners read it, each
+    tolerated form a warning on ``self.domain.warnings`` and the task's problem;
+    ``strict=True`` refuses those forms (see :mod:`planloop.pddl.reader`).
     """
 
     def __init__(self, domain, problem, obs_format: str = "text", view: TaskView | None = None,
                  render_mode: str | None = None, cache_size: int = 64,
-                 max_obs_length: int = MAX_OBS, goal_distance: str | None = None):
+                 max_obs_length: int = MAX_OBS, goal_distance: str | None = None,
+                 strict: bool = False):
         super().__init__(render_mode, max_obs_length)
         if goal_distance is not None:
             check_goal_distance(goal_distance)
         self.goal_distance = goal_distance
-        self.domain: Domain = domain if isinstance(domain, Domain) else parse_domain(domain)
+        self.strict = strict is True
+        self.domain: Domain = domain if isinstance(domain, Domain) else \
+            parse_domain(domain, strict=self.strict)
         self.problems = problem_sources(problem)
         self.view = view if view is not None else TaskView(obs_format=obs_format)
         self._tasks: dict[int, Task] = {}
@@ -86,7 +91,7 @@ class PDDLEnv(TextEnv):
         if task is None:
             source = self.problems[index]
             problem = source if not isinstance(source, (str, os.PathLike)) else \
-                parse_problem(source, self.domain)
+                parse_problem(source, self.domain, strict=self.strict)
             task = ground(self.domain, problem)
             if len(self._tasks) >= self._cache_size:
                 self._tasks.pop(next(iter(self._tasks)))

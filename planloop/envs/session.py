@@ -90,7 +90,9 @@ class EngineSession:
         except PDDLError as exc:
             return {"error": f"cannot read the task: {exc}"}
         self.env, self._task_text, self._history = env, (domain, problem), []
-        return {"started": True, "goal": env.view.goal(env.task), **self.state()}
+        warnings = [str(w) for w in env.domain.warnings + env.task.problem.warnings]
+        return {"started": True, "goal": env.view.goal(env.task), **self.state(),
+                **({"warnings": warnings} if warnings else {})}
 
     def state(self) -> dict:
         env = self.env

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..pddl import PDDLError, parse, solve
+from ..pddl import Diagnostic, Domain, PDDLError, parse, solve
 from ..pddl.model import And
 from .extract import Files
 from .mapping import CommandMapper
@@ -18,44 +18,60 @@ STAGES = ("syntax", "goal", "planner", "mapping")
 
 
 class CheckFailure(Exception):
-    """A formalization that cannot be acted on; ``stage`` is one of STAGES."""
+    """A formalization that cannot be acted on; ``stage`` is one of STAGES. ``warnings``
+    are the reader's, when the files could be read."""
 
-    def __init__(self, stage: str, message: str):
-        self.stage, self.message = stage, message
+    def __init__(self, stage: str, message: str, warnings: tuple[Diagnostic, ...] = ()):
+        self.stage, self.message, self.warnings = stage, message, warnings
         super().__init__(f"{stage}: {message}")
 
 
 @dataclass(frozen=True)
 class Checked:
-    """A formalization that passed: its plan, and the planner's record."""
+    """A formalization that passed: its plan, the planner's record, the reader's warnings
+    (forms planners accept, see :mod:`planloop.pddl.reader`) and the domain it read."""
 
     plan: tuple[str, ...]
     planner: dict
+    warnings: tuple[Diagnostic, ...] = ()
+    domain: Domain | None = None
 
 
 def check(files: Files, mapper: CommandMapper, valid_commands, planner: str = "auto",
-          timeout: float = 30.0, solver=solve) -> Checked:
-    """Check ``files``; raise CheckFailure at the first layer that fails."""
+          timeout: float = 30.0, solver=solve, strict: bool = False) -> Checked:
+    """Check ``files``, read as planners read them unless ``strict``; raise CheckFailure
+    at the first layer that fails."""
     try:
-        problem = parse(files.df, files.pf)[1]
+        domain, problem = parse(files.df, files.pf, strict=strict)
     except PDDLError as exc:
         raise CheckFailure("syntax", str(exc)) from exc
+    warnings = domain.warnings + problem.warnings
+
+    def failure(stage: str, message: str) -> CheckFailure:
+        return CheckFailure(stage, message, warnings)
+
     if problem.goal == And(()):
-        raise CheckFailure("goal", "the goal is empty: set a goal the plan should reach")
+        raise failure("goal", "the goal is empty: set a goal the plan should reach")
     # the texts, not the models: the planner remembers a domain text it has read
-    result = solver(files.df, files.pf, planner=planner, timeout=timeout)
+    result = solver(files.df, files.pf, planner=planner, timeout=timeout, strict=strict)
     record = {"status": result.status, "planner": result.planner,
               "seconds": round(result.seconds, 4)}
     if not result.solved:
-        raise CheckFailure("planner", _planner_message(result))
+        raise failure("planner", _planner_message(result))
     if not result.plan:
-        raise CheckFailure("goal", "the goal is already true in the initial state: set a "
-                                   "goal that is not reached yet")
-    if mapper.command_for(result.plan[0], valid_commands) is None:
-        raise CheckFailure("mapping", f"the plan's first step, {result.plan[0]}, names no "
-                                      f"command of the game; the game's commands look like: "
-                                      f"{', '.join(mapper.examples())}")
-    return Checked(tuple(result.plan), record)
+        raise failure("goal", "the goal is already true in the initial state: set a goal "
+                              "that is not reached yet")
+    if mapper.command_for(result.plan[0], valid_commands, domain) is None:
+        raise failure("mapping", f"the plan's first step, {result.plan[0]}, names no command "
+                                 f"of the game; the game's commands look like: "
+                                 f"{', '.join(mapper.examples())}")
+    return Checked(tuple(result.plan), record, warnings, domain)
+
+
+def warning_records(warnings) -> list[dict]:
+    """Warnings as an episode record keeps them."""
+    return [{"stage": w.stage, "line": w.line, "col": w.col, "message": w.message}
+            for w in warnings]
 
 
 def _planner_message(result) -> str:

@@ -20,9 +20,10 @@ from .validate import PlanReport, validate
 from .writer import write_domain, write_problem
 
 
-def load(domain, problem, limits: Limits = Limits()) -> Task:
-    """Read a domain and a problem (paths or PDDL text) within ``limits`` and ground them."""
-    return ground(*parse(domain, problem, limits), limits)
+def load(domain, problem, limits: Limits = Limits(), strict: bool = False) -> Task:
+    """Read a domain and a problem (paths or PDDL text) within ``limits`` and ground them;
+    ``strict`` refuses what planners tolerate (see :mod:`planloop.pddl.reader`)."""
+    return ground(*parse(domain, problem, limits, strict), limits)
 
 
 __all__ = [

@@ -128,6 +128,17 @@ class Action:
 
 
 @dataclass(frozen=True)
+class UnreadAction:
+    """An action left out of a domain for its ``errors``, as FF leaves out an action with
+    a parameter type no object has (it applies to nothing). A problem that gives every
+    one of its ``param_types`` an object turns the errors back into errors."""
+
+    name: str
+    param_types: tuple[tuple[str, ...], ...]
+    errors: tuple[Diagnostic, ...]
+
+
+@dataclass(frozen=True)
 class Domain:
     name: str
     requirements: tuple[str, ...]
@@ -138,6 +149,7 @@ class Domain:
     functions: tuple[str, ...] = ()
     external_constants: tuple[str, ...] = ()  # used by actions, left to the problem to declare
     warnings: tuple[Diagnostic, ...] = field(default=(), compare=False)
+    unread_actions: tuple[UnreadAction, ...] = ()
 
     def ancestors(self, type_name: str) -> tuple[str, ...]:
         """``type_name`` and every type above it, ending with ``object``."""

@@ -47,9 +47,10 @@ class PlanCache:
         return len(self._results)
 
     def solve(self, domain, problem, planner: str = "lama-first", timeout: float = 60.0,
-              memory_limit_mb: int | None = None, limits: Limits = Limits()) -> PlanResult:
+              memory_limit_mb: int | None = None, limits: Limits = Limits(),
+              strict: bool = False) -> PlanResult:
         """:func:`planloop.pddl.solve`, answered from the cache when it can be."""
-        key = _key(domain, problem, planner, limits)
+        key = _key(domain, problem, planner, limits, strict)
         with self._lock:
             found = None if key is None else self._results.get(key)
             if found is not None:
@@ -57,7 +58,8 @@ class PlanCache:
                 self.hits += 1
                 return found
             self.misses += 1
-        result = planners.solve(domain, problem, planner, timeout, memory_limit_mb, limits)
+        result = planners.solve(domain, problem, planner, timeout, memory_limit_mb, limits,
+                                strict)
         if key is not None and result.status in CACHED_STATUSES:
             with self._lock:
                 self._results[key] = result
@@ -67,7 +69,7 @@ class PlanCache:
         return result
 
 
-def _key(domain, problem, planner, limits) -> str | None:
+def _key(domain, problem, planner, limits, strict) -> str | None:
     """The hash naming a call, or None for a call that is not cached: input that cannot
     be read (``solve`` answers ``invalid_input``) or a problem model of a domain given
     as text."""
@@ -85,7 +87,7 @@ def _key(domain, problem, planner, limits) -> str | None:
     except PDDLError:
         return None
     digest = hashlib.sha256()
-    for part in (domain_text, problem_text, repr(planner), repr(limits)):
+    for part in (domain_text, problem_text, repr(planner), repr(limits), repr(strict)):
         data = part.encode("utf-8", "surrogatepass")
         digest.update(b"%d:" % len(data) + data)
     return digest.hexdigest()

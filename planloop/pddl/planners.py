@@ -74,28 +74,30 @@ class PlanResult:
         return self.status == "solved"
 
 
-def _load(domain, problem, limits: Limits) -> tuple[Domain, Problem]:
+def _load(domain, problem, limits: Limits, strict: bool) -> tuple[Domain, Problem]:
     if isinstance(domain, Domain):
         d = domain
     elif isinstance(domain, str) and len(domain) <= 100_000 and source_path(domain) is None:
-        d = _domain_from_text(domain, limits)
+        d = _domain_from_text(domain, limits, strict)
     else:
-        d = parse_domain(domain, limits)
-    p = problem if isinstance(problem, Problem) else parse_problem(problem, d, limits)
+        d = parse_domain(domain, limits, strict)
+    p = problem if isinstance(problem, Problem) else parse_problem(problem, d, limits, strict)
     return d, p
 
 
 @lru_cache(maxsize=16)
-def _domain_from_text(text: str, limits: Limits) -> Domain:
+def _domain_from_text(text: str, limits: Limits, strict: bool) -> Domain:
     """A domain read from PDDL text (of at most 100,000 characters), remembered: a loop
     plans many problems of one domain."""
-    return parse_domain(text, limits)
+    return parse_domain(text, limits, strict)
 
 
 def solve(domain, problem, planner: str = "lama-first", timeout: float = 60.0,
-          memory_limit_mb: int | None = None, limits: Limits = Limits()) -> PlanResult:
+          memory_limit_mb: int | None = None, limits: Limits = Limits(),
+          strict: bool = False) -> PlanResult:
     """Solve ``problem`` (path, text or model) of ``domain`` with ``planner``, reading
-    text within ``limits``.
+    text within ``limits``, the planners' way unless ``strict`` (see
+    :mod:`planloop.pddl.reader`).
 
     Never raises for bad input: a bad argument (malformed PDDL, text that is not PDDL, an
     unknown planner, a timeout that is no positive number...) gives status
@@ -106,7 +108,7 @@ def solve(domain, problem, planner: str = "lama-first", timeout: float = 60.0,
     if wrong is not None:
         return PlanResult("invalid_input", None, wrong, time.monotonic() - start, str(planner))
     try:
-        d, p = _load(domain, problem, limits)
+        d, p = _load(domain, problem, limits, strict is True)
     except PDDLError as exc:
         return PlanResult("invalid_input", None, str(exc), time.monotonic() - start, planner)
     if planner in BUILTIN_PLANNERS:
@@ -356,8 +358,11 @@ def _running(pid: int) -> bool:
 
 def _constants_in_domain(d: Domain, p: Problem) -> tuple[Domain, Problem]:
     """Declare in the domain the objects its actions name but only the problem declares
-    (ALFWorld's ``SinkBasinType``...): Fast Downward refuses undeclared names."""
-    moved = {c: p.objects[c] for c in d.external_constants if c in p.objects}
+    (ALFWorld's ``SinkBasinType``...), and the constants a problem declares again with a
+    narrower type, with that type: Fast Downward refuses undeclared names and names
+    declared twice."""
+    moved = {o: t for o, t in p.objects.items() if o in d.constants
+             or o in d.external_constants}
     if not moved:
         return d, p
     return (replace(d, constants={**d.constants, **moved}, external_constants=()),

@@ -1,19 +1,27 @@
 """PDDL text -> the model, with a diagnostic for every mistake a writer can make.
 
 The reader collects every error it can find in one pass and raises one
-:class:`PDDLError` carrying them all; warnings (prose around the PDDL) ride on the
-returned model.
+:class:`PDDLError` carrying them all; warnings ride on the returned model.
+
+Two readings. The default, planner-compatible one accepts what Fast Downward's
+translator or the FF parser accepts when its meaning is unambiguous, gives it that
+meaning and records a warning with line and column for each such form (a type listed
+among its own subtypes, an undeclared type, a repeated section or declaration, a
+negative literal in ``:init``, a requirement it does not support but nothing uses).
+``strict=True`` refuses each of them as an error, for benchmark authors. Both refuse
+what both planners refuse.
 """
 
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from functools import cached_property
 
 from .diagnostics import Diagnostic, PDDLError, quote
 from .model import (
     ROOT_TYPE, Action, And, Atom, Domain, Effect, Equals, Exists, Forall, ForallEffect, Formula,
-    Imply, Literal, Not, Or, Param, Predicate, Problem, When,
+    Imply, Literal, Not, Or, Param, Predicate, Problem, UnreadAction, When,
 )
 from .sexpr import SList, Sym, extract_define, snippet
 from .source import Limits, read_source
@@ -36,23 +44,34 @@ _COST_FUNCTION = "total-cost"
 class _Reader:
     """Shared state of one domain or problem read: the text and the errors so far."""
 
-    def __init__(self, text: str, stage: str):
+    def __init__(self, text: str, stage: str, strict: bool = False):
         self.text = text
         self.stage = stage
+        self.strict = strict
         self.errors: list[Diagnostic] = []
         self.warnings: list[Diagnostic] = []
+        self.implicit_types: set[str] = set()
 
     def error(self, message: str, node: SList | Sym | None = None) -> None:
-        self.errors.append(self._diagnostic(message, node, "error"))
+        self.errors.append(self.diagnostic(message, node))
 
     def warn(self, message: str, node: SList | Sym | None = None) -> None:
-        self.warnings.append(self._diagnostic(message, node, "warning"))
+        self.warnings.append(self.diagnostic(message, node, "warning"))
+
+    def tolerate(self, defect: str, reading: str, node: SList | Sym | None = None) -> bool:
+        """A form planners accept: a warning saying how it is read, or in strict mode an
+        error. True when the caller should go on with ``reading``."""
+        if self.strict:
+            self.error(defect, node)
+            return False
+        self.warn(f"{defect}; read as {reading}", node)
+        return True
 
     @cached_property
     def lines(self) -> list[str]:
         return self.text.split("\n")
 
-    def _diagnostic(self, message: str, node, severity: str) -> Diagnostic:
+    def diagnostic(self, message: str, node, severity: str = "error") -> Diagnostic:
         line = getattr(node, "line", None)
         text = snippet(self.lines[line - 1]) if line is not None else ""
         return Diagnostic(self.stage, message, line, getattr(node, "col", None), text, severity)
@@ -115,10 +134,25 @@ class _Reader:
             names = list(node[1:])
         else:
             names = [node]
-        for name in names:
-            if name not in known_types:
-                self.error(f"undeclared type {quote(name)}", name)
-        return tuple(names)
+        return tuple(dict.fromkeys(name if name == ROOT_TYPE or name in known_types
+                                   else self.undeclared_type(name, known_types)
+                                   for name in names))
+
+    def undeclared_type(self, name: Sym, known_types) -> str:
+        """The type an undeclared type name stands for. A domain declares it, under
+        ``object``, in ``known_types`` (its types, as a dict); a problem reads it as
+        ``object``, since nothing in the domain can name it. Warned once per name."""
+        declares = self.stage == "domain"
+        reading = "a subtype of 'object'" if declares else "'object'"
+        if name in self.implicit_types:
+            return name if declares else ROOT_TYPE
+        if not self.tolerate(f"undeclared type {quote(name)}", reading, name):
+            return name
+        self.implicit_types.add(str(name))
+        if declares:
+            known_types[str(name)] = ROOT_TYPE
+            return name
+        return ROOT_TYPE
 
     def check_unique(self, names, what: str, taken=()) -> None:
         seen = set(taken)
@@ -184,28 +218,26 @@ class _FormulaReader:
             types = self.term_types(arg, scope)
             if types is None:
                 continue
-            fits = any(self.is_subtype(t, param.types) for t in types)
-            overlaps = fits or (arg.startswith("?") and any(self.is_subtype(p, types)
-                                                            for p in param.types))
-            if not overlaps:  # planners accept it in a domain, so there it is a warning
-                report = self.r.error if self.r.stage == "problem" else self.r.warn
-                report(f"type mismatch: {quote(arg)} is {' or '.join(types)} but {quote(name)} "
-                       f"expects {' or '.join(param.types)}", arg)
+            if any(self.is_subtype(t, param.types) for t in types) \
+                    or (arg.startswith("?") and ROOT_TYPE in types):
+                continue  # FF too lets a variable of type 'object' fill any argument
+            defect = (f"type mismatch: {quote(arg)} is {' or '.join(types)} but {quote(name)} "
+                      f"expects {' or '.join(param.types)}")
+            if arg.startswith("?") and self.r.stage == "domain":
+                self.r.warn(defect, arg)  # Fast Downward grounds it all the same
+            else:
+                self.r.error(defect, arg)
         return Atom(name, tuple(args))
 
     def params(self, node, scope) -> tuple[tuple[Param, ...], dict]:
         if not isinstance(node, SList):
             self.r.error("expected a parenthesized list of variables", node)
             return (), scope
-        pairs = self.r.typed_list(node, variables=True, known_types=self.types_with_root)
+        pairs = self.r.typed_list(node, variables=True, known_types=self.types)
         self.r.check_unique([p for p, _ in pairs], "parameter")
         inner = dict(scope)
         inner.update({name: types for name, types in pairs})
         return tuple(Param(str(n), t) for n, t in pairs), inner
-
-    @property
-    def types_with_root(self):
-        return set(self.types) | {ROOT_TYPE}
 
     def formula(self, node, scope) -> Formula:
         if isinstance(node, Sym) or not node:
@@ -298,84 +330,202 @@ class _FormulaReader:
         return [Literal(atom)] if atom else []
 
 
-def parse_domain(source: str | os.PathLike, limits: Limits = Limits()) -> Domain:
-    """Read a domain from a path or from PDDL text."""
-    text = read_source(source, "domain", limits)
-    form, warnings = extract_define(text, "domain", limits)
-    r = _Reader(text, "domain")
-    name, sections = r.header(form, "domain")
-    requirements: list[str] = []
-    types: dict[str, str] = {}
-    constants: dict[str, str] = {}
-    predicates: dict[str, Predicate] = {}
-    functions: list[str] = []
-    action_nodes: list[SList] = []
-    seen_sections: set[str] = set()
+_MERGEABLE = frozenset({":requirements", ":types", ":constants", ":predicates", ":functions",
+                        ":objects", ":init"})
+
+
+def _sections(r: _Reader, sections) -> dict[str, list[SList]]:
+    """Section key -> its sections, in order. A repeated section of declarations or facts
+    is read as one (a warning; an error when strict); any other repeated section but
+    ``:action`` is an error."""
+    found: dict[str, list[SList]] = {}
     for section in sections:
         key = r.section_key(section)
         if key is None:
             continue
-        if key != ":action" and key in seen_sections:
-            r.error(f"duplicate section {quote(key)}", section)
-        seen_sections.add(key)
-        body = section[1:]
-        if key == ":requirements":
-            for req in body:
-                if not isinstance(req, Sym):
-                    r.error("expected a requirement such as ':strips', found a list", req)
-                elif req in UNSUPPORTED_REQUIREMENTS:
-                    r.error(f"unsupported requirement {quote(req)}", req)
-                elif req not in SUPPORTED_REQUIREMENTS:
-                    r.error(f"unknown requirement {quote(req)}", req)
-                else:
-                    requirements.append(str(req))
-        elif key == ":types":
-            pairs = r.typed_list(body, variables=False, known_types=_AnyType())
-            r.check_unique([n for n, _ in pairs], "type")
-            for type_name, parents in pairs:
-                if len(parents) != 1:
-                    r.error("a type's parent cannot be '(either ...)'", type_name)
-                if type_name != ROOT_TYPE:
-                    types[str(type_name)] = parents[0]
-            for type_name, parents in pairs:
-                if parents[0] != ROOT_TYPE and parents[0] not in types:
-                    r.error(f"undeclared type {quote(parents[0])}", type_name)
-            _check_type_cycles(r, types, pairs)
-        elif key == ":constants":
-            limits.check("max_objects", _count_names(body), "domain", "constants")
-            pairs = r.typed_list(body, variables=False, known_types=set(types) | {ROOT_TYPE})
-            r.check_unique([n for n, _ in pairs], "constant")
-            constants.update(_single_types(r, pairs))
-        elif key == ":predicates":
-            for node in body:
-                if not isinstance(node, SList) or not node or not isinstance(node[0], Sym):
-                    r.error("expected a predicate declaration '(name ?x ...)'", node)
-                    continue
-                if node[0] in predicates:
-                    r.error(f"duplicate predicate {quote(node[0])}", node[0])
-                pairs = r.typed_list(node[1:], variables=True,
-                                     known_types=set(types) | {ROOT_TYPE})
-                predicates[str(node[0])] = Predicate(
-                    str(node[0]), tuple(Param(str(n), t) for n, t in pairs))
-        elif key == ":functions":
-            functions.extend(str(n[0]) for n in body if isinstance(n, SList) and n)
-        elif key == ":action":
-            action_nodes.append(section)
-        else:
+        if key in found and key != ":action":
+            if key not in _MERGEABLE:
+                r.error(f"duplicate section {quote(key)}", section)
+                continue
+            if not r.tolerate(f"duplicate section {quote(key)}", "one section holding both",
+                              section):
+                continue
+        found.setdefault(key, []).append(section)
+    return found
+
+
+def _body(found: dict[str, list[SList]], key: str) -> list:
+    """The entries of every ``key`` section, in order."""
+    return [item for section in found.get(key, ()) for item in section[1:]]
+
+
+def parse_domain(source: str | os.PathLike, limits: Limits = Limits(),
+                 strict: bool = False) -> Domain:
+    """Read a domain from a path or from PDDL text; ``strict`` refuses what planners
+    tolerate (see the module's docstring)."""
+    text = read_source(source, "domain", limits)
+    form, warnings = extract_define(text, "domain", limits, strict)
+    r = _Reader(text, "domain", strict)
+    name, sections = r.header(form, "domain")
+    found = _sections(r, sections)
+    for key, parts in found.items():
+        if key not in (":requirements", ":types", ":constants", ":predicates", ":functions",
+                       ":action"):
             what = "derived predicates are" if key == ":derived" else f"section {quote(key)} is"
-            r.error(f"{what} not supported", section)
+            r.error(f"{what} not supported", parts[0])
+    requirements = _requirements(r, _body(found, ":requirements"))
+    types = _types(r, _body(found, ":types"))
+    body = _body(found, ":constants")
+    limits.check("max_objects", _count_names(body), "domain", "constants")
+    constants = _declare(r, r.typed_list(body, variables=False, known_types=types), types,
+                         "constant")
+    predicates = _predicates(r, _body(found, ":predicates"), types)
+    functions = tuple(str(n[0]) for n in _body(found, ":functions")
+                      if isinstance(n, SList) and n)
     fr = _FormulaReader(r, (types, predicates, functions), constants)
     actions: dict[str, Action] = {}
-    for node in action_nodes:
+    unread: list[UnreadAction] = []
+    for node in found.get(":action", []):
+        before = len(r.errors)
         action = _read_action(r, fr, node)
         if action is None:
             continue
         if action.name in actions:
             r.error(f"duplicate action {quote(action.name)}", node[1])
+        empty = [p.types for p in action.params if not _has_objects(types, constants, p.types)]
+        if len(r.errors) > before and empty and not r.strict:
+            unread.append(_leave_out(r, action, before, empty[0]))
+            continue
         actions[action.name] = action
     r.raise_if_errors()
-    return Domain(str(name), tuple(requirements), types, constants, predicates, actions,
-                  tuple(functions), tuple(fr.external_constants), tuple(warnings + r.warnings))
+    return Domain(str(name), requirements, types, constants, predicates, actions,
+                  functions, tuple(fr.external_constants), tuple(warnings + r.warnings),
+                  tuple(unread))
+
+
+def _leave_out(r: _Reader, action: Action, before: int, empty: tuple[str, ...]) -> UnreadAction:
+    """Move the errors since ``before`` into an UnreadAction (FF's reading of an action
+    whose parameter type ``empty`` no constant has), with a warning for the first."""
+    errors = tuple(r.errors[before:])
+    del r.errors[before:]
+    first = errors[0]
+    r.warnings.append(replace(first, severity="warning", message=(
+        f"{first.message}; read as no action {quote(action.name)}, as FF reads it while no "
+        f"object has type {quote(' or '.join(empty))}")))
+    return UnreadAction(action.name, tuple(p.types for p in action.params), errors)
+
+
+def _has_objects(types: dict[str, str], objects: dict[str, str], of: tuple[str, ...]) -> bool:
+    """Whether some object of ``objects`` has one of the types ``of`` (or a subtype)."""
+    def ancestors(t: str):
+        seen = 0
+        while t in types and seen <= len(types):
+            yield t
+            t, seen = types[t], seen + 1
+        yield t
+    return ROOT_TYPE in of or any(a in of for t in set(objects.values()) for a in ancestors(t))
+
+
+def _requirements(r: _Reader, body) -> tuple[str, ...]:
+    requirements = []
+    for req in body:
+        if not isinstance(req, Sym):
+            r.error("expected a requirement such as ':strips', found a list", req)
+        elif req in SUPPORTED_REQUIREMENTS:
+            requirements.append(str(req))
+        else:
+            defect = "unsupported" if req in UNSUPPORTED_REQUIREMENTS else "unknown"
+            # what it would allow is refused where it is used
+            r.tolerate(f"{defect} requirement {quote(req)}", "not required, since nothing "
+                       "else in the domain may use what it adds", req)
+    return tuple(dict.fromkeys(requirements))
+
+
+def _types(r: _Reader, body) -> dict[str, str]:
+    """Each declared type -> its parent. A type listed among its own subtypes is a type of
+    its own; a parent never declared is a subtype of ``object``; a type declared twice
+    under one parent (or under ``object`` and a parent) is declared once."""
+    types: dict[str, str] = {}
+    pairs = r.typed_list(body, variables=False, known_types=_AnyType())
+    for type_name, parents in pairs:
+        if len(parents) != 1:
+            r.error("a type's parent cannot be '(either ...)'", type_name)
+        parent, old = parents[0], types.get(type_name)
+        if type_name == ROOT_TYPE:
+            continue
+        if parent == type_name:
+            r.tolerate(f"type {quote(type_name)} is listed among its own subtypes",
+                       "a type of its own", type_name)
+            types.setdefault(str(type_name), ROOT_TYPE)
+        elif old is not None and ROOT_TYPE not in (old, parent) and old != parent:
+            r.error(f"type {quote(type_name)} is declared twice, under {quote(old)} and under "
+                    f"{quote(parent)}", type_name)
+        elif old is None or r.tolerate(f"duplicate type {quote(type_name)}", "one declaration",
+                                       type_name):
+            types[str(type_name)] = parent if old in (None, ROOT_TYPE) else old
+    for parent in dict.fromkeys(parents[0] for _, parents in pairs):
+        if parent != ROOT_TYPE and parent not in types:
+            r.undeclared_type(parent, types)
+    _check_type_cycles(r, types, body)
+    return types
+
+
+def _declare(r: _Reader, pairs, types: dict[str, str], what: str,
+             taken: dict[str, str] | None = None) -> dict[str, str]:
+    """Names -> their single type. A name declared again with the same type, or with a
+    subtype or supertype of it, keeps the narrower type (a warning); with an unrelated
+    type it is an error. ``taken`` holds names declared elsewhere (the domain's constants,
+    for a problem's objects), which may be declared again the same way."""
+    declared: dict[str, str] = {}
+    earlier = dict(taken or {})
+    for name, found in pairs:
+        if len(found) != 1:
+            r.error(f"{quote(name)} cannot have an '(either ...)' type", name)
+        new = found[0]
+        old = declared.get(name, earlier.get(name))
+        if old is not None:
+            narrower = _narrower(types, old, new)
+            where = "a constant of the domain" if name not in declared else f"a {what}"
+            if narrower is None:
+                r.error(f"{what} {quote(name)} is declared twice, as {quote(old)} and as "
+                        f"{quote(new)}", name)
+                continue
+            if not r.tolerate(f"{what} {quote(name)} is already {where}", f"one {what} "
+                              f"of type {quote(narrower)}", name):
+                continue
+            new = narrower
+        declared[str(name)] = new
+    return declared
+
+
+def _narrower(types: dict[str, str], a: str, b: str) -> str | None:
+    """Of two types, the one that is a subtype of the other, or None."""
+    def ancestors(t: str) -> list[str]:
+        chain = [t]
+        while chain[-1] in types and len(chain) <= len(types):
+            chain.append(types[chain[-1]])
+        return chain + [ROOT_TYPE]
+    return b if a in ancestors(b) else a if b in ancestors(a) else None
+
+
+def _predicates(r: _Reader, body, types: dict[str, str]) -> dict[str, Predicate]:
+    predicates: dict[str, Predicate] = {}
+    for node in body:
+        if not isinstance(node, SList) or not node or not isinstance(node[0], Sym):
+            r.error("expected a predicate declaration '(name ?x ...)'", node)
+            continue
+        pairs = r.typed_list(node[1:], variables=True, known_types=types)
+        predicate = Predicate(str(node[0]), tuple(Param(str(n), t) for n, t in pairs))
+        if node[0] in predicates:
+            if [p.types for p in predicates[node[0]].params] != [p.types for p in
+                                                                 predicate.params]:
+                r.error(f"predicate {quote(node[0])} is declared twice, with different "
+                        f"arguments", node[0])
+            else:
+                r.tolerate(f"duplicate predicate {quote(node[0])}", "one declaration", node[0])
+            continue
+        predicates[str(node[0])] = predicate
+    return predicates
 
 
 class _AnyType:
@@ -385,24 +535,25 @@ class _AnyType:
         return True
 
 
-def _single_types(r: _Reader, pairs) -> dict[str, str]:
-    result = {}
-    for name, types in pairs:
-        if len(types) != 1:
-            r.error(f"{quote(name)} cannot have an '(either ...)' type", name)
-        result[str(name)] = types[0]
-    return result
-
-
-def _check_type_cycles(r: _Reader, types: dict[str, str], pairs) -> None:
-    for type_name, _ in pairs:
-        seen, t = {str(type_name)}, types.get(str(type_name))
-        while t is not None and t != ROOT_TYPE:
-            if t in seen:
-                r.error(f"type {quote(type_name)} is its own ancestor", type_name)
-                break
-            seen.add(t)
-            t = types.get(t)
+def _check_type_cycles(r: _Reader, types: dict[str, str], body) -> None:
+    """An error for each cycle of parents (``a - b``, ``b - a``), naming its types once."""
+    reported: set[str] = set()
+    nodes: dict[str, Sym] = {}
+    for node in body:
+        if isinstance(node, Sym):
+            nodes.setdefault(str(node), node)
+    for start in types:
+        path, t = [], start
+        while t in types and t not in path and t not in reported:
+            path.append(t)
+            t = types[t]
+        if t in path:
+            cycle = path[path.index(t):]
+            reported.update(cycle)
+            chain = " - ".join(cycle + [t])
+            r.error(f"the types {', '.join(quote(c) for c in cycle)} are each other's "
+                    f"ancestors ({chain})", nodes.get(cycle[0]))
+        reported.update(path)
 
 
 def _read_action(r: _Reader, fr: _FormulaReader, node: SList) -> Action | None:
@@ -436,74 +587,70 @@ def _read_action(r: _Reader, fr: _FormulaReader, node: SList) -> Action | None:
     return Action(str(name), params, precondition, tuple(effects))
 
 
-def parse_problem(source: str | os.PathLike, domain: Domain, limits: Limits = Limits()) -> Problem:
-    """Read a problem of ``domain`` from a path or from PDDL text."""
+def parse_problem(source: str | os.PathLike, domain: Domain, limits: Limits = Limits(),
+                  strict: bool = False) -> Problem:
+    """Read a problem of ``domain`` from a path or from PDDL text; ``strict`` refuses what
+    planners tolerate (see the module's docstring)."""
     text = read_source(source, "problem", limits)
-    form, warnings = extract_define(text, "problem", limits)
-    r = _Reader(text, "problem")
+    form, warnings = extract_define(text, "problem", limits, strict)
+    r = _Reader(text, "problem", strict)
     name, sections = r.header(form, "problem")
-    domain_name, goal_node = None, None
-    objects: dict[str, str] = {}
-    init_nodes: list = []
-    seen_sections: set[str] = set()
-    has_init = False
-    for section in sections:
-        key = r.section_key(section)
-        if key is None:
-            continue
-        if key in seen_sections:
-            r.error(f"duplicate section {quote(key)}", section)
-        seen_sections.add(key)
-        body = section[1:]
-        if key == ":domain":
-            if len(body) != 1 or not isinstance(body[0], Sym):
-                r.error("expected '(:domain NAME)'", section)
-                continue
-            domain_name = body[0]
-            if domain_name != domain.name:
-                r.error(f"the problem is for domain {quote(domain_name)} but the domain is "
-                        f"{quote(domain.name)}", domain_name)
-        elif key == ":objects":
-            limits.check("max_objects", _count_names(body), "problem", "objects")
-            pairs = r.typed_list(body, variables=False,
-                                 known_types=set(domain.types) | {ROOT_TYPE})
-            r.check_unique([n for n, _ in pairs], "object")
-            for obj, _ in pairs:
-                if obj in domain.constants:
-                    r.error(f"object {quote(obj)} is already a constant of the domain", obj)
-            objects.update(_single_types(r, pairs))
-        elif key == ":init":
-            limits.check("max_init_facts", len(body), "problem", "facts in ':init'")
-            has_init = True
-            init_nodes = list(body)
-        elif key == ":goal":
-            if len(body) != 1:
-                r.error("':goal' takes exactly one condition", section)
-            goal_node = body[0] if body else SList()
-            limits.check("max_goal_size", _count_lists(goal_node), "problem",
-                         "conditions in ':goal'")
-        elif key in (":metric", ":requirements"):
-            continue
-        else:
-            r.error(f"section {quote(key)} is not supported in a problem", section)
+    found = _sections(r, sections)
+    for key, parts in found.items():
+        if key not in (":domain", ":objects", ":init", ":goal", ":metric", ":requirements"):
+            r.error(f"section {quote(key)} is not supported in a problem", parts[0])
+    domain_name = _domain_name(r, found.get(":domain"), domain, form)
+    body = _body(found, ":objects")
+    limits.check("max_objects", _count_names(body), "problem", "objects")
+    objects = _declare(r, r.typed_list(body, variables=False, known_types=domain.types),
+                       domain.types, "object", taken=domain.constants)
     for constant in domain.external_constants:
         if constant not in objects:
             r.error(f"the domain's actions use {quote(constant)}, which is declared neither as a "
                     f"constant of the domain nor as an object of the problem", form)
-    if domain_name is None:
-        r.error("missing '(:domain NAME)'", form)
-    if not has_init:
+    init_nodes = _body(found, ":init")
+    limits.check("max_init_facts", len(init_nodes), "problem", "facts in ':init'")
+    if ":init" not in found:
         r.error("missing ':init' section", form)
-    if goal_node is None:
-        r.error("missing ':goal' section", form)
+    goal_node = _goal_node(r, found.get(":goal"), form)
+    if goal_node is not None:
+        limits.check("max_goal_size", _count_lists(goal_node), "problem",
+                     "conditions in ':goal'")
     everything = dict(domain.constants)
     everything.update(objects)
+    for action in domain.unread_actions:  # the domain's errors, where the domain has them
+        if all(_has_objects(domain.types, everything, t) for t in action.param_types):
+            r.errors.extend(action.errors)
     fr = _FormulaReader(r, (domain.types, domain.predicates, domain.functions), everything)
     init = _read_init(r, fr, init_nodes)
     goal = fr.formula(goal_node, {}) if goal_node is not None else And(())
     r.raise_if_errors()
     return Problem(str(name), str(domain_name), objects, tuple(init), goal,
                    tuple(warnings + r.warnings))
+
+
+def _domain_name(r: _Reader, sections, domain: Domain, form) -> str | None:
+    if not sections:
+        r.error("missing '(:domain NAME)'", form)
+        return None
+    section = sections[0]
+    if len(section) != 2 or not isinstance(section[1], Sym):
+        r.error("expected '(:domain NAME)'", section)
+        return None
+    if section[1] != domain.name:
+        r.error(f"the problem is for domain {quote(section[1])} but the domain is "
+                f"{quote(domain.name)}", section[1])
+    return section[1]
+
+
+def _goal_node(r: _Reader, sections, form):
+    if not sections:
+        r.error("missing ':goal' section", form)
+        return None
+    section = sections[0]
+    if len(section) != 2:
+        r.error("':goal' takes exactly one condition", section)
+    return section[1] if len(section) > 1 else SList()
 
 
 def _read_init(r: _Reader, fr: _FormulaReader, nodes) -> list[Atom]:
@@ -515,6 +662,11 @@ def _read_init(r: _Reader, fr: _FormulaReader, nodes) -> list[Atom]:
             continue
         if node[0] == "=" and len(node) == 3 and isinstance(node[1], SList):
             continue  # a numeric fluent's value, such as (= (total-cost) 0)
+        if node[0] == "not" and len(node) == 2 and isinstance(node[1], SList):
+            if r.tolerate("a negative literal in ':init'", "nothing: what ':init' does not "
+                          "list is false", node):
+                fr.atom(node[1], {})  # still checked
+            continue
         if node[0] in ("not", "and", "or", "forall", "exists", "="):
             r.error(f"':init' holds only facts, found {quote(node[0])}", node)
             continue
@@ -541,8 +693,9 @@ def _count_lists(node) -> int:
     return count
 
 
-def parse(domain: str | os.PathLike, problem: str | os.PathLike,
-          limits: Limits = Limits()) -> tuple[Domain, Problem]:
-    """Read a domain and one of its problems (paths or PDDL text)."""
-    d = parse_domain(domain, limits)
-    return d, parse_problem(problem, d, limits)
+def parse(domain: str | os.PathLike, problem: str | os.PathLike, limits: Limits = Limits(),
+          strict: bool = False) -> tuple[Domain, Problem]:
+    """Read a domain and one of its problems (paths or PDDL text); ``strict`` refuses what
+    planners tolerate (see the module's docstring)."""
+    d = parse_domain(domain, limits, strict)
+    return d, parse_problem(problem, d, limits, strict)

@@ -26,6 +26,7 @@ class SList(list):
 
 _TOKEN = re.compile(r"(\n)|([()])|([^\s(),;]+)|;[^\n]*|,")
 _DEFINE = re.compile(r"\(\s*define\b", re.IGNORECASE)
+_GLUED = re.compile(r"(?<=[^?])(?=\?)")  # before each '?' that follows another character
 
 
 def snippet(line: str) -> str:
@@ -41,11 +42,14 @@ def line_of(text: str, line: int | None) -> str:
     return snippet(lines[line - 1]) if line <= len(lines) else ""
 
 
-def read_form(text: str, start: int, stage: str, limits: Limits) -> tuple[SList, int]:
+def read_form(text: str, start: int, stage: str, limits: Limits,
+              glued: list[Diagnostic] | None = None) -> tuple[SList, int]:
     """The s-expression whose '(' is at ``start``, and the offset just past its ')'.
 
     Reads iteratively (commas count as spaces) and refuses nesting deeper than
-    ``limits.max_depth`` as soon as it is seen.
+    ``limits.max_depth`` as soon as it is seen. Given a ``glued`` list, a variable written
+    against the name before it (``at?r``) is read as two symbols, as FF's scanner reads
+    it, with a warning in ``glued``; else it stays one symbol.
     """
     line, line_start = 1 + text.count("\n", 0, start), text.rfind("\n", 0, start) + 1
     stack: list[SList] = []
@@ -69,21 +73,30 @@ def read_form(text: str, start: int, stage: str, limits: Limits) -> tuple[SList,
             if not stack:
                 return node, match.end()
         elif word:
-            sym = Sym(word.lower())
-            sym.line, sym.col = line, match.start() - line_start + 1
-            stack[-1].append(sym)
+            col = match.start() - line_start + 1
+            parts = _GLUED.split(word) if glued is not None else [word]
+            for part in parts:
+                sym = Sym(part.lower())
+                sym.line, sym.col = line, col
+                stack[-1].append(sym)
+                if col > match.start() - line_start + 1:
+                    glued.append(Diagnostic(
+                        stage, f"no space before the variable {quote(part)}; read as two "
+                               f"symbols", line, col, line_of(text, line), "warning"))
+                col += len(part)
     opened = stack[0] if len(stack) == 1 else stack[-1]
     raise PDDLError([Diagnostic(
         stage, f"unbalanced parentheses: {len(stack)} '(' never closed; "
         f"the innermost open one is here", opened.line, opened.col, line_of(text, opened.line))])
 
 
-def extract_define(text: str, stage: str,
-                   limits: Limits = Limits()) -> tuple[SList, list[Diagnostic]]:
+def extract_define(text: str, stage: str, limits: Limits = Limits(),
+                   strict: bool = True) -> tuple[SList, list[Diagnostic]]:
     """The one ``(define ...)`` form of ``text``, and warnings for prose around it.
 
     Language models wrap PDDL in prose and Markdown fences; the form is taken from
-    them and a warning says what was ignored.
+    them and a warning says what was ignored. Unless ``strict``, a variable glued to the
+    name before it is read apart (see :func:`read_form`).
     """
     if not text.strip():
         raise PDDLError([Diagnostic(stage, f"the {stage} is empty: received {quote(text)}")])
@@ -94,7 +107,8 @@ def extract_define(text: str, stage: str,
         raise PDDLError([Diagnostic(stage, f"not PDDL: no '(define ...)' form in "
                                            f"{quote(text.strip())}", line, 1, line_of(text, line))])
     start = match.start()
-    form, end = read_form(text, start, stage, limits)
+    glued: list[Diagnostic] | None = None if strict else []
+    form, end = read_form(text, start, stage, limits, glued)
     trailing = text[end:]
     stray = re.match(r"\s*\)", trailing)
     if stray:
@@ -113,7 +127,7 @@ def extract_define(text: str, stage: str,
             warnings.append(Diagnostic(stage, "text outside the '(define ...)' form was ignored",
                                        line, pos - (text.rfind("\n", 0, pos) + 1) + 1,
                                        line_of(text, line), severity="warning"))
-    return form, warnings
+    return form, warnings + (glued or [])
 
 
 def _at(text: str, pos: int, stage: str, message: str) -> Diagnostic:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from ..envs.feedback import action_failure
 from ..formalizer import CheckFailure, CommandMapper, Request, check
+from ..formalizer.checks import warning_records
 from ..llm import Usage
 from ..pddl import solve
 from .base import GIVE_UP, RESTART
@@ -24,8 +25,11 @@ class PDDLegoPolicy:
     (``info["action_error"]``) goes back with the game's answer and the commands that
     succeeded, up to ``max_simulation_retries`` times before a plan runs through.
     ``error_fixing=False`` sets both to 0 (the paper's ablation). Every round's files,
-    check, plan and steps are in ``details["rounds"]``; ``details["stop"]`` says why the
-    policy gave up, if it did. ``truth`` (for evaluators; the loop never reads it) returns
+    check, the reader's warnings, plan and steps (each with the command chosen and why)
+    are in ``details["rounds"]``; ``details["warnings"]`` counts the warnings of all
+    rounds; ``details["stop"]`` says why the policy gave up, if it did. The files are read
+    as planners read them (see :mod:`planloop.pddl.reader`); ``strict_pddl=True``
+    refuses what planners tolerate. ``truth`` (for evaluators; the loop never reads it) returns
     the true problem file of the moment, recorded as each round's ``truth``.
 
     ``rollback=True`` is PDDLego+'s own code: a refused step of a plan whose earlier steps
@@ -39,7 +43,8 @@ class PDDLegoPolicy:
     def __init__(self, writer, max_solver_retries: int = 5, max_simulation_retries: int = 5,
                  error_fixing: bool = True, planner: str = "auto",
                  planner_timeout: float = 30.0, frozen_df: str | None = None, solver=solve,
-                 truth: Callable[[], str | None] | None = None, rollback: bool = False):
+                 truth: Callable[[], str | None] | None = None, rollback: bool = False,
+                 strict_pddl: bool = False):
         self.writer = writer
         self.model_name = writer.name
         self.prompt_version = writer.prompt_version
@@ -49,6 +54,7 @@ class PDDLegoPolicy:
         self.frozen_df = frozen_df
         self.truth = truth
         self.rollback = rollback
+        self.strict_pddl = strict_pddl
         self.usage = Usage()
         self.details: dict = {}
 
@@ -58,6 +64,7 @@ class PDDLegoPolicy:
         self.task = str(info.get("task", ""))
         self.history, self.new = [obs], [obs]
         self.files = None
+        self.domain = None  # of the files whose plan is being played
         self.queue: list[str] = []
         self.sent: tuple[str, str] | None = None  # (plan step, command) awaiting its outcome
         self.trigger, self.error = "start", None
@@ -70,7 +77,8 @@ class PDDLegoPolicy:
         self.replay: list[str] | None = None  # after a rollback's RESTART
         self.rounds: list[dict] = []
         self.details = {"rounds": self.rounds, "solver_errors": 0, "solver_fixed": 0,
-                        "simulation_errors": 0, "simulation_fixed": 0, "stop": None}
+                        "simulation_errors": 0, "simulation_fixed": 0, "warnings": 0,
+                        "stop": None}
 
     def act(self, obs: str, info: dict) -> str:
         valid = list(info.get("admissible_actions") or ())
@@ -88,14 +96,16 @@ class PDDLegoPolicy:
                 if self.details["stop"] is not None or not self._formalize(valid):
                     return GIVE_UP
             step = self.queue.pop(0)
-            command = self.mapper.command_for(step, valid)
+            choice = self.mapper.choose(step, valid, self.domain)
+            command = choice.command
             if command is None:  # a later step the game's commands cannot express
                 self._refused(step, f"the step {step} names no command the game accepts "
                                     f"now (valid now: {', '.join(valid)})")
                 if self.replay is not None:
                     return RESTART
         self.sent = (step, command)
-        self.rounds[-1]["steps"].append({"step": step, "command": command})
+        self.rounds[-1]["steps"].append({"step": step, "command": command,
+                                         "why": choice.reason})
         return command
 
     def finish(self, obs: str, info: dict) -> None:
@@ -156,25 +166,31 @@ class PDDLegoPolicy:
                       "df": draft.files.df if draft.files else None,
                       "pf": draft.files.pf if draft.files else None,
                       "truth": self.truth() if self.truth else None,
-                      "reply": draft.reply, "check": None, "planner": None, "plan": [],
-                      "steps": []}
+                      "reply": draft.reply, "check": None, "warnings": [], "planner": None,
+                      "plan": [], "steps": []}
             self.rounds.append(record)
             try:
                 if draft.files is None:
                     raise CheckFailure("syntax", draft.problem)
                 checked = check(draft.files, self.mapper, valid, self.planner,
-                                self.planner_timeout, self.solver)
+                                self.planner_timeout, self.solver, self.strict_pddl)
             except CheckFailure as failure:
                 record["check"] = {"stage": failure.stage, "message": failure.message}
+                self._warned(record, failure.warnings)
                 self.details["solver_errors"] += 1
                 self.files = draft.files or self.files
                 self.trigger, self.error = "solver_error", str(failure)
                 continue
             self.details["solver_fixed"] += attempt
             record.update(plan=list(checked.plan), planner=checked.planner)
-            self.files, self.queue = draft.files, list(checked.plan)
+            self._warned(record, checked.warnings)
+            self.files, self.queue, self.domain = draft.files, list(checked.plan), checked.domain
             self.new, self.succeeded, self.repeated = [], [], None
             return True
         self.details["stop"] = f"solver error not fixed after {self.max_solver} retries: " \
                                f"{self.error}"
         return False
+
+    def _warned(self, record: dict, warnings) -> None:
+        record["warnings"] = warning_records(warnings)
+        self.details["warnings"] += len(warnings)

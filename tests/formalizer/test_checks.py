@@ -129,7 +129,7 @@ def test_planner_statuses_from_a_solver_double(result, message):
 
     found = failure(solver=solver, planner="lama-first", timeout=3.0)
     assert (found.stage, found.message) == ("planner", message)
-    assert calls == [{"planner": "lama-first", "timeout": 3.0}]
+    assert calls == [{"planner": "lama-first", "timeout": 3.0, "strict": False}]
 
 
 def test_a_first_step_that_names_no_command_is_a_mapping_failure():

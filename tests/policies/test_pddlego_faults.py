@@ -232,7 +232,7 @@ def test_planner_timeout_is_a_solver_error():
 
     episode, model = play(DOOR_FIRST, lambda env: scripted(env), solver=solver,
                           planner_timeout=7.0)
-    assert calls[0] == {"planner": "bfs", "timeout": 7.0}
+    assert calls[0] == {"planner": "bfs", "timeout": 7.0, "strict": False}
     assert episode.details["rounds"][0]["check"] == {
         "stage": "planner",
         "message": "the planner found no plan within its time limit (no plan within 0.01 s)"}
