@@ -172,13 +172,7 @@ class _FormulaReader:
         self.external_constants: dict[str, Sym] = {}
 
     def is_subtype(self, t: str, of) -> bool:
-        seen = 0
-        while True:
-            if t in of or ROOT_TYPE in of:
-                return True
-            if t == ROOT_TYPE or t not in self.types or seen > len(self.types):
-                return False
-            t, seen = self.types[t], seen + 1
+        return any(a in of for a in _ancestors(self.types, t))
 
     def term_types(self, term: Sym, scope) -> tuple[str, ...] | None:
         if term.startswith("?"):
@@ -415,15 +409,19 @@ def _leave_out(r: _Reader, action: Action, before: int, empty: tuple[str, ...]) 
     return UnreadAction(action.name, tuple(p.types for p in action.params), errors)
 
 
+def _ancestors(types: dict[str, str], t: str) -> list[str]:
+    """``t`` and the types above it in ``types`` (type -> parent), ending with ``object``;
+    a cycle ends the chain."""
+    chain = [t]
+    while chain[-1] in types and len(chain) <= len(types):
+        chain.append(types[chain[-1]])
+    return chain if chain[-1] == ROOT_TYPE else chain + [ROOT_TYPE]
+
+
 def _has_objects(types: dict[str, str], objects: dict[str, str], of: tuple[str, ...]) -> bool:
     """Whether some object of ``objects`` has one of the types ``of`` (or a subtype)."""
-    def ancestors(t: str):
-        seen = 0
-        while t in types and seen <= len(types):
-            yield t
-            t, seen = types[t], seen + 1
-        yield t
-    return ROOT_TYPE in of or any(a in of for t in set(objects.values()) for a in ancestors(t))
+    return ROOT_TYPE in of or any(a in of for t in set(objects.values())
+                                  for a in _ancestors(types, t))
 
 
 def _requirements(r: _Reader, body) -> tuple[str, ...]:
@@ -436,8 +434,8 @@ def _requirements(r: _Reader, body) -> tuple[str, ...]:
         else:
             defect = "unsupported" if req in UNSUPPORTED_REQUIREMENTS else "unknown"
             # what it would allow is refused where it is used
-            r.tolerate(f"{defect} requirement {quote(req)}", "not required, since nothing "
-                       "else in the domain may use what it adds", req)
+            r.tolerate(f"{defect} requirement {quote(req)}", "not required: what it adds is "
+                       "refused where it is used", req)
     return tuple(dict.fromkeys(requirements))
 
 
@@ -485,13 +483,13 @@ def _declare(r: _Reader, pairs, types: dict[str, str], what: str,
         old = declared.get(name, earlier.get(name))
         if old is not None:
             narrower = _narrower(types, old, new)
-            where = "a constant of the domain" if name not in declared else f"a {what}"
+            twice = "declared twice" if name in declared else "already a constant of the domain"
             if narrower is None:
-                r.error(f"{what} {quote(name)} is declared twice, as {quote(old)} and as "
+                r.error(f"{what} {quote(name)} is {twice}, as {quote(old)} and as "
                         f"{quote(new)}", name)
                 continue
-            if not r.tolerate(f"{what} {quote(name)} is already {where}", f"one {what} "
-                              f"of type {quote(narrower)}", name):
+            if not r.tolerate(f"{what} {quote(name)} is {twice}", f"one {what} of type "
+                              f"{quote(narrower)}", name):
                 continue
             new = narrower
         declared[str(name)] = new
@@ -500,12 +498,7 @@ def _declare(r: _Reader, pairs, types: dict[str, str], what: str,
 
 def _narrower(types: dict[str, str], a: str, b: str) -> str | None:
     """Of two types, the one that is a subtype of the other, or None."""
-    def ancestors(t: str) -> list[str]:
-        chain = [t]
-        while chain[-1] in types and len(chain) <= len(types):
-            chain.append(types[chain[-1]])
-        return chain + [ROOT_TYPE]
-    return b if a in ancestors(b) else a if b in ancestors(a) else None
+    return b if a in _ancestors(types, b) else a if b in _ancestors(types, a) else None
 
 
 def _predicates(r: _Reader, body, types: dict[str, str]) -> dict[str, Predicate]:

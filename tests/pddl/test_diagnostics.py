@@ -322,7 +322,7 @@ def test_duplicate_action():
 
 def test_duplicate_object():
     problem = edit(PROBLEM, "home away - place", "home away - place t1 - truck")
-    tolerated(DOMAIN, "object 't1' is already a object", problem=problem,
+    tolerated(DOMAIN, "object 't1' is declared twice", problem=problem,
               place=at(problem, "t1", 2))
     problem = edit(PROBLEM, "home away - place", "home away - place t1 - place")
     d = only(diagnostics_of(parse, DOMAIN, problem), "'t1' is declared twice")
