@@ -1,7 +1,8 @@
 """The run's HTML report: one self-contained page (inline CSS and a little inline script
 under a Content-Security-Policy that lets nothing else run or load) with a table of the
 episodes and, per episode, each round of the formalize-plan-play loop: why it ran, the
-error it answered, its check, planner, plan and steps, its DF and PF as a diff against
+error it answered, its check and the reader's warnings, planner, plan and steps (each
+command with why it was chosen, on hover), its DF and PF as a diff against
 the files before, and the true PF beside the model's when the record carries it.
 Records without rounds show their actions and observations. Everything taken from a
 record is escaped: model text is shown, never run."""
@@ -149,6 +150,8 @@ def _round(number: int, round_: dict, previous: dict[str, tuple[int, str]]) -> s
         parts.append(f'<p>answers:</p><pre class="answers">{_e(round_["answers"])}</pre>')
     parts.append(f'<p>check: <span class="failed">{_e(check.get("stage"))}: '
                  f'{_e(check.get("message"))}</span></p>' if check else "<p>check: passed</p>")
+    if round_.get("warnings"):
+        parts.append(_warnings(round_["warnings"]))
     if planner:
         parts.append(f"<p>planner: {_e(planner.get('planner'))} {_e(planner.get('status'))} "
                      f"in {_e(planner.get('seconds'))} s</p>")
@@ -167,11 +170,22 @@ def _round(number: int, round_: dict, previous: dict[str, tuple[int, str]]) -> s
     return "\n".join(parts) + "</details>"
 
 
+def _title(text: str | None) -> str:
+    return f' title="{_e(text)}"' if text else ""
+
+
+def _warnings(warnings: list[dict]) -> str:
+    """The reader's warnings: forms planners accept, each with where it is."""
+    items = "".join(f"<li>{_e(w.get('stage'))} line {_e(w.get('line'))}, col {_e(w.get('col'))}"
+                    f": {_e(w.get('message'))}</li>" for w in warnings)
+    return f'<p>{len(warnings)} dialect warning(s):</p><ul class="warnings">{items}</ul>'
+
+
 def _steps(steps: list[dict]) -> str:
     status = {True: "ok", False: "refused", None: "-"}
     rows = "".join(
         f'<tr class="step{" failed" if s.get("ok") is False else ""}"><td>{_e(s.get("step"))}</td>'
-        f'<td>{_e(s.get("command"))}</td><td>{status[s.get("ok")]}</td>'
+        f'<td{_title(s.get("why"))}>{_e(s.get("command"))}</td><td>{status[s.get("ok")]}</td>'
         f'<td><pre>{_e(s.get("observation"))}</pre></td></tr>' for s in steps)
     return ('<table class="steps"><thead><tr><th>plan step</th><th>command</th><th></th>'
             f"<th>the game's answer</th></tr></thead><tbody>{rows}</tbody></table>")

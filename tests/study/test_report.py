@@ -99,6 +99,18 @@ def test_the_round_shows_its_trigger_error_check_plan_and_steps(tmp_path):
     assert html.count('<tr class="step">') == 1 and html.count('<tr class="step failed">') == 1
 
 
+def test_the_round_shows_the_readers_warnings_and_why_each_command(tmp_path):
+    warning = {"stage": "domain", "line": 3, "col": 11,
+               "message": "type 'room' is listed among its own subtypes; read as a type of "
+                          "its own"}
+    steps = [{"step": "(go a b)", "command": "go b", "why": "go b: destination ?to",
+              "observation": "ok", "ok": True}]
+    html = page(tmp_path, an_episode([a_round(0, warnings=[warning], steps=steps)]))
+    assert ("<p>1 dialect warning(s):</p><ul class=\"warnings\"><li>domain line 3, col 11: "
+            "type &#x27;room&#x27; is listed among its own subtypes") in html
+    assert '<td title="go b: destination ?to">go b</td>' in html
+
+
 def test_a_step_without_an_answer_shows_none(tmp_path):
     """A step the game never answered (a record cut short) is shown without an outcome."""
     rounds = [a_round(0, steps=[{"step": "(go b)", "command": "go b", "observation": "you went",
