@@ -50,3 +50,15 @@ def test_bad_calls_are_answers_not_exceptions():
     assert broken["error"].startswith("cannot read the task")
     assert session.call("get_state")["facts"]  # the earlier task is kept
     assert "both" in session.call("start_session", {"domain": DOMAIN})["error"]
+
+
+def test_start_names_the_readers_warnings():
+    """A model's task in a dialect planners accept starts, and says how it was read."""
+    domain = DOMAIN.replace("(:predicates", "(:types block - block)\n(:predicates", 1)
+    started = EngineSession().call("start_session", {"domain": domain, "problem": PROBLEM})
+    assert started["started"]
+    [warning] = started["warnings"]
+    assert "type 'block' is listed among its own subtypes; read as a type of its own" in warning
+    assert "line " in warning and "col " in warning
+    assert "warnings" not in EngineSession().call("start_session",
+                                                  {"domain": DOMAIN, "problem": PROBLEM})

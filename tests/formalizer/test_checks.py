@@ -49,6 +49,22 @@ def failure(**files_and_options) -> CheckFailure:
     return error.value
 
 
+def test_a_dialect_planners_accept_passes_with_its_warnings():
+    """PDDLego+ models often list a type among its own subtypes (FF and Fast Downward
+    accept it): the check passes, with a warning at its place; strict checks refuse it."""
+    df = DOMAIN.replace("(:types room door item slot direction)",
+                        "(:types room door item slot direction - direction)")
+    checked = run_check(df=df)
+    [warning] = checked.warnings
+    assert (warning.stage, warning.line, warning.severity) == ("domain", 3, "warning")
+    assert "type 'direction' is listed among its own subtypes" in warning.message
+    assert checked.plan == run_check().plan and checked.domain.types["direction"] == "object"
+    refused = failure(df=df, strict=True)
+    assert refused.stage == "syntax" and "listed among its own subtypes" in refused.message
+    empty = failure(df=df, pf=PF.replace("(and (player-at hall))", "(and)"))
+    assert empty.stage == "goal" and empty.warnings == checked.warnings
+
+
 def test_files_that_pass_give_the_plan_and_the_planner_record():
     checked = run_check(planner="lama-first")
     assert isinstance(checked, Checked)

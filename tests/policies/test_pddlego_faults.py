@@ -56,6 +56,7 @@ DEFECTS = {  # name: (df, pf) -> (df, pf) with that one defect, or a whole reply
     "unmapped_first": lambda df, pf: (df.replace("(:action open-door", "(:action unlatch"), pf),
     "unmapped_later": lambda df, pf: (df.replace("(:action move", "(:action fly-through"), pf),
     "no_pddl": lambda df, pf: "I would open the door and go north.",
+    "own_subtype": lambda df, pf: (df.replace("(:types room", "(:types room - room", 1), pf),
     "coin_elsewhere": lambda df, pf: (
         df, pf.replace("(in-room coin pantry)", "(in-room coin kitchen)")),
 }
@@ -303,3 +304,17 @@ def test_a_failing_model_call_is_the_episodes_error():
     episode, _ = play(DOOR_FIRST, once)
     assert episode.error == "client: RuntimeError: quota exceeded"
     assert episode.actions == ("open door to north", "move north") and not episode.won
+
+
+def test_a_dialect_planners_accept_plays_with_its_warnings_recorded():
+    episode, _ = play(DOOR_FIRST, lambda env: scripted(env, "own_subtype", calls=range(99)))
+    assert episode.won and counters(episode)["solver_errors"] == 0
+    rounds = episode.details["rounds"]
+    assert episode.details["warnings"] == sum(len(r["warnings"]) for r in rounds) >= 1
+    [warning] = rounds[0]["warnings"]
+    assert warning["stage"] == "domain" and warning["line"] and warning["col"]
+    assert "type 'room' is listed among its own subtypes" in warning["message"]
+    assert all(step["why"] for r in rounds for step in r["steps"])
+    strict, _ = play(DOOR_FIRST, lambda env: scripted(env, "own_subtype", calls=range(99)),
+                     strict_pddl=True)
+    assert not strict.won and strict.details["rounds"][0]["check"]["stage"] == "syntax"
