@@ -328,6 +328,17 @@ _MERGEABLE = frozenset({":requirements", ":types", ":constants", ":predicates", 
                         ":objects", ":init"})
 
 
+def _read_sections(source, stage: str, limits: Limits, strict: bool):
+    """(the reader, the ``define`` form, its name, its sections by key) of the ``stage``
+    (domain or problem) text or file ``source``; the reader holds the warnings so far."""
+    text = read_source(source, stage, limits)
+    form, warnings = extract_define(text, stage, limits, strict)
+    r = _Reader(text, stage, strict)
+    r.warnings.extend(warnings)
+    name, sections = r.header(form, stage)
+    return r, form, name, _sections(r, sections)
+
+
 def _sections(r: _Reader, sections) -> dict[str, list[SList]]:
     """Section key -> its sections, in order. A repeated section of declarations or facts
     is read as one (a warning; an error when strict); any other repeated section but
@@ -357,11 +368,7 @@ def parse_domain(source: str | os.PathLike, limits: Limits = Limits(),
                  strict: bool = False) -> Domain:
     """Read a domain from a path or from PDDL text; ``strict`` refuses what planners
     tolerate (see the module's docstring)."""
-    text = read_source(source, "domain", limits)
-    form, warnings = extract_define(text, "domain", limits, strict)
-    r = _Reader(text, "domain", strict)
-    name, sections = r.header(form, "domain")
-    found = _sections(r, sections)
+    r, form, name, found = _read_sections(source, "domain", limits, strict)
     for key, parts in found.items():
         if key not in (":requirements", ":types", ":constants", ":predicates", ":functions",
                        ":action"):
@@ -393,8 +400,7 @@ def parse_domain(source: str | os.PathLike, limits: Limits = Limits(),
         actions[action.name] = action
     r.raise_if_errors()
     return Domain(str(name), requirements, types, constants, predicates, actions,
-                  functions, tuple(fr.external_constants), tuple(warnings + r.warnings),
-                  tuple(unread))
+                  functions, tuple(fr.external_constants), tuple(r.warnings), tuple(unread))
 
 
 def _leave_out(r: _Reader, action: Action, before: int, empty: tuple[str, ...]) -> UnreadAction:
@@ -584,11 +590,7 @@ def parse_problem(source: str | os.PathLike, domain: Domain, limits: Limits = Li
                   strict: bool = False) -> Problem:
     """Read a problem of ``domain`` from a path or from PDDL text; ``strict`` refuses what
     planners tolerate (see the module's docstring)."""
-    text = read_source(source, "problem", limits)
-    form, warnings = extract_define(text, "problem", limits, strict)
-    r = _Reader(text, "problem", strict)
-    name, sections = r.header(form, "problem")
-    found = _sections(r, sections)
+    r, form, name, found = _read_sections(source, "problem", limits, strict)
     for key, parts in found.items():
         if key not in (":domain", ":objects", ":init", ":goal", ":metric", ":requirements"):
             r.error(f"section {quote(key)} is not supported in a problem", parts[0])
@@ -618,8 +620,7 @@ def parse_problem(source: str | os.PathLike, domain: Domain, limits: Limits = Li
     init = _read_init(r, fr, init_nodes)
     goal = fr.formula(goal_node, {}) if goal_node is not None else And(())
     r.raise_if_errors()
-    return Problem(str(name), str(domain_name), objects, tuple(init), goal,
-                   tuple(warnings + r.warnings))
+    return Problem(str(name), str(domain_name), objects, tuple(init), goal, tuple(r.warnings))
 
 
 def _domain_name(r: _Reader, sections, domain: Domain, form) -> str | None:
