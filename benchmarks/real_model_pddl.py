@@ -22,9 +22,9 @@ parser) recorded for each model call. Each unique (DF, PF) is checked once with
 
 Verdicts: ``plan`` (Checked: check() runs with a mapper taking any step for a command, as
 each call has its own valid commands; the mapping is measured per call in 6, so a plan
-that fails only at mapping counts as a plan), ``goal_true`` (the goal already true),
-``no_plan`` (the planner proved it unsolvable), ``rejected`` (a syntax failure or an
-empty goal), ``timeout`` and ``error`` (the planner's), ``crash`` and ``hang``.
+that fails only at mapping counts as a plan), ``goal_true`` (the goal empty or
+already true), ``no_plan`` (the planner proved it unsolvable), ``rejected`` (a syntax
+failure), ``timeout`` and ``error`` (the planner's), ``crash`` and ``hang``.
 
     nice -n 10 python benchmarks/real_model_pddl.py --limit 2000 --json /tmp/real_model_pddl.json
 """
@@ -179,8 +179,8 @@ def verdict(failure: CheckFailure, results: list) -> str:
     """The verdict class of a failed check (``results``: the planner's answers)."""
     if failure.stage == "syntax":
         return "rejected"
-    if failure.stage == "goal":
-        return "goal_true" if "already true" in failure.message else "rejected"
+    if failure.stage == "goal":  # an empty goal is true too: FF's empty plan for both
+        return "goal_true"
     return {"unsolvable": "no_plan", "timeout": "timeout"}.get(results[-1].status, "error")
 
 
