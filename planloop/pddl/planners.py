@@ -6,15 +6,17 @@ Fast Downward comes from the ``up-fast-downward`` wheel: its translator runs as
 then its ``downward`` binary searches. Model text only ever reaches the planner
 as files written by :mod:`planloop.pddl.writer`, and only argv lists are run.
 
-``auto`` plans small tasks in-process (starting Fast Downward costs 0.2 s or more
-before it searches) and hands the rest to ``lama-first``: same contract, any valid
-plan.
+``auto`` is a portfolio with the contract of ``lama-first`` (any valid plan): an
+invariant check, then the in-process search racing ``lama-first``, which starts only
+when the in-process search has not answered quickly (starting Fast Downward costs 0.1 s
+or more before it searches).
 """
 
 from __future__ import annotations
 
 import ctypes
 import importlib.util
+import math
 import os
 import re
 import resource
@@ -33,11 +35,13 @@ from functools import lru_cache
 from pathlib import Path
 
 from .diagnostics import PDDLError, received
-from .grounding import Task, ground
-from .model import Domain, Problem
+from .grounding import Task, _conjuncts, ground
+from .model import Atom, Domain, Problem
 from .plans import parse_plan
 from .reader import parse_domain, parse_problem
 from .heuristics import RelaxedTask
+from .invariants import impossible_pair
+from .portfolio import Checked, Race
 from .search import SearchTimeout, astar, breadth_first, greedy_best_first
 from .source import Limits, source_path
 from .writer import write_domain, write_problem
@@ -47,12 +51,15 @@ FAST_DOWNWARD_PLANNERS = {"lama-first": "lama-first", "seq-sat-lama-2011": "seq-
                           "astar(lmcut())": "seq-opt-lmcut", "seq-opt-lmcut": "seq-opt-lmcut"}
 BUILTIN_PLANNERS = {"bfs": breadth_first, "astar": astar, "gbfs": greedy_best_first}
 PLANNERS = tuple(FAST_DOWNWARD_PLANNERS) + tuple(BUILTIN_PLANNERS) + ("auto",)
-# auto searches in-process only tasks of at most AUTO_MAX_ACTIONS ground actions (grounding
-# stops past AUTO_GROUND_LIMIT), for at most AUTO_SEARCH_SECONDS: see benchmarks/
-# bench_formalizer_planning.py and the README for the measurements behind them.
-AUTO_MAX_ACTIONS = 1000
-AUTO_GROUND_LIMIT = 2000
-AUTO_SEARCH_SECONDS = 0.5
+# auto (see _solve_auto) grounds in-process a task of at most AUTO_GROUND_LIMIT actions (else
+# it tries AUTO_TRY_GROUND_LIMIT), searches it alone for AUTO_ALONE_SECONDS if it has at most
+# AUTO_MAX_ACTIONS reachable ones, then beside Fast Downward for at most AUTO_SEARCH_SECONDS.
+# See benchmarks/bench_formalizer_planning.py and the README for the measurements behind them.
+AUTO_GROUND_LIMIT = 10_000
+AUTO_TRY_GROUND_LIMIT = 2000
+AUTO_MAX_ACTIONS = 10_000
+AUTO_ALONE_SECONDS = 0.1
+AUTO_SEARCH_SECONDS = 10.0
 _DIR_PREFIX = "planloop-fd-"  # then the owner's pid: planloop-fd-<pid>-XXXX
 _OWNED_DIR = re.compile(re.escape(_DIR_PREFIX) + r"(\d+)-")
 
@@ -161,33 +168,92 @@ def _search(task: Task, search, name: str, start: float, timeout: float) -> Plan
 
 def _solve_auto(d: Domain, p: Problem, timeout: float, memory_limit_mb: int | None,
                 start: float, limits: Limits) -> PlanResult:
-    """Greedy best-first search in-process when the task grounds to at most
-    AUTO_MAX_ACTIONS actions and the search ends within AUTO_SEARCH_SECONDS; else
-    Fast Downward's lama-first with the time left. ``memory_limit_mb`` binds only
-    Fast Downward (the in-process search is small by those two bounds)."""
-    def fall_back(reason: str) -> PlanResult:
-        result = _solve_fast_downward(d, p, "lama-first", timeout, memory_limit_mb, start)
-        return replace(result, message=f"{reason}; {result.message}", planner="auto/lama-first")
+    """A portfolio: a goal that an invariant of the domain refutes is unsolvable at once;
+    else greedy best-first search in-process races Fast Downward's lama-first (see
+    :class:`~planloop.pddl.portfolio.Race`) and the first definitive answer wins.
+    Fast Downward starts once the in-process work has run alone for AUTO_ALONE_SECONDS
+    (small tasks never start it), or when the task cannot be searched in-process.
+    ``memory_limit_mb`` binds only Fast Downward (the in-process search is bounded by
+    AUTO_MAX_ACTIONS and AUTO_SEARCH_SECONDS)."""
+    pair = impossible_pair(d, p)
+    if pair is not None:
+        return PlanResult("unsolvable", None, f"no plan exists: the goal needs {pair[0]} and "
+                          f"{pair[1]} together, and no reachable state has both",
+                          time.monotonic() - start, "auto/invariant")
 
-    capped = replace(limits, max_ground_actions=min(limits.max_ground_actions,
-                                                    AUTO_GROUND_LIMIT))
+    def fast_downward(stop: threading.Event) -> PlanResult:
+        return _solve_fast_downward(d, p, "lama-first", timeout, memory_limit_mb, start, stop)
+
+    with _sigterm_exits(), Race(fast_downward, start, AUTO_ALONE_SECONDS,
+                                AUTO_SEARCH_SECONDS) as race:
+        return _race(d, p, race, timeout, start, limits)
+
+
+def _race(d: Domain, p: Problem, race: Race, timeout: float, start: float,
+          limits: Limits) -> PlanResult:
+    """The in-process side of ``race``, and the answer of the race."""
     try:
-        task, relaxed = _auto_task(d, p, capped)
+        task, relaxed = _auto_ground(d, p, limits)
     except PDDLError as exc:
-        return fall_back(f"not grounded in-process ({exc})")
+        return _rival(race, f"not grounded in-process ({exc})")
     if relaxed is None:
-        return fall_back(f"{len(task.actions):,} ground actions, more than {AUTO_MAX_ACTIONS:,}")
+        return _rival(race, f"{len(task.actions):,} ground actions, more than "
+                            f"{AUTO_MAX_ACTIONS:,}")
     if relaxed.relaxed_plan(task.init) is None:
         return PlanResult("unsolvable", None, "no plan exists: the goal is unreachable even "
                           "ignoring delete effects", time.monotonic() - start, "auto/gbfs")
-    budget = min(timeout, time.monotonic() - start + AUTO_SEARCH_SECONDS)
-    result = _search(task, lambda t, timeout: greedy_best_first(t, timeout, relaxed),
-                     "auto/gbfs", start, budget)
+    checked = Checked(relaxed, race.check)
+    result = _search(task, lambda t, timeout: greedy_best_first(t, timeout, checked),
+                     "auto/gbfs", start, timeout)
     if result.status != "timeout":
         return result
-    if budget < timeout:
-        return fall_back(f"no in-process plan within {AUTO_SEARCH_SECONDS} s")
-    return replace(result, message=f"no plan within {timeout} s")
+    if race.rival_won():
+        return _rival(race, "Fast Downward answered first")
+    if race.rival_failed():  # the search went on alone until the timeout
+        return replace(result, message=f"{result.message}; lama-first: "
+                                       f"{race.rival.wait().message}")
+    if race.rival is None and time.monotonic() >= start + timeout:
+        return result
+    return _rival(race, f"no in-process plan within {min(AUTO_SEARCH_SECONDS, timeout)} s")
+
+
+def _auto_ground(d: Domain, p: Problem, limits: Limits) -> tuple[Task, RelaxedTask | None]:
+    """:func:`_auto_task` in full when at most AUTO_GROUND_LIMIT actions can be enumerated
+    (see :func:`_most_ground_actions`), else within AUTO_TRY_GROUND_LIMIT actions."""
+    most = min(limits.max_ground_actions, AUTO_GROUND_LIMIT)
+    if _most_ground_actions(d, p) > most:
+        most = min(most, AUTO_TRY_GROUND_LIMIT)
+    return _auto_task(d, p, replace(limits, max_ground_actions=most))
+
+
+def _most_ground_actions(d: Domain, p: Problem) -> int:
+    """The most actions grounding can enumerate: for each action, the product of its
+    parameters' numbers of objects, each restricted by the static one-parameter atoms its
+    precondition conjoins (grounding prunes further with the other static atoms; a
+    model-written domain seldom has any)."""
+    objects = {**d.constants, **p.objects}
+    static = set(d.predicates) - d.changed_predicates()
+    holds: dict[str, set[str]] = {}
+    for fact in p.init:
+        if fact.predicate in static and len(fact.args) == 1:
+            holds.setdefault(fact.predicate, set()).add(fact.args[0])
+    total = 0
+    for action in d.actions.values():
+        needs = [f for f in _conjuncts(action.precondition)
+                 if isinstance(f, Atom) and f.predicate in static and len(f.args) == 1]
+        count = 1
+        for param in action.params:
+            count *= sum(d.is_subtype(t, param.types) and all(
+                o in holds.get(f.predicate, ()) for f in needs if f.args[0] == param.name)
+                for o, t in objects.items())
+        total += count
+    return total
+
+
+def _rival(race: Race, reason: str) -> PlanResult:
+    """Fast Downward's result (started now if it has not yet), after ``reason``."""
+    result = race.launch().wait()
+    return replace(result, message=f"{reason}; {result.message}", planner="auto/lama-first")
 
 
 _LAST_TASKS: OrderedDict[tuple[int, Limits], tuple[Task, RelaxedTask | None]] = OrderedDict()
@@ -283,12 +349,14 @@ def _prctl():
         return None
 
 
-def _run(argv, cwd, env, stdin, deadline: float, memory_limit_mb):
-    """Run argv in its own process group; (exit code or None on timeout, output).
+def _run(argv, cwd, env, stdin, deadline: float, memory_limit_mb,
+         stop: threading.Event | None = None):
+    """Run argv in its own process group; (exit code or None on timeout or ``stop``,
+    output).
 
-    The group is killed however this call ends (timeout, KeyboardInterrupt, SystemExit);
-    on Linux the planner is also killed when its parent dies (SIGKILL included), and
-    ``memory_limit_mb`` caps its address space.
+    The group is killed however this call ends (timeout, ``stop`` set, KeyboardInterrupt,
+    SystemExit); on Linux the planner is also killed when its parent dies (SIGKILL
+    included), and ``memory_limit_mb`` caps its address space.
     """
     prctl, parent = _prctl(), os.getpid()
 
@@ -305,7 +373,7 @@ def _run(argv, cwd, env, stdin, deadline: float, memory_limit_mb):
                             stderr=subprocess.STDOUT, start_new_session=True,
                             preexec_fn=in_child)
     try:
-        out, _ = proc.communicate(timeout=max(0.01, deadline - time.monotonic()))
+        out, _ = _communicate(proc, deadline, stop)
         return proc.returncode, out.decode(errors="replace")
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
@@ -315,6 +383,22 @@ def _run(argv, cwd, env, stdin, deadline: float, memory_limit_mb):
         if proc.poll() is None:  # interrupted: leave no planner running
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+_STOP_POLL_SECONDS = 0.02
+
+
+def _communicate(proc: subprocess.Popen, deadline: float, stop: threading.Event | None):
+    """``proc.communicate()``; raises TimeoutExpired at ``deadline`` or soon after ``stop``
+    is set."""
+    while True:
+        left = max(0.01, deadline - time.monotonic())
+        try:
+            return proc.communicate(timeout=left if stop is None
+                                    else min(left, _STOP_POLL_SECONDS))
+        except subprocess.TimeoutExpired:
+            if stop is None or stop.is_set() or time.monotonic() >= deadline:
+                raise
 
 
 @contextmanager
@@ -370,7 +454,10 @@ def _constants_in_domain(d: Domain, p: Problem) -> tuple[Domain, Problem]:
 
 
 def _solve_fast_downward(d: Domain, p: Problem, planner: str, timeout: float,
-                         memory_limit_mb: int | None, start: float) -> PlanResult:
+                         memory_limit_mb: int | None, start: float,
+                         stop: threading.Event | None = None) -> PlanResult:
+    """Fast Downward's ``planner`` on the task, until ``start + timeout`` or until ``stop``
+    is set (then the result is a timeout)."""
     bin_dir, downward = fast_downward_paths()
     deadline = start + timeout
     env = dict(os.environ, PYTHONPATH=str(bin_dir))
@@ -386,7 +473,7 @@ def _solve_fast_downward(d: Domain, p: Problem, planner: str, timeout: float,
         Path(tmp, "problem.pddl").write_text(write_problem(p, d))
         code, out = _run([sys.executable, "-S", "-m", "fast_downward.translate", "domain.pddl",
                           "problem.pddl", "--sas-file", "output.sas"], tmp, env, subprocess.DEVNULL,
-                         deadline, memory_limit_mb)
+                         deadline, memory_limit_mb, stop)
         if code is None:
             return result("timeout", f"translation did not finish within {timeout} s")
         if code != 0:
@@ -396,7 +483,7 @@ def _solve_fast_downward(d: Domain, p: Problem, planner: str, timeout: float,
             return result(status, f"translator exit code {code}: {_tail(out)}", code=code)
         with open(Path(tmp, "output.sas")) as sas:
             code, out = _run([str(downward), *search_options(planner)], tmp, env, sas, deadline,
-                             memory_limit_mb)
+                             memory_limit_mb, stop)
         plan = _best_plan(Path(tmp))
         if plan is not None and (code is None or _classify(code) in ("solved", "timeout",
                                                                       "out_of_memory")):
