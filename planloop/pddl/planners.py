@@ -27,7 +27,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -232,21 +232,29 @@ def _most_ground_actions(d: Domain, p: Problem) -> int:
     precondition conjoins (grounding prunes further with the other static atoms; a
     model-written domain seldom has any)."""
     objects = {**d.constants, **p.objects}
+    of_type = Counter(objects.values())
     static = set(d.predicates) - d.changed_predicates()
     holds: dict[str, set[str]] = {}
     for fact in p.init:
         if fact.predicate in static and len(fact.args) == 1:
             holds.setdefault(fact.predicate, set()).add(fact.args[0])
+
+    above = {t: frozenset(d.ancestors(t)) for t in of_type}
+
+    @lru_cache(maxsize=None)
+    def count(types: tuple[str, ...], needs: tuple[str, ...]) -> int:
+        if not needs:
+            return sum(n for t, n in of_type.items() if not above[t].isdisjoint(types))
+        return sum(not above[t].isdisjoint(types) and all(o in holds.get(q, ()) for q in needs)
+                   for o, t in objects.items())
+
     total = 0
     for action in d.actions.values():
-        needs = [f for f in _conjuncts(action.precondition)
+        unary = [f for f in _conjuncts(action.precondition)
                  if isinstance(f, Atom) and f.predicate in static and len(f.args) == 1]
-        count = 1
-        for param in action.params:
-            count *= sum(d.is_subtype(t, param.types) and all(
-                o in holds.get(f.predicate, ()) for f in needs if f.args[0] == param.name)
-                for o, t in objects.items())
-        total += count
+        total += math.prod(count(param.types, tuple(f.predicate for f in unary
+                                                    if f.args[0] == param.name))
+                           for param in action.params)
     return total
 
 
