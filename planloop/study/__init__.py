@@ -18,17 +18,17 @@ A script in ``experiments/`` then holds its conditions, its record fields and it
 """
 
 from .errors import StudyError, one_line, study_main
-from .flags import parse_instances, parse_option, positive_int, study_parser
+from .flags import PaperFlags, Settings, parse_instances, parse_option, positive_int, study_parser
 from .jobs import Job, Study
 from .models import check_model, open_model
 from .plots import save_success_plot, show_success_plot
 from .progress import Progress
 from .report import write_report
 from .runner import every_instance, latest_records, make_env, run_study
-from .tables import markdown_table, model_failures, success_cell, tally
+from .tables import markdown_table, model_errors, model_failures, success_cell, tally
 
-__all__ = ["Job", "Progress", "Study", "StudyError", "check_model", "every_instance",
-           "latest_records", "make_env", "markdown_table", "model_failures", "one_line",
+__all__ = ["Job", "PaperFlags", "Progress", "Settings", "Study", "StudyError", "check_model", "every_instance",
+           "latest_records", "make_env", "markdown_table", "model_errors", "model_failures", "one_line",
            "open_model", "parse_instances", "parse_option", "positive_int", "run_study",
            "save_success_plot", "show_success_plot", "study_main", "study_parser",
            "success_cell", "tally", "write_report"]

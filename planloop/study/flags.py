@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from .backends import BACKENDS
@@ -90,3 +92,59 @@ def study_parser(description: str | None, *, env: str | None, out: str,
                         help=f"folder of the results, DIR/episodes.jsonl; rerunning the "
                              f"same command resumes (default {out})")
     return parser
+
+
+_UNSET = object()  # a flag not given on the command line
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What :meth:`PaperFlags.resolve` decided: every setting's value, whether
+    ``--paper`` was given, and the settings given beside it that differ from the
+    paper's (``overrides``, for the provenance and the table's caption)."""
+
+    values: Mapping[str, object]
+    paper: bool
+    overrides: Mapping[str, object]
+    protocol: str = ""
+
+    def recorded(self) -> dict:
+        """The study settings that name the protocol: ``{"protocol": NAME,
+        "overrides": {...}}`` with ``--paper``, else ``{}`` (so that runs without it
+        keep their keys)."""
+        return {"protocol": self.protocol, "overrides": dict(self.overrides)} \
+            if self.paper else {}
+
+
+class PaperFlags:
+    """The flags a paper's protocol sets, and ``--paper``.
+
+    ``add(*names, default=..., **argparse options)`` adds a flag whose value is, in
+    order: the one given on the command line, the protocol's (with ``--paper``, when the
+    protocol has a setting of the flag's ``dest``), else ``default``. :meth:`resolve`
+    writes the values back into ``args``."""
+
+    def __init__(self, parser: argparse.ArgumentParser, protocol):
+        self.parser, self.protocol = parser, protocol
+        self.defaults: dict[str, object] = {}
+        parser.add_argument("--paper", action="store_true",
+                            help=f"the protocol of {protocol.paper}: "
+                                 + ", ".join(f"{key}={value}" for key, value in
+                                             protocol.settings.items())
+                                 + "; a flag given beside it overrides one setting, "
+                                   "recorded in the results and the table's caption")
+
+    def add(self, *names: str, default: object, **options) -> None:
+        action = self.parser.add_argument(*names, default=_UNSET, **options)
+        self.defaults[action.dest] = default
+
+    def resolve(self, args: argparse.Namespace) -> Settings:
+        values, overrides = {}, {}
+        for dest, default in self.defaults.items():
+            given = getattr(args, dest)
+            paper = self.protocol.settings.get(dest, default) if args.paper else default
+            values[dest] = paper if given is _UNSET else given
+            if args.paper and given is not _UNSET and given != paper:
+                overrides[dest] = given
+            setattr(args, dest, values[dest])
+        return Settings(values, args.paper, overrides, self.protocol.name)

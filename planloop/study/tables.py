@@ -8,19 +8,27 @@ from ..stats import wilson_interval
 
 
 def tally(records: Iterable[dict]) -> tuple[int, int]:
-    """(won, episodes) over the records that did not end on an ``error`` (those are run
-    again by a rerun, and judge nothing)."""
-    played = [r for r in records if not r.get("error")]
-    return sum(bool(r["won"]) for r in played), len(played)
+    """(won, episodes) over every scheduled episode recorded: one that ended on a failed
+    model call (an ``error``) is in n and not won, as in the papers' denominators
+    (:func:`model_errors` counts them for their own column)."""
+    records = list(records)
+    return sum(bool(r.get("won")) and not r.get("error") for r in records), len(records)
+
+
+def model_errors(records: Iterable[dict]) -> int:
+    """How many of the records ended on a failed model call."""
+    return sum(bool(r.get("error")) for r in records)
 
 
 def model_failures(records: Iterable[dict]) -> str:
     """A paragraph for the end of a table: how many episodes ended on a failed model
-    call (run again by a rerun) and the last one's reason; "" when none did."""
+    call (counted as failures; a rerun plays them again) and the last one's reason; ""
+    when none did."""
     errors = [r["error"] for r in records if r.get("error")]
     if not errors:
         return ""
-    return (f"\n\n{len(errors)} episodes ended on a failed model call; rerun to retry them. "
+    return (f"\n\n{len(errors)} episodes ended on a failed model call: each counts as a "
+            f"failure in n and in the model errors column; rerun to retry them. "
             f"The last: {errors[-1]}")
 
 

@@ -4,7 +4,7 @@ import sys
 
 import pytest
 
-from planloop.study import markdown_table, save_success_plot, success_cell, tally
+from planloop.study import markdown_table, model_errors, save_success_plot, success_cell, tally
 
 
 def test_success_cells():
@@ -13,10 +13,11 @@ def test_success_cells():
     assert success_cell(0, 0) == "0/0 [0%, 100%]"
 
 
-def test_tally_leaves_out_episodes_that_ended_on_an_error():
+def test_an_episode_that_ended_on_a_model_error_is_a_failure_in_n():
     records = [{"won": True}, {"won": False, "error": None}, {"won": True, "error": ""},
-               {"won": False, "error": "server: 503"}]
-    assert tally(records) == (2, 3)
+               {"won": False, "error": "server: 503"}, {"won": True, "error": "bad body"}]
+    assert tally(records) == (2, 5)
+    assert model_errors(records) == 2
     assert tally([]) == (0, 0)
 
 

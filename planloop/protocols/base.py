@@ -1,0 +1,45 @@
+"""What a paper's protocol is: the settings a study takes from it, the table it prints,
+and the figures the paper published, in one frozen object."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class PaperTable:
+    """One of a paper's tables: its title, row and column names, and the figures the
+    paper printed, ``published[(row, column)]`` (a cell with no figure is absent)."""
+
+    title: str
+    rows: tuple[str, ...]
+    columns: tuple[str, ...]
+    published: Mapping[tuple[str, str], str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Protocol:
+    """A paper's protocol.
+
+    ``settings`` are the study flags the paper fixes, by the flag's ``dest`` (e.g.
+    ``{"retries": 5}``): ``--paper`` takes them, and a flag given beside it overrides
+    one (see :class:`planloop.study.PaperFlags`). ``rules`` describes in words what the
+    protocol does beyond its settings; ``tables`` are the paper's tables that
+    ``experiments/reproduce.py`` writes; ``n`` is the number of trials the paper
+    scheduled per cell (the denominator of every success rate)."""
+
+    name: str
+    paper: str
+    settings: Mapping[str, object]
+    rules: tuple[str, ...] = ()
+    tables: tuple[PaperTable, ...] = ()
+    n: str = ""
+
+    def caption(self, overrides: Mapping[str, object] | None = None) -> str:
+        """``Protocol: <paper>; overridden: retries=3`` for a table's caption."""
+        text = f"Protocol: {self.paper} (`--paper`)"
+        if overrides:
+            text += "; overridden: " + ", ".join(f"{key}={value}"
+                                                  for key, value in overrides.items())
+        return text
