@@ -7,6 +7,18 @@ errors the outer loop, and the files grow as the world is discovered.
         --out results/pddlego-coin
     python experiments/pddlego.py --env ALFWorld-v0 --llm groundtruth --instances 0:12
 
+``--paper`` runs PDDLego+ as its authors' code does (``planloop.protocols.pddlego_plus``:
+at most 5 simulation tries per plan cycle, each restarting the game and replaying what
+ran through, each try one call plus at most 5 solver retries; 20 plan cycles on
+CoinCollector, 50 on ALFWorld, 20 steps for PlanGen; the coin taken as soon as it is
+seen; unmapped plan steps played; hand-written answers to refused commands; a reply
+that is not JSON restarts the trial once, then is a model error); each of those flags
+given beside ``--paper`` overrides one setting, named in the table's caption. Solver and
+simulation errors are counted per try and per plan cycle as the authors' results script
+counts them, and "no error fixing" is read from the same runs (won with every plan cycle
+right the first time). Every scheduled episode is in n: one that ended on a failed
+model call is a failure, also counted under "model errors".
+
 ``--llm groundtruth`` plays the ground-truth formalizer (the true PDDL of what has been
 observed, with the detailed prompt's sub-goal rules): the pipeline's upper bound,
 recorded as ``groundtruth``. ``--policy plangen`` is the model choosing commands
@@ -18,6 +30,7 @@ and ``success.png``.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import re
 import statistics
@@ -28,10 +41,14 @@ from planloop.formalizer import (NAMES, ModelWriter, Prompt, Request, ground_tru
                                  judge_episode)
 from planloop.pddl import PLANNERS, PDDLError, PlanCache, parse_domain
 from planloop.policies import PDDLegoPolicy, PlanGenPolicy, run_episode
+from planloop.protocols.pddlego_plus import (PDDLEGO_PLUS, authors_feedback,
+                                             first_time_success, loop_counts, step_limit)
 from planloop.results import ResultsFile
-from planloop.study import (Study, StudyError, markdown_table, model_failures, one_line,
-                            open_model, run_study, show_success_plot, study_main,
-                            study_parser, success_cell, tally, write_report)
+from planloop.study import (PaperFlags, Study, StudyError, markdown_table, model_errors,
+                            model_failures, one_line, open_model, positive_int, run_study,
+                            show_success_plot, study_main, study_parser, success_cell, tally,
+                            write_report)
+from planloop.wrappers import AutoTakeCoin
 
 FAMILIES = {"CoinCollector-v0": "coin", "ALFWorld-v0": "alfworld"}
 GROUND_TRUTH = "groundtruth"
@@ -46,36 +63,77 @@ def family_of(env_id: str) -> str:
 
 def true_problem(env, family: str, planner: str):
     """For the record only (the policy never reads it): a function returning the
-    ground-truth formalizer's PF of what has been observed when it is called."""
+    ground-truth formalizer's PF of what has been observed when it is called; None for a
+    game that does not show its hidden world (TextWorld Express itself)."""
+    if not hasattr(env.unwrapped, "world_pddl"):
+        return None
     writer = ground_truth_writer(env, family, planner=planner)
     return lambda: writer.write(Request("", "start", (), ())).files.pf
 
 
 def make_policy(env, model, condition: dict, frozen_df: str | None, planner: str,
                 retries: int):
-    """The condition's policy for one episode."""
+    """The condition's policy for one episode (``condition`` holds the loop's switches
+    that are not at their default; see :func:`loop_condition`)."""
     if condition["policy"] == "plangen":
         return PlanGenPolicy(model)
     family = family_of(env.spec.id)
     writer = ground_truth_writer(env, family, planner=planner) if model is None else \
-        ModelWriter(model, Prompt(family, condition["prompt"]))
-    return PDDLegoPolicy(writer, max_solver_retries=retries, max_simulation_retries=retries,
+        ModelWriter(model, Prompt(family, condition["prompt"]),
+                    replies=condition.get("replies", "lenient"))
+    authors = condition["feedback"] == "authors"
+    return PDDLegoPolicy(writer, max_solver_retries=retries,
+                         max_simulation_retries=condition.get("simulation_retries", retries),
                          error_fixing=condition["error_fixing"], planner=planner,
                          frozen_df=frozen_df, solver=PLAN_CACHE.solve,
                          rollback=condition["rollback"],
                          strict_pddl=condition.get("strict_pddl", False),
+                         max_steps=condition.get("max_steps"),
+                         unmapped=condition.get("unmapped", "solver_error"),
+                         explain_refusal=(lambda command, text: authors_feedback(
+                             family, command, text)) if authors else None,
                          truth=None if model is None else true_problem(env, family, planner))
 
 
-def episode_fields(env, episode) -> dict:
-    """The record: the episode, its loop counters, each round judged against the hidden
+def loop_condition(args, env_id: str) -> dict:
+    """The switches of the authors' rules that are not at their default (so that runs
+    without them keep their keys), with ``max_steps="paper"`` read as the authors'
+    limit for the policy and environment."""
+    steps = step_limit(args.policy, env_id) if args.max_steps == "paper" else args.max_steps
+    chosen = {"simulation_retries": args.simulation_retries, "max_steps": steps,
+              "coin": args.coin, "unmapped": args.unmapped, "replies": args.replies,
+              "trial_attempts": args.trial_attempts}
+    defaults = {"simulation_retries": None, "max_steps": None, "coin": "planned",
+                "unmapped": "solver_error", "replies": "lenient", "trial_attempts": 1}
+    return {key: value for key, value in chosen.items() if value != defaults[key]}
+
+
+def play_trial(env, make, condition: dict, instance: int):
+    """One trial: the episode, started again from scratch (up to ``trial_attempts``)
+    while it ends on a failed model call, as the authors' harness restarts a trial that
+    raised; returns the last episode and how many were played. PlanGen's ``max_steps``
+    caps its commands (it names one per call)."""
+    if condition.get("coin") == "auto":
+        env = AutoTakeCoin(env)
+    commands = condition.get("max_steps") if condition["policy"] == "plangen" else None
+    for attempt in range(1, condition.get("trial_attempts", 1) + 1):
+        episode = run_episode(env, make(), options={"instance": instance}, max_steps=commands)
+        if episode.error is None:
+            break
+    return episode, attempt
+
+
+def episode_fields(env, episode, retries: int = 5) -> dict:
+    """The record: the episode, its loop counts (``retries``: the solver retries a try
+    had), each round judged against the hidden
     world (``judgement`` in the round, the totals in the record), and what labels its
     world."""
     record = episode.to_json()
     details = record["details"]
-    record.update({key: details.get(key, 0) for key in
-                   ("solver_errors", "solver_fixed", "simulation_errors", "simulation_fixed",
-                    "warnings")})
+    record["warnings"] = details.get("warnings", 0)
+    if "tries" in details:  # counted as the authors' results script counts
+        record.update(loop_counts(details["tries"], episode.won, retries),
+                      first_time=first_time_success(details["tries"], episode.won))
     rounds = details.get("rounds", [])
     record["rounds"] = len(rounds)
     record["stop"] = details.get("stop")
@@ -117,6 +175,20 @@ def frozen_domain(args) -> tuple[str | None, str | None]:
                      f"run without it first")
 
 
+def count(text: str) -> int:
+    """A count of at least 0."""
+    if not text.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"expected an integer of at least 0, not {text!r}")
+    return int(text)
+
+
+def step_count(text: str) -> int | str | None:
+    """``--max-steps``: a count of at least 1, ``none`` or ``paper``."""
+    if text.strip().lower() in ("none", "paper"):
+        return None if text.strip().lower() == "none" else "paper"
+    return positive_int(text)
+
+
 def _mean(values) -> str:
     values = list(values)
     return f"{statistics.mean(values):.1f}" if values else "-"
@@ -133,9 +205,14 @@ def natural(value) -> list:
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", str(value))]
 
 
+LOOP_LABELS = {"simulation_retries": "simulation retries {}", "max_steps": "{} steps",
+               "coin": "coin taken {}", "unmapped": "unmapped steps {}",
+               "replies": "{} replies", "trial_attempts": "{} trial attempts"}
+
+
 def condition_label(record: dict) -> str:
     """``pddlego, detailed prompt, no error fixing, rollback, reused domain, detailed
-    feedback``."""
+    feedback``, then the authors' rules that are on and the protocol."""
     parts = [str(record.get("policy"))]
     if record.get("policy") == "pddlego":
         parts.append(f"{record.get('prompt')} prompt")
@@ -143,17 +220,27 @@ def condition_label(record: dict) -> str:
         parts += ["rollback"] if record.get("rollback") else []
         parts += ["strict PDDL"] if record.get("strict_pddl") else []
         parts += [f"{str(record['domain']).split(':')[0]} domain"] if record.get("domain") else []
-    parts += ["detailed feedback"] if record.get("feedback") == "detailed" else []
+    parts += [f"{record['feedback']} feedback"] if record.get("feedback", "game") != "game" \
+        else []
+    parts += [label.format(record[key]) for key, label in LOOP_LABELS.items() if key in record]
     return ", ".join(parts)
 
 
-def configuration(record: dict) -> tuple[str, str, str, str]:
-    """(environment, its options, model, condition): what a table row stands for."""
+def configuration(record: dict) -> tuple[str, str, str, str, str]:
+    """(environment, its options, model, condition, settings: planner, retries and the
+    protocol): what a table row stands for; runs differing in any of them are rows of
+    their own."""
     provenance = record.get("provenance", {})
     options = ", ".join(f"{k}={v}" for k, v in sorted((provenance.get("env_kwargs") or {})
                                                       .items()))
+    settings = provenance.get("settings") or {}
+    shown = [f"{key} {settings[key]}" for key in ("planner", "retries") if key in settings]
+    if settings.get("protocol"):
+        overrides = settings.get("overrides") or {}
+        shown.append(f"--paper {settings['protocol']}" + "".join(
+            f", {key}={value}" for key, value in overrides.items()))
     return (str(provenance.get("env")), options or "-", str(provenance.get("model")),
-            condition_label(record))
+            condition_label(record), ", ".join(shown) or "-")
 
 
 def results_table(records: list[dict]) -> str:
@@ -166,7 +253,10 @@ def results_table(records: list[dict]) -> str:
     for config, group in sorted(groups.items(), key=lambda item: natural(item[0])):
         played = [r for r in group if not r.get("error")]
         usage = [r.get("usage", {}) for r in played]
+        first = [r for r in group if "first_time" in r]
         rows.append([*config, success_cell(*tally(group)),
+                     success_cell(sum(r["first_time"] and not r.get("error") for r in first),
+                                  len(first)) if first else "-",
                      _fixed(played, "solver_errors", "solver_fixed"),
                      _fixed(played, "simulation_errors", "simulation_fixed"),
                      _mean(r["rounds"] for r in played), _mean(r["steps"] for r in played),
@@ -174,11 +264,12 @@ def results_table(records: list[dict]) -> str:
                      _mean(u.get("calls", 0) for u in usage),
                      _mean(u.get("prompt_tokens", 0) + u.get("completion_tokens", 0)
                            for u in usage),
-                     len(group) - len(played)])
-    header = ["env", "options", "model", "condition", "success [95% Wilson]",
-              "solver errors met / fixed", "simulation errors met / fixed", "rounds", "steps",
-              "dialect warnings", "model calls", "tokens", "model failures"]
-    return markdown_table(header, rows, align="llll" + "r" * 9)
+                     model_errors(group)])
+    header = ["env", "options", "model", "condition", "settings", "success [95% Wilson]",
+              "no error fixing (same runs)", "solver errors met / fixed",
+              "simulation errors met / fixed", "rounds", "steps", "dialect warnings",
+              "model calls", "tokens", "model errors"]
+    return markdown_table(header, rows, align="lllll" + "r" * 10)
 
 
 def judgement_table(records: list[dict]) -> str:
@@ -197,11 +288,11 @@ def judgement_table(records: list[dict]) -> str:
         rows.append([*config, f"{sum(j['judged'] for j in judged)} / "
                               f"{sum(j['rounds'] for j in judged)}", *cells, *means,
                      sum(j["regenerated"] for j in judged)])
-    header = ["env", "options", "model", "condition", "rounds judged",
+    header = ["env", "options", "model", "condition", "settings", "rounds judged",
               "hallucinated facts (in rounds)", "forgotten facts", "bad goals",
               "action-semantics errors", "facts Jaccard vs truth",
               "facts Jaccard vs last round", "files regenerated"]
-    return markdown_table(header, rows, align="llll" + "r" * 8)
+    return markdown_table(header, rows, align="lllll" + "r" * 8)
 
 
 def _mean_of(judged: list[dict], key: str) -> str:
@@ -234,26 +325,50 @@ def main(argv=None, model=None) -> int:
     parser.add_argument("--prompt", choices=NAMES, default="detailed")
     parser.add_argument("--no-error-fixing", action="store_true",
                         help="no solver-error and no simulation-error retries (the ablation)")
-    parser.add_argument("--rollback", action="store_true",
-                        help="on a refused step, restart the game and replay the plans that "
-                             "ran through, as PDDLego+'s code does")
     parser.add_argument("--strict-pddl", action="store_true",
                         help="refuse the model's PDDL where it departs from the standard in "
                              "ways Fast Downward or FF accept (by default read as they read "
                              "it, each a dialect warning counted in the table)")
-    parser.add_argument("--retries", type=int, default=5,
-                        help="retries of each loop per error (default 5)")
     parser.add_argument("--domain-file", help="a fixed PDDL domain: the model writes only "
                                               "problem files")
     parser.add_argument("--domain-reuse", action="store_true",
                         help="fix the domain of the first won episode recorded in --out")
-    parser.add_argument("--feedback", choices=("game", "detailed"), default="game",
-                        help="the game's own failure texts, or the cause in words")
     parser.add_argument("--planner", default="auto", choices=PLANNERS,
                         help="auto (default: the core's own search on small tasks, Fast "
                              "Downward above) or a Fast Downward configuration such as "
-                             "lama-first, as the paper ran")
+                             "lama-first")
+    paper = PaperFlags(parser, PDDLEGO_PLUS)
+    paper.add("--retries", type=count, default=5,
+              help="solver retries per try, and simulation retries per plan cycle unless "
+                   "--simulation-retries is given (default 5; the paper's 5)")
+    paper.add("--simulation-retries", type=count, default=None,
+              help="simulation retries per plan cycle (default: --retries; the paper's 4, "
+                   "i.e. 5 tries)")
+    paper.add("--max-steps", type=step_count, default=None, metavar="N",
+              help="plan cycles per episode (PlanGen: commands), 'none' for no cap, or "
+                   "'paper' for the authors' 20 on CoinCollector, 50 on ALFWorld, 20 for "
+                   "PlanGen (default none; the paper's: paper)")
+    paper.add("--rollback", action="store_true", default=False,
+              help="on a refused step, restart the game and replay the plans that ran "
+                   "through, as PDDLego+'s code does (the paper's)")
+    paper.add("--coin", choices=("planned", "auto"), default="planned",
+              help="CoinCollector: the model plans taking the coin (default), or the coin "
+                   "is taken as soon as it is seen and only moves and doors are offered "
+                   "(auto, the paper's)")
+    paper.add("--unmapped", choices=("solver_error", "play"), default="solver_error",
+              help="a plan step naming no game command: back to the inner loop "
+                   "(default), or played as written, a simulation error (play, the paper's)")
+    paper.add("--feedback", choices=("game", "detailed", "authors"), default="game",
+              help="on a refused step: the game's own text (default), the cause in words, "
+                   "or a hand-written hint per kind of command (authors, the paper's)")
+    paper.add("--replies", choices=("lenient", "json"), default="lenient",
+              help="find the files wherever the reply holds them (default), or require one "
+                   "JSON object, anything else a model error (json, the paper's)")
+    paper.add("--trial-attempts", type=positive_int, default=1, metavar="N",
+              help="play an episode that ended on a model error again from scratch, up to "
+                   "N times in all (default 1; the paper's 2)")
     args = parser.parse_args(argv)
+    settings = paper.resolve(args)
     family_of(args.env)
     truth = args.llm == GROUND_TRUTH and model is None
     if truth and args.policy == "plangen":
@@ -265,7 +380,7 @@ def main(argv=None, model=None) -> int:
     model = model or built
     frozen_df, domain = frozen_domain(args)
     env_kwargs = dict(args.option)
-    if args.feedback != "game":
+    if args.feedback == "detailed":
         env_kwargs["feedback"] = args.feedback
     condition = {"policy": args.policy, "feedback": args.feedback}
     if args.policy == "pddlego":
@@ -273,13 +388,18 @@ def main(argv=None, model=None) -> int:
                          rollback=args.rollback, domain=domain)
         if args.strict_pddl:  # only then: the default's key stays that of earlier runs
             condition["strict_pddl"] = True
+    condition.update(loop_condition(args, args.env))
+    if condition.get("coin") == "auto" and family_of(args.env) != "coin":
+        condition.pop("coin")  # the coin rule is CoinCollector's alone
     study = Study("pddlego", args.env, env_kwargs, GROUND_TRUTH if truth else model.name,
-                  args.llm, settings={"retries": args.retries, "planner": args.planner})
+                  args.llm, settings={"retries": args.retries, "planner": args.planner,
+                                      **settings.recorded()})
 
     def play(env, job) -> dict:
-        policy = make_policy(env, None if truth else model, job.condition, frozen_df,
-                             args.planner, args.retries)
-        return episode_fields(env, run_episode(env, policy, options={"instance": job.instance}))
+        episode, attempts = play_trial(env, lambda: make_policy(
+            env, None if truth else model, job.condition, frozen_df, args.planner,
+            args.retries), job.condition, job.instance)
+        return {**episode_fields(env, episode, args.retries), "trial_attempts_used": attempts}
 
     jobs = study.jobs([condition], args.instances, args.trials)
     run_study(study, jobs, play, out=args.out, workers=args.workers, check=built,
@@ -287,7 +407,8 @@ def main(argv=None, model=None) -> int:
     records = [r for r in ResultsFile(args.out / "episodes.jsonl").records
                if r.get("study") == "pddlego"]
     latest = list({r["key"]: r for r in records}.values())
-    table = "## PDDLego+\n\n" + results_table(latest) + model_failures(latest) + \
+    caption = f"\n\n{PDDLEGO_PLUS.caption(settings.overrides)}" if settings.paper else ""
+    table = "## PDDLego+\n\n" + results_table(latest) + caption + model_failures(latest) + \
         "\n\n### The formalizations, judged against the hidden world\n\n" + \
         judgement_table(latest)
     (args.out / "results.md").write_text(table + "\n")

@@ -61,7 +61,9 @@ def test_a_server_answering_nonsense_between_429s_and_500s(tmp_path, monkeypatch
         assert not record["won"] and record["error"] is None and record["gave_up"]
         assert record["stop"].startswith("solver error not fixed after 1 retries: syntax: "
                                           "the reply holds no domain file and no problem file")
-        assert record["solver_errors"] == 2 and record["usage"]["calls"] == 2
+        assert record["usage"]["calls"] == 2
+        assert record["details"]["tries"] == [[[1, 1]]]  # one step, one try, its 1 retry
+        assert (record["solver_errors"], record["solver_fixed"]) == (1, 0)
     assert "0/2 [0%, 66%]" in capsys.readouterr().out
 
     with FakeChatServer([]) as server:
@@ -112,11 +114,14 @@ def test_a_failed_model_call_is_named_under_the_table(tmp_path, capsys):
 
     study = load_experiment("pddlego")
     model = ScriptedModel(lambda messages: LLMError("server", "503 after retries"))
-    assert study.main(["-o", "num_locations=3", "--instances", "0:1", "--llm", "x",
+    assert study.main(["-o", "num_locations=3", "--instances", "0:2", "--llm", "x",
                        "--out", str(tmp_path)], model=model) == 0
     out = capsys.readouterr().out
-    assert "1 episodes ended on a failed model call; rerun to retry them. The last: " \
-           "server: 503 after retries" in out
+    assert "2 episodes ended on a failed model call: each counts as a failure in n and in " \
+           "the model errors column; rerun to retry them. The last: server: 503 after " \
+           "retries" in out
+    row = next(line for line in out.splitlines() if line.startswith("| CoinCollector-v0"))
+    assert "| 0/2 [0%, 66%] |" in row and row.endswith("| 2 |")  # n = scheduled, 2 errors
     assert read(tmp_path / "episodes.jsonl")[0]["error"] == "server: 503 after retries"
 
 

@@ -58,6 +58,24 @@ def extract_files(text: str, need_df: bool = True) -> Files:
     return Files(df, pf)
 
 
+def extract_json_files(text: str, need_df: bool = True) -> Files:
+    """The DF and PF of a reply that is one JSON object ``{"df": ..., "pf": ...}`` (after
+    its ``</think>`` block; bare or in a fence), as PDDLego+'s code reads it; anything
+    else raises ExtractionError."""
+    answer, _ = _final_answer(text if isinstance(text, str) else "")
+    fenced = [body for _, body in _FENCE.findall(answer)]
+    body = (fenced[0] if fenced else answer).strip()
+    try:
+        value = json.loads(body)
+    except ValueError:
+        value = None
+    keys = ("df", "pf") if need_df else ("pf",)
+    if not isinstance(value, dict) or not all(isinstance(value.get(k), str) and
+                                               value[k].strip() for k in keys):
+        raise ExtractionError(f"the reply is not a JSON object with {' and '.join(keys)}")
+    return Files(str(value.get("df") or "").strip(), value["pf"].strip())
+
+
 def _final_answer(text: str) -> tuple[str, str | None]:
     """The part of a reply that answers (what follows the last ``</think>``) and where it
     lies, for the messages; None when the reply ends inside a ``<think>`` block."""

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..llm import call_model
-from .extract import ExtractionError, Files, extract_files
+from ..llm import LLMError, call_model
+from .extract import ExtractionError, Files, extract_files, extract_json_files
 from .prompts import SYSTEM, Prompt
 from .request import Draft, Request
 
@@ -47,18 +47,29 @@ def _reason(request: Request) -> str:
 class ModelWriter:
     """Asks ``model`` for files with ``prompt``; a reply without usable files is a
     ``Draft`` whose ``problem`` says so (for the inner loop), never an exception.
-    Model failures (LLMError) propagate, for the runner to record."""
+    Model failures (LLMError) propagate, for the runner to record.
 
-    def __init__(self, model, prompt: Prompt, **params):
+    ``replies="json"`` reads a reply as PDDLego+'s code does: it must be one JSON object
+    with ``df`` and ``pf``, and anything else is an LLMError (kind ``unreadable_reply``)
+    that ends the episode; by default (``"lenient"``) files are found wherever the reply
+    holds them (see :func:`extract_files`)."""
+
+    def __init__(self, model, prompt: Prompt, replies: str = "lenient", **params):
+        if replies not in ("lenient", "json"):
+            raise ValueError(f"replies must be 'lenient' or 'json', not {replies!r}")
         self.model, self.prompt, self.params = model, prompt, params
+        self.replies = replies
         self.name = model.name
         self.prompt_version = prompt.version
 
     def write(self, request: Request) -> Draft:
         reply = call_model(self.model, render(self.prompt, request), **self.params)
+        read = extract_json_files if self.replies == "json" else extract_files
         try:
-            files = extract_files(reply.text, need_df=request.frozen_df is None)
+            files = read(reply.text, need_df=request.frozen_df is None)
         except ExtractionError as exc:
+            if self.replies == "json":
+                raise LLMError("unreadable_reply", str(exc)) from None
             return Draft(None, str(exc), reply.text, reply.usage)
         if request.frozen_df is not None:
             files = Files(request.frozen_df, files.pf)

@@ -36,6 +36,15 @@ class PDDLegoPolicy:
     moved the world restarts the game (``RESTART``) and replays the plans that ran
     through, so the repaired files start from the state before the failed plan; by
     default the loop goes on from where the failed plan left the world.
+
+    The authors' rules, each a switch (``planloop.protocols.pddlego_plus`` sets them all):
+    ``max_steps`` caps the plan cycles (a *step*: formalize, plan, play the plan through;
+    None: no cap); ``unmapped="play"`` plays a plan step that names no command as written
+    (the game's refusal is then a simulation error) where ``"solver_error"`` sends it back
+    to the inner loop; ``explain_refusal(command, game_text)`` words the message for a
+    refused command (None from it lets the refusal pass, the plan goes on). Every
+    episode records the authors' ``trial_record`` in ``details["tries"]``: per step, one
+    ``[try, solver retries]`` pair per try.
     """
 
     name = "pddlego"
@@ -44,7 +53,11 @@ class PDDLegoPolicy:
                  error_fixing: bool = True, planner: str = "auto",
                  planner_timeout: float = 30.0, frozen_df: str | None = None, solver=solve,
                  truth: Callable[[], str | None] | None = None, rollback: bool = False,
-                 strict_pddl: bool = False):
+                 strict_pddl: bool = False, max_steps: int | None = None,
+                 unmapped: str = "solver_error",
+                 explain_refusal: Callable[[str, str], str | None] | None = None):
+        if unmapped not in ("solver_error", "play"):
+            raise ValueError(f"unmapped must be 'solver_error' or 'play', not {unmapped!r}")
         self.writer = writer
         self.model_name = writer.name
         self.prompt_version = writer.prompt_version
@@ -55,6 +68,7 @@ class PDDLegoPolicy:
         self.truth = truth
         self.rollback = rollback
         self.strict_pddl = strict_pddl
+        self.max_steps, self.unmapped, self.explain_refusal = max_steps, unmapped, explain_refusal
         self.usage = Usage()
         self.details: dict = {}
 
@@ -76,9 +90,10 @@ class PDDLegoPolicy:
         self.committed_history = 1  # how much of the history they account for
         self.replay: list[str] | None = None  # after a rollback's RESTART
         self.rounds: list[dict] = []
+        self.tries: list[list[list[int]]] = []  # per step, [try, solver retries] per try
         self.details = {"rounds": self.rounds, "solver_errors": 0, "solver_fixed": 0,
                         "simulation_errors": 0, "simulation_fixed": 0, "warnings": 0,
-                        "stop": None}
+                        "tries": self.tries, "stop": None}
 
     def act(self, obs: str, info: dict) -> str:
         valid = list(info.get("admissible_actions") or ())
@@ -98,7 +113,9 @@ class PDDLegoPolicy:
             step = self.queue.pop(0)
             choice = self.mapper.choose(step, valid, self.domain)
             command = choice.command
-            if command is None:  # a later step the game's commands cannot express
+            if command is None and self.unmapped == "play":
+                command = " ".join(step.strip("() ").split())
+            elif command is None:  # a later step the game's commands cannot express
                 self._refused(step, f"the step {step} names no command the game accepts "
                                     f"now (valid now: {', '.join(valid)})")
                 if self.replay is not None:
@@ -121,6 +138,10 @@ class PDDLegoPolicy:
         self.history.append(line)
         self.new.append(line)
         error = action_failure(info)
+        told = None
+        if error is not None and self.explain_refusal is not None:
+            told = self.explain_refusal(command, obs)
+            error = error if told is not None else None
         self.rounds[-1]["steps"][-1].update(observation=obs, ok=error is None)
         if error is None:
             self.succeeded.append(command)
@@ -132,8 +153,8 @@ class PDDLegoPolicy:
             return
         self.repeated = command if command == self.last_failed else None
         self.last_failed = command
-        self._refused(step, f"the step {step} was played as '{command}' and the game "
-                            f"answered: {obs.strip()}")
+        self._refused(step, told or f"the step {step} was played as '{command}' and the "
+                                    f"game answered: {obs.strip()}")
 
     def _refused(self, step: str, message: str) -> None:
         """A simulation error: back to the formalizer, unless the retries are spent."""
@@ -153,7 +174,14 @@ class PDDLegoPolicy:
 
     def _formalize(self, valid: list[str]) -> bool:
         """One inner loop: files until they pass the checks (the plan is queued, True)
-        or the retries are spent (``details["stop"]`` says why, False)."""
+        or the retries are spent, or the step limit is reached (``details["stop"]`` says
+        why, False)."""
+        if self.trigger != "simulation_error":  # a new step
+            if self.max_steps is not None and len(self.tries) >= self.max_steps:
+                self.details["stop"] = f"step limit: {self.max_steps} plan cycles"
+                return False
+            self.tries.append([])
+        self.tries[-1].append([len(self.tries[-1]) + 1, self.max_solver])
         for attempt in range(self.max_solver + 1):
             request = Request(task=self.task, trigger=self.trigger, history=tuple(self.history),
                               valid_commands=tuple(valid), new_observations=tuple(self.new),
@@ -182,6 +210,7 @@ class PDDLegoPolicy:
                 self.trigger, self.error = "solver_error", str(failure)
                 continue
             self.details["solver_fixed"] += attempt
+            self.tries[-1][-1][1] = attempt
             record.update(plan=list(checked.plan), planner=checked.planner)
             self._warned(record, checked.warnings)
             self.files, self.queue, self.domain = draft.files, list(checked.plan), checked.domain

@@ -1,0 +1,138 @@
+"""PDDLego+ (Zero-Shot Iterative Formalization and Planning in Partially Observable
+Environments, arXiv 2505.13126) as its authors' code runs it (zharry29/pddlego-plus,
+``interactive_CoinCollector.py``, ``interactive_Alfworld.py``, ``results_parse_final.py``).
+
+A *step* is one plan cycle: formalize, plan, play the whole plan. A step has at most 5
+simulation tries; a try after the first re-creates the game and replays the commands of
+the steps that ran through; each try is one model call plus at most 5 solver retries,
+after which the episode ends. An episode has at most 20 steps on CoinCollector, 50 on
+ALFWorld. The record of an episode's loops is the authors' ``trial_record``: one list per
+step of ``[try, solver retries]`` pairs, one per try (``details["tries"]``), from which
+:func:`loop_counts` and :func:`first_time_success` count as the authors' results script
+does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .base import PaperTable, Protocol
+
+STEP_LIMITS = {"CoinCollector-v0": 20, "ALFWorld-v0": 50}
+PLANGEN_STEP_LIMIT = 20
+ENVIRONMENTS = {"CoinCollector": ("CoinCollector-v0", {"num_locations": (3, 5, 7, 9, 11),
+                                                       "include_doors": True}, 4),
+                "ALFWorld": ("ALFWorld-v0", {}, 134)}
+
+PDDLEGO_PLUS = Protocol(
+    name="pddlego-plus",
+    paper="PDDLego+ (arXiv 2505.13126), as the authors' code runs it",
+    settings={"retries": 5, "simulation_retries": 4, "max_steps": "paper", "rollback": True,
+              "coin": "auto", "unmapped": "play", "feedback": "authors", "replies": "json",
+              "trial_attempts": 2},
+    rules=("a step is one plan cycle; at most 5 simulation tries per step (1 + 4 retries), "
+           "each after the first restarting the game and replaying the steps that ran through",
+           "each try is one model call plus at most 5 solver retries; then the episode ends",
+           "at most 20 steps on CoinCollector, 50 on ALFWorld (PlanGen: 20)",
+           "CoinCollector: the coin is taken as soon as it is seen; the model plans moves and "
+           "doors only ('look around' and 'inventory' are not offered)",
+           "a plan step that names no command is played as written and answered as a "
+           "simulation error",
+           "a refused command is answered with a hand-written message per kind of command "
+           "(planloop's wording of the authors' hints); on ALFWorld a refused 'go to' is let "
+           "pass (the plan goes on), as the authors' harness does",
+           "a reply that is not JSON restarts the trial (2 attempts), then counts as a model "
+           "error",
+           "fix rates per try and per step as the authors' results script counts them; "
+           "PDDLego (no error fixing) is read from the same runs: won with every step right "
+           "the first time",
+           "planner: planloop's (the authors called planning.domains' dual-bfws-ffparser)"),
+    tables=(PaperTable(
+        title="Success (o3-mini as the paper reports it)",
+        rows=("PDDLego+", "PDDLego (no error fixing)", "PlanGen"),
+        columns=("CoinCollector", "ALFWorld"),
+        published={("PDDLego+", "CoinCollector"): "86%", ("PDDLego+", "ALFWorld"): "38%",
+                   ("PDDLego (no error fixing)", "CoinCollector"): "49%",
+                   ("PlanGen", "CoinCollector"): "52%", ("PlanGen", "ALFWorld"): "5%"}),),
+    n="CoinCollector: sizes 3, 5, 7, 9, 11 x seeds 0-3 (20 games); ALFWorld: 134 games")
+
+
+def step_limit(policy: str, env_id: str) -> int | None:
+    """The authors' step limit of ``policy`` on ``env_id`` (None where they had none)."""
+    return PLANGEN_STEP_LIMIT if policy == "plangen" else STEP_LIMITS.get(env_id)
+
+
+def loop_counts(tries: Sequence[Sequence[Sequence[int]]], won: bool,
+                max_retries: int = 5) -> dict[str, int]:
+    """Solver and simulation errors met and fixed, counted as the authors' results
+    script counts them: a solver error per try that needed solver retries, fixed unless
+    it is the episode's last try and its ``max_retries`` ran out; a simulation error per
+    step with more than one try, fixed unless it is the last step of a lost episode."""
+    counts = dict.fromkeys(("solver_errors", "solver_fixed", "simulation_errors",
+                            "simulation_fixed"), 0)
+    for i, step in enumerate(tries):
+        last_step = i == len(tries) - 1
+        for j, (_, retries) in enumerate(step):
+            if retries:
+                counts["solver_errors"] += 1
+                last_try = last_step and j == len(step) - 1
+                counts["solver_fixed"] += not last_try or retries != max_retries
+        if len(step) > 1:
+            counts["simulation_errors"] += 1
+            counts["simulation_fixed"] += not last_step or won
+    return counts
+
+
+def first_time_success(tries: Sequence[Sequence[Sequence[int]]], won: bool) -> bool:
+    """PDDLego (no error fixing), read from a PDDLego+ run: won, and every step right the
+    first time (one try, no solver retry)."""
+    return won and all(len(step) == 1 and step[0][1] == 0 for step in tries)
+
+
+# -- the hand-written answers to a refused command --------------------------------------
+def authors_feedback(family: str, command: str, game_text: str) -> str | None:
+    """What the authors' harness tells the model when the game refuses ``command``, in
+    planloop's words; None when it lets the refusal pass (the plan goes on)."""
+    told = f"You took the action '{command}' and it failed. "
+    if family == "coin":
+        return told + _coin_hint(command, game_text)
+    hint = _alfworld_hint(command)
+    return None if hint is None else told + hint
+
+
+def _coin_hint(command: str, game_text: str) -> str:
+    if "door is closed" in game_text:
+        return "The door in that direction is closed: open it before you move there."
+    if "already open" in game_text:
+        return ("That door is already open, so you have been here before. Check what your "
+                "files say about the door.")
+    if command.startswith("open door"):
+        return ("There is no door in that direction, or nothing at all. Where there is no "
+                "door you can move there directly.")
+    if command.startswith("move"):
+        return ("You cannot move in that direction. Check your actions' predicates and what "
+                "the problem file says about this place.")
+    return "The game did not accept it."
+
+
+_ALFWORLD_HINTS = (
+    ("open", "Go to the receptacle before you open it. If you are at it and it still does "
+             "not open, it cannot be opened: what is inside shows when you go to it."),
+    ("take", "Go to the receptacle before you take from it. If you are at it, the object is "
+             "not there: search other receptacles, and make finding the object your goal "
+             "rather than assuming where it is."),
+    ("move", "To put an object somewhere, first find it (go to unvisited receptacles, open "
+             "them if needed), pick it up, then go to the target receptacle and put it there."),
+    ("slice", "To slice, pick up the sharp object (and nothing else), then slice without "
+              "picking up the object to slice; put the sharp object back afterwards."),
+    ("cool", "To cool an object, pick it up elsewhere, go to the fridge and cool it there; "
+             "do not put it into the fridge."),
+    ("use", "Only a lamp can be used: it lights up to look at an object, which you must "
+            "hold first."))
+
+
+def _alfworld_hint(command: str) -> str | None:
+    if command.startswith("go to"):
+        return None
+    return next((hint for verb, hint in _ALFWORLD_HINTS if command.startswith(verb)),
+                "The game did not accept it.")

@@ -1,0 +1,39 @@
+"""CoinCollector as PDDLego+'s harness plays it: the coin is taken the moment it is seen,
+and the agent is offered only moves and doors."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+
+TAKE = "take coin"
+NOT_OFFERED = ("look around", "inventory")
+
+
+class AutoTakeCoin(gym.Wrapper, gym.utils.RecordConstructorArgs):
+    """After any step that shows the coin (``take coin`` becomes admissible), takes it in
+    the same step: the observation is the step's, then ``> take coin`` and the game's
+    answer; reward, termination and ``info`` are the take's (``won`` is True).
+    ``admissible_actions`` leaves out ``look around`` and ``inventory``. The coin in view
+    at reset is taken by the first step."""
+
+    def __init__(self, env: gym.Env):
+        gym.utils.RecordConstructorArgs.__init__(self)
+        gym.Wrapper.__init__(self, env)
+
+    def reset(self, **kwargs):
+        obs, info = self.env.reset(**kwargs)
+        return obs, self._offered(info)
+
+    def step(self, action):
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        if TAKE in (info.get("admissible_actions") or ()) and not (terminated or truncated):
+            taken, more, terminated, truncated, info = self.env.step(TAKE)
+            obs, reward = f"{obs}\n> {TAKE}\n{taken}", reward + more
+        return obs, reward, terminated, truncated, self._offered(info)
+
+    @staticmethod
+    def _offered(info: dict) -> dict:
+        if "admissible_actions" not in info:
+            return info
+        return {**info, "admissible_actions": [a for a in info["admissible_actions"]
+                                               if a not in NOT_OFFERED]}
