@@ -5,8 +5,10 @@ Queries (state, applicable actions, history, plan validation) are answered from 
 ``execute_action`` is played in the real environment through the runner (and mirrored
 in the session); ``reset`` and a restarting ``start_session`` become ``RESTART``.
 
-Three switches choose between today's defaults and the agentic study's protocol
-(PyPDDLEngine, "Agentic LLM Planning via Step-Wise PDDL Simulation"): ``seconds``, a
+Switches choose between today's defaults and the protocol of the agentic step-wise
+planning paper (PyPDDLEngine, "Agentic LLM Planning via Step-Wise PDDL Simulation: An
+Empirical Characterisation", arXiv 2603.06064): ``max_model_calls=None`` and
+``max_tool_calls=None``, no cap on calls (the paper has none); ``seconds``, a
 wall-clock budget ("a uniform 180-second budget"); ``end_on_valid_plan``, which ends the
 episode when ``validate_plan`` confirms a plan ("Interaction continues until
 validate_complete_plan confirms a valid plan or the 180-second wall-clock budget is
@@ -26,7 +28,7 @@ import json
 import time
 
 from ..envs.session import OPERATIONS, EngineSession
-from ..llm import Usage, call_model
+from ..llm import LLMError, Usage, call_model
 from ..pddl import parse_plan
 from .base import GIVE_UP, RESTART
 
@@ -44,19 +46,25 @@ TOOLS = [op.tool() for op in OPERATIONS]
 
 class AgenticPolicy:
     """Tool calls over the seven session operations, within ``max_model_calls``,
-    ``max_tool_calls`` and ``seconds`` of wall-clock time (None: no limit) from
-    ``reset``. ``details["stop"]`` says why it stopped: ``finished`` (the model stopped
-    calling tools), ``unsolvable`` (it declared the task so), ``budget`` (calls),
-    ``timeout`` (seconds) or ``validated`` (``end_on_valid_plan``; ``details["plan"]``
-    holds the plan). Switches not at their default are named in ``prompt_version``."""
+    ``max_tool_calls`` and ``seconds`` of wall-clock time from ``reset`` (None: no
+    limit, but not all three). ``details["stop"]`` says why it stopped: ``finished``
+    (the model stopped calling tools), ``unsolvable`` (it declared the task so),
+    ``budget`` (calls), ``timeout`` (seconds), ``validated`` (``end_on_valid_plan``;
+    ``details["plan"]`` holds the plan) or ``model_error`` (a call failed for good,
+    raised for the runner to record); None while it plays on, until the environment
+    ends the episode. ``temperature=None`` leaves it to the provider. Switches not at
+    their default are named in ``prompt_version``."""
 
     name = "agentic"
 
-    def __init__(self, model, max_model_calls: int = 60, max_tool_calls: int = 200,
-                 temperature: float = 0.0, seconds: float | None = None,
-                 end_on_valid_plan: bool = False, feedback: str = "cause"):
+    def __init__(self, model, max_model_calls: int | None = 60,
+                 max_tool_calls: int | None = 200, temperature: float | None = 0.0,
+                 seconds: float | None = None, end_on_valid_plan: bool = False,
+                 feedback: str = "cause"):
         if feedback not in ("cause", "outcome"):
             raise ValueError(f"feedback must be 'cause' or 'outcome', not {feedback!r}")
+        if max_model_calls is None and max_tool_calls is None and seconds is None:
+            raise ValueError("with no cap on calls, give seconds")
         self.model, self.model_name = model, model.name
         self.max_model_calls, self.max_tool_calls = max_model_calls, max_tool_calls
         self.temperature = temperature
@@ -94,13 +102,17 @@ class AgenticPolicy:
                 command = self._dispatch(self.pending.pop(0))
                 if command is not None:
                     return command
-            if self.details["model_calls"] >= self.max_model_calls or \
-                    self.details["tool_calls"] >= self.max_tool_calls:
+            if _reached(self.details["model_calls"], self.max_model_calls) or \
+                    _reached(self.details["tool_calls"], self.max_tool_calls):
                 return self._stop("budget")
             if self._timed_out():
                 return self._stop("timeout")
-            reply = call_model(self.model, self.messages, tools=TOOLS,
-                               temperature=self.temperature)
+            try:
+                reply = call_model(self.model, self.messages, tools=TOOLS,
+                                   temperature=self.temperature)
+            except LLMError:
+                self.details["stop"] = "model_error"
+                raise
             self.usage = self.usage + reply.usage
             self.details["model_calls"] += 1
             if self._timed_out():  # a reply that came too late is not acted on
@@ -172,6 +184,10 @@ class AgenticPolicy:
     def _stop(self, reason: str) -> str:
         self.details["stop"] = reason
         return GIVE_UP
+
+
+def _reached(count: int, cap: int | None) -> bool:
+    return cap is not None and count >= cap
 
 
 def _assistant_message(reply) -> dict:

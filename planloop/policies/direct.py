@@ -1,5 +1,6 @@
 """Direct planning: the whole task in one prompt, a whole plan back, validated; on
-failure a fresh sample with no feedback, until a budget of attempts or seconds.
+failure a fresh sample with no feedback, until a budget of attempts or seconds (or
+both; None is no cap).
 
 Two prompts: ``pddl`` (the domain and problem files) and ``planbench`` (PlanBench's
 manner throughout: the actions in words, each with the facts it needs and changes, then
@@ -14,7 +15,7 @@ import functools
 import itertools
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..llm import LLMError, Usage, call_model
@@ -49,21 +50,26 @@ class Example:
 class DirectPlanPolicy:
     """Samples whole plans until one validates (or the budget runs out), then plays it.
 
-    ``prompt`` is ``pddl`` or ``planbench``; ``examples`` (planbench only) are shown
-    solved before the task. The last sample is played even if invalid, so the
-    environment judges it; in the planbench prompt a line that names no action is
-    played as written, for the environment to refuse. ``attempts`` records each
-    sample's verdict. A model call that fails for good ends the sampling (``stop`` is
-    ``model_error``) and is raised, for the runner to record.
+    ``max_attempts`` samples and ``max_seconds`` of wall-clock time from ``reset`` (None:
+    no cap, but not both); a reply that arrives after the seconds is not used. ``prompt``
+    is ``pddl`` or ``planbench``; ``examples`` (planbench only) are shown solved before
+    the task. The last sample in time is played even if invalid, so the environment
+    judges it; in the planbench prompt a line that names no action is played as written,
+    for the environment to refuse. ``attempts`` records each sample's verdict;
+    ``details["stop"]`` says why the sampling stopped: ``valid``, ``budget`` (the
+    attempts), ``timeout`` (the seconds) or ``model_error`` (a model call that failed for
+    good, raised for the runner to record).
     """
 
-    def __init__(self, model, max_attempts: int = 5, max_seconds: float | None = None,
+    def __init__(self, model, max_attempts: int | None = 5, max_seconds: float | None = None,
                  temperature: float = 0.7, prompt: str = "pddl",
                  examples: Sequence[Example] = ()):
         if prompt not in PROMPT_VERSIONS:
             raise ValueError(f"prompt must be one of {sorted(PROMPT_VERSIONS)}, not {prompt!r}")
         if examples and prompt != "planbench":
             raise ValueError("solved examples need prompt='planbench'")
+        if max_attempts is None and max_seconds is None:
+            raise ValueError("with no cap on attempts, give max_seconds")
         self.model = model
         self.model_name = model.name
         self.name = "direct"
@@ -78,49 +84,71 @@ class DirectPlanPolicy:
 
     @classmethod
     def paper(cls, model, **overrides) -> DirectPlanPolicy:
-        """The symbol-agnostic pipeline paper's direct-generation settings: temperature
-        0.2 and a 180 s budget (of at most ``max_attempts`` samples); ``overrides``
-        change any argument."""
-        return cls(model, **{"temperature": 0.2, "max_seconds": 180.0, **overrides})
+        """The direct baseline of the agentic step-wise planning paper (PyPDDLEngine,
+        arXiv 2603.06064, III-B): temperature 0.2, a fresh context per sample, resampled
+        until a plan validates or 180 s of wall-clock time end, with no cap on samples;
+        ``overrides`` change any argument."""
+        return cls(model, **{"temperature": 0.2, "max_seconds": 180.0, "max_attempts": None,
+                             **overrides})
 
     def reset(self, obs: str, info: dict) -> None:
         task = load(info["domain_pddl"], info["problem_pddl"])
+        messages, read = self._prompt(info)
+        deadline = None if self.max_seconds is None else time.monotonic() + self.max_seconds
+        self.attempts, self._plan = [], []
+        try:
+            stop = self._sample(task, messages, read, deadline)
+        except LLMError:
+            self.details = {"attempts": self.attempts, "stop": "model_error"}
+            raise
+        self.details = {"attempts": self.attempts, "stop": stop}
+
+    def _prompt(self, info: dict) -> tuple[list[dict], Callable[[str], list[str]]]:
+        """The messages of every sample, and how a reply is read into commands."""
         if self.prompt == "pddl":
-            messages = [{"role": "system", "content": SYSTEM},
-                        {"role": "user", "content": USER.format(domain=info["domain_pddl"],
-                                                                problem=info["problem_pddl"])}]
-            read = extract_plan
-        else:
-            prompt, phrases = planbench_prompt(info["domain_pddl"], info["problem_pddl"],
-                                               self.examples)
-            messages = [{"role": "user", "content": prompt}]
-            read = functools.partial(read_planbench_plan, phrases=phrases)
-        start = time.monotonic()
-        self.attempts, plan = [], []
-        while len(self.attempts) < self.max_attempts and (
-                self.max_seconds is None or time.monotonic() - start < self.max_seconds):
-            try:
-                reply = call_model(self.model, messages, temperature=self.temperature,
-                                   seed=len(self.attempts))
-            except LLMError:
-                self.details = {"attempts": self.attempts, "stop": "model_error"}
-                raise
+            return [{"role": "system", "content": SYSTEM},
+                    {"role": "user", "content": USER.format(domain=info["domain_pddl"],
+                                                            problem=info["problem_pddl"])}], \
+                extract_plan
+        prompt, phrases = planbench_prompt(info["domain_pddl"], info["problem_pddl"],
+                                           self.examples)
+        return [{"role": "user", "content": prompt}], \
+            functools.partial(read_planbench_plan, phrases=phrases)
+
+    def _sample(self, task, messages: list[dict], read, deadline: float | None) -> str:
+        """Sample until a plan validates or the budget ends; why it stopped."""
+        while True:
+            if self.max_attempts is not None and len(self.attempts) >= self.max_attempts:
+                return "budget"
+            if _past(deadline):
+                return "timeout"
+            reply = call_model(self.model, messages, temperature=self.temperature,
+                               seed=len(self.attempts))
             self.usage = self.usage + reply.usage
+            if _past(deadline):  # a reply that came too late is not used
+                return "timeout"
             plan = read(reply.text)
-            try:
-                report = validate(task, plan)
-                verdict = "valid" if report.valid else report.failure
-            except PDDLError:
-                verdict = "unreadable"
+            verdict = _verdict(task, plan)
             self.attempts.append({"plan": plan, "verdict": verdict})
+            self._plan = list(plan)
             if verdict == "valid":
-                break
-        self._plan = list(plan)
-        valid = bool(self.attempts) and self.attempts[-1]["verdict"] == "valid"
-        self.details = {"attempts": self.attempts, "stop": "valid" if valid else "budget"}
+                return "valid"
 
     def act(self, obs: str, info: dict) -> str:
         return self._plan.pop(0) if self._plan else GIVE_UP
+
+
+def _past(deadline: float | None) -> bool:
+    return deadline is not None and time.monotonic() >= deadline
+
+
+def _verdict(task, plan: list[str]) -> str:
+    """``valid``, the validator's failure kind, or ``unreadable``."""
+    try:
+        report = validate(task, plan)
+    except PDDLError:
+        return "unreadable"
+    return "valid" if report.valid else report.failure
 
 
 def planbench_prompt(domain_pddl: str, problem_pddl: str,

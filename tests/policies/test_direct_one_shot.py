@@ -99,7 +99,7 @@ def test_zero_shot_planbench_prompt_has_only_the_task(env):
 def test_paper_preset_and_bad_arguments():
     model = ScriptedModel([])
     policy = DirectPlanPolicy.paper(model)
-    assert (policy.temperature, policy.max_seconds, policy.max_attempts) == (0.2, 180.0, 5)
+    assert (policy.temperature, policy.max_seconds, policy.max_attempts) == (0.2, 180.0, None)
     shot = DirectPlanPolicy.paper(model, prompt="planbench", max_attempts=1)
     assert (shot.temperature, shot.max_attempts, shot.prompt) == (0.2, 1, "planbench")
     with pytest.raises(ValueError, match="planbench"):
