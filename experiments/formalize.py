@@ -11,6 +11,7 @@ unsolvable task; the validator's verdict on the plan), until a plan validates.
     python experiments/formalize.py --llm groundtruth --domains blocksworld,gripper \\
         --sizes 10,20,30,40 --per-cell 2
     python experiments/formalize.py --llm scripted-defects --sizes 10 --per-cell 1
+    python experiments/formalize.py --paper --llm URL@MODEL
     python experiments/formalize.py --llm URL@MODEL --domain my/domain.pddl \\
         --problems my/problems/
 
@@ -18,11 +19,22 @@ unsolvable task; the validator's verdict on the plan), until a plan validates.
 ``scripted-defects`` writes it with one known defect first (``--defects``: syntax,
 undeclared_object, wrong_arity, missing_fact, swapped_goal, renamed_objects), then
 without it once the loop has said what is wrong. Metrics per problem, for the final
-candidate and the candidate kept after each iteration (the repair curve): SVR (it
-parses), PSR (solved, over those that parse), TSR (Jaccard of the initial and goal
-atoms after matching object names), CR (planner outcomes agree; when the reference is
-solvable, plan lengths within max(1, ceil(0.05 c)) and plan similarity >= 0.8), EQ
-(the reference problem up to a renaming of objects) and goal EQ (the same goal states).
+candidate and the candidate kept after each iteration (the repair curve), as the
+NL-PDDL-Bench paper defines them (eq. 6-18): SVR (it parses), PSR (solved, over those
+that parse), TSR (Jaccard of the initial and goal atoms as written), CR (planner
+outcomes agree; when the reference is solvable, plan lengths within max(1, ceil(0.05 c))
+and max(edit, multiset) similarity of the grounded action strings as written >= 0.8).
+Names count: a renamed object loses every atom and plan step that names it. Beside
+them, TSR and CR (names matched), the same after renaming the candidate's objects to
+the reference's (a renaming alone scores 1 there), EQ (the reference problem up to a
+renaming of objects) and goal EQ (the same goal states). Every scheduled problem is in
+n: one whose episode ended on a model error fails every rate and is counted under
+"model errors".
+
+``--paper`` runs the paper's protocol (planloop.protocols.nl_pddl: 5 repairs, sizes
+10-40, 63 problems per domain and size) and adds its Table 3 (Baseline = the one-shot
+candidate, Planner-in-the-loop = the final one) with the published figures beside;
+a flag given with it overrides one setting, named in the caption.
 
 ``--out DIR`` receives ``episodes.jsonl`` (one record per problem, appended as each
 ends; a rerun resumes), ``results.md`` (the tables printed at the end) and
@@ -31,6 +43,7 @@ ends; a rerun resumes), ``results.md`` (the tables printed at the end) and
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import sys
 from dataclasses import asdict
@@ -39,21 +52,27 @@ from typing import NamedTuple
 
 from planloop.envs.pddl_env import problem_sources
 from planloop.envs.problem_sets import DOMAINS, problem_set
-from planloop.formalizer.problems import (DEFECTS, MAX_ITERATIONS, METRICS, PROMPT_VERSION,
-                                          Reference, best_so_far, defect_writer,
-                                          formalize_problem, reference_writer, score)
+from planloop.formalizer.problems import (DEFECTS, MAX_ITERATIONS, METRICS, MODEL_ERROR,
+                                          PROMPT_VERSION, Reference, best_so_far,
+                                          defect_writer, formalize_problem, reference_writer,
+                                          score)
 from planloop.llm import LLMError
 from planloop.pddl import (PDDLError, PLANNERS, describe_problem, parse_domain, parse_problem,
                            solve)
 from planloop.pddl.model import Domain, Problem
-from planloop.study import (Study, StudyError, markdown_table, model_failures, open_model,
-                            run_study, show_success_plot, study_main, study_parser,
-                            success_cell)
+from planloop.protocols.nl_pddl import NL_PDDL, SIZES
+from planloop.study import (PaperFlags, Study, StudyError, markdown_table, model_errors,
+                            model_failures, open_model, run_study, show_success_plot,
+                            study_main, study_parser, success_cell)
 
 BUILT_IN = ("groundtruth", "scripted-defects")
 SIZED = tuple(name for name, problems in DOMAINS.items() if problems.sized)
-RATES = ("svr", "psr", "cr", "eq", "goal_eq")
-LABELS = {"svr": "SVR", "psr": "PSR", "tsr": "TSR", "cr": "CR", "eq": "EQ", "goal_eq": "goal EQ"}
+RATES = ("svr", "psr", "cr", "cr_matched", "eq", "goal_eq")
+MEANS = ("tsr", "tsr_matched")  # the rest are rates
+LABELS = {"svr": "SVR", "psr": "PSR", "tsr": "TSR", "cr": "CR",
+          "tsr_matched": "TSR (names matched)", "cr_matched": "CR (names matched)", "eq": "EQ",
+          "goal_eq": "goal EQ"}
+METRICS_JUDGED = "as written"  # in the key: records scored after a renaming are not resumed
 
 
 class Instance(NamedTuple):
@@ -109,7 +128,7 @@ def run_problem(llm, condition: dict, index: int, args) -> dict:
                                    instance.description, args.max_iterations, args.planner,
                                    args.timeout, args.temperature)
     except LLMError as exc:
-        return {"won": False, "error": f"{exc.kind}: {exc}"}
+        return {"won": False, "error": str(exc)}
     verdicts = result.verdicts
     scores = [score(domain, reference, verdict) for verdict in verdicts]
     curve = [scores[best_so_far(verdicts, min(t, len(verdicts) - 1))]
@@ -127,6 +146,16 @@ def run_problem(llm, condition: dict, index: int, args) -> dict:
 
 # -- tables ------------------------------------------------------------------------------
 
+def final_metrics(record: dict) -> dict:
+    """The kept candidate's metrics; a failure in every rate after a model error."""
+    return MODEL_ERROR if record.get("error") else record["metrics"]
+
+
+def metrics_at(record: dict, iteration: int) -> dict:
+    """The metrics of the candidate kept after ``iteration`` (0: the one shot)."""
+    return MODEL_ERROR if record.get("error") else record["by_iteration"][iteration]
+
+
 def rate_cell(values: list) -> str:
     """``7/9 [45%, 94%]`` over the values that are not None."""
     counted = [v for v in values if v is not None]
@@ -142,39 +171,59 @@ def mean_cell(values: list[float]) -> str:
     return f"{mean:.3f} [{max(0.0, mean - half):.2f}, {min(1.0, mean + half):.2f}]"
 
 
-def metric_cells(metrics: list[dict]) -> list[str]:
-    return [mean_cell([m["tsr"] for m in metrics]) if name == "tsr" else
-            rate_cell([m[name] for m in metrics]) for name in METRICS]
+def metric_cell(metrics: list[dict], name: str) -> str:
+    values = [m[name] for m in metrics]
+    return mean_cell(values) if name in MEANS else rate_cell(values)
 
 
 def group_table(records: list[dict], fields: tuple[str, ...]) -> str:
-    """One row per value of ``fields``: the final candidates' metrics, repairs and
-    iterations."""
+    """One row per value of ``fields``: the final candidates' metrics over every
+    scheduled problem, model errors, repairs and iterations (over the problems played)."""
     groups: dict[tuple, list[dict]] = {}
     for record in records:
         groups.setdefault(tuple(record.get(f) for f in fields), []).append(record)
     rows = []
     for key, group in groups.items():
-        repaired = sum(r["repaired_at"] is not None for r in group)
-        rows.append([*("-" if v is None else v for v in key), len(group),
-                     *metric_cells([r["metrics"] for r in group]), repaired,
-                     f"{statistics.fmean(r['iterations'] for r in group):.2f}"])
-    return markdown_table([*fields, "problems", *(LABELS[m] for m in METRICS), "repaired",
-                           "mean repairs"], rows)
+        played = [r for r in group if not r.get("error")]
+        repairs = f"{statistics.fmean(r['iterations'] for r in played):.2f}" if played \
+            else "n/a"
+        rows.append([*("-" if v is None else v for v in key), len(group), model_errors(group),
+                     *(metric_cell([final_metrics(r) for r in group], m) for m in METRICS),
+                     sum(r["repaired_at"] is not None for r in played), repairs])
+    return markdown_table([*fields, "problems", "model errors", *(LABELS[m] for m in METRICS),
+                           "repaired", "mean repairs"], rows)
 
 
 def curve_table(records: list[dict], iterations: int) -> str:
     """The metrics of the candidate kept after each iteration, over every problem."""
-    rows = [[t, *metric_cells([r["by_iteration"][t] for r in records])]
+    rows = [[t, *(metric_cell([metrics_at(r, t) for r in records], m) for m in METRICS)]
             for t in range(iterations + 1)]
     return markdown_table(["iteration", *(LABELS[m] for m in METRICS)], rows)
 
 
 def curve_plot(records: list[dict], iterations: int, path: Path) -> None:
-    series = {LABELS[name]: [(str(t), sum(r["by_iteration"][t][name] or 0 for r in records),
-                              sum(r["by_iteration"][t][name] is not None for r in records))
+    series = {LABELS[name]: [(str(t), sum(metrics_at(r, t)[name] or 0 for r in records),
+                              sum(metrics_at(r, t)[name] is not None for r in records))
                              for t in range(iterations + 1)] for name in RATES}
     show_success_plot(series, path, "iteration", "rate")
+
+
+def paper_table(records: list[dict]) -> str:
+    """Table 3's layout: Baseline (the one-shot candidates) and Planner-in-the-loop (the
+    final ones) by SVR, PSR, TSR and CR over every scheduled problem, the paper's
+    figure beside each, then n and the model errors."""
+    [table] = NL_PDDL.tables
+    by_row = {"Baseline": [metrics_at(r, 0) for r in records],
+              "Planner-in-the-loop": [final_metrics(r) for r in records]}
+    rows = []
+    for row in table.rows:
+        cells = []
+        for column in table.columns:
+            cell = metric_cell(by_row[row], column.lower())
+            published = table.published.get((row, column))
+            cells.append(f"{cell} (paper {published})" if published else cell)
+        rows.append([row, *cells, len(records), model_errors(records)])
+    return markdown_table(["", *table.columns, "n", "model errors"], rows)
 
 
 # -- main --------------------------------------------------------------------------------
@@ -239,28 +288,36 @@ def _within(instances: range | None, count: int, where: str) -> range:
     return instances
 
 
-@study_main
-def main(argv=None, model=None) -> int:
+def build_parser() -> tuple[argparse.ArgumentParser, PaperFlags]:
+    """The flags, and the ones ``--paper`` sets (resolve them after parsing)."""
     parser = study_parser(__doc__, env=None, out="results/formalize",
                           llm_choices_help="groundtruth, scripted-defects, openai:MODEL or "
                                            "URL@MODEL")
     parser.add_argument("--domains", default=",".join(SIZED),
                         help=f"comma list of {', '.join(DOMAINS)} (default {','.join(SIZED)})")
-    parser.add_argument("--sizes", default="10,20,30,40", help="objects per generated problem")
-    parser.add_argument("--per-cell", type=int, default=5, metavar="N",
-                        help="problems per domain and size (seeds 0..N-1; default 5)")
+    flags = PaperFlags(parser, NL_PDDL)
+    flags.add("--sizes", default=SIZES, help=f"objects per generated problem (default {SIZES})")
+    flags.add("--per-cell", type=int, default=5, metavar="N",
+              help="problems per domain and size (seeds 0..N-1; default 5)")
     parser.add_argument("--domain", type=Path, metavar="FILE", help="a domain of your own ...")
     parser.add_argument("--problems", type=Path, metavar="DIR",
                         help="... and a folder of its problems (descriptions are rendered)")
     parser.add_argument("--defects", default=",".join(DEFECTS),
                         help="scripted-defects only: the defects to inject (default all)")
-    parser.add_argument("--max-iterations", type=int, default=MAX_ITERATIONS, metavar="T",
-                        help=f"repairs after the one shot (default {MAX_ITERATIONS})")
-    parser.add_argument("--planner", default="lama-first", choices=PLANNERS,
-                        help="the fixed planner configuration (default lama-first)")
+    flags.add("--max-iterations", type=int, default=MAX_ITERATIONS, metavar="T",
+              help=f"repairs after the one shot (default {MAX_ITERATIONS})")
+    flags.add("--planner", default="lama-first", choices=PLANNERS,
+              help="the fixed planner configuration (default lama-first)")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per planner call")
     parser.add_argument("--temperature", type=float, default=0.0)
+    return parser, flags
+
+
+@study_main
+def main(argv=None, model=None) -> int:
+    parser, flags = build_parser()
     args = parser.parse_args(argv)
+    settings = flags.resolve(args)
     if args.max_iterations < 0:
         raise StudyError("--max-iterations is 0 or more")
     built = None
@@ -278,7 +335,8 @@ def main(argv=None, model=None) -> int:
     study = Study("formalize", None, model=getattr(llm, "name", llm), model_spec=args.llm,
                   settings={"max_iterations": args.max_iterations, "planner": args.planner,
                             "timeout": args.timeout, "temperature": args.temperature,
-                            "prompt_version": PROMPT_VERSION})
+                            "prompt_version": PROMPT_VERSION, "metrics": METRICS_JUDGED,
+                            **settings.recorded()})
     jobs = [job for condition, instances in cells
             for job in study.jobs([condition], instances, args.trials)]
 
@@ -287,18 +345,19 @@ def main(argv=None, model=None) -> int:
 
     records = run_study(study, jobs, play, out=args.out, workers=args.workers, check=built,
                         backend=args.backend)
-    played = [r for r in records if not r.get("error")]
     fields = ("domain", "size", "defect") if args.llm == "scripted-defects" else \
         ("domain", "size")
     text = (f"## Formalization, {study.model}\n\n### Final candidates\n\n"
-            f"{group_table(played, fields)}\n\n### Repair curve (the candidate kept after "
-            f"each iteration)\n\n{curve_table(played, args.max_iterations)}"
-            f"{model_failures(records)}\n")
+            f"{group_table(records, fields)}\n\n### Repair curve (the candidate kept after "
+            f"each iteration)\n\n{curve_table(records, args.max_iterations)}")
+    if settings.paper:
+        text += (f"\n\n### {NL_PDDL.tables[0].title}\n\n{paper_table(records)}\n\n"
+                 f"{NL_PDDL.caption(settings.overrides)}")
+    text += f"{model_failures(records)}\n"
     print(text)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "results.md").write_text(text)
-    if played:
-        curve_plot(played, args.max_iterations, args.out / "repair.png")
+    curve_plot(records, args.max_iterations, args.out / "repair.png")
     return 0
 
 

@@ -6,10 +6,25 @@ import json
 
 import pytest
 
-from planloop.envs.problem_sets import DOMAINS
+from planloop.envs.problem_sets import DOMAINS, problem_set
+from planloop.llm import LLMError, ScriptedModel
 from conftest import IPC, load_experiment
 
-ONES = {"svr": 1, "psr": 1, "tsr": 1.0, "cr": 1, "eq": 1, "goal_eq": 1}
+ONES = {"svr": 1, "psr": 1, "tsr": 1.0, "cr": 1, "tsr_matched": 1.0, "cr_matched": 1, "eq": 1,
+        "goal_eq": 1}
+
+
+# 5 initial atoms and 1 goal atom, every one naming an object; the plan is pick ball1,
+# move, drop ball1
+TWO_BALLS = """(define (problem two-balls) (:domain gripper-typed)
+  (:objects rooma roomb - room ball1 ball2 - ball left right - gripper)
+  (:init (at-robby rooma) (free left) (free right) (at ball1 rooma) (at ball2 rooma))
+  (:goal (and (at ball1 roomb))))"""
+RENAMED = """(define (problem two-balls) (:domain gripper-typed)
+  (:objects hall kitchen - room red blue - ball l r - gripper)
+  (:init (at-robby hall) (free l) (free r) (at red hall) (at blue hall))
+  (:goal (and (at red kitchen))))"""
+WRONG_BALL = TWO_BALLS.replace("(at ball1 roomb)", "(at ball2 roomb)")
 
 
 def records_of(out):
@@ -33,7 +48,7 @@ def test_the_ground_truth_scores_one_on_every_metric_in_every_domain_and_size(tm
         assert record["reference_status"] == "solved"
         assert record["provenance"]["settings"]["planner"] == "lama-first"
     results = (tmp_path / "results.md").read_text()
-    assert "| logistics | 40 | 1 | 1/1 [21%, 100%] |" in results
+    assert "| logistics | 40 | 1 | 0 | 1/1 [21%, 100%] |" in results  # no model errors
     assert (tmp_path / "repair.png").stat().st_size > 0
     assert study.main(args) == 0  # resumed
     assert "0 to run" in capsys.readouterr().err and len(records_of(tmp_path)) == len(records)
@@ -53,7 +68,8 @@ def test_scripted_defects_are_repaired_at_the_iteration_their_check_allows(tmp_p
         assert record["repaired_at"] == 1 and record["metrics"] == ONES
         assert record["by_iteration"][0] != ONES and record["by_iteration"][1:] == [ONES] * 5
     assert "status unsolvable" in records["missing_fact"]["candidates"][0]["message"]
-    assert records["renamed_objects"]["metrics"] == ONES
+    renamed = records["renamed_objects"]["metrics"]  # gripper: every atom names an object
+    assert renamed == {**ONES, "tsr": 0.0, "cr": 0}
     swapped = records["swapped_goal"]
     assert swapped["candidates"][0]["metrics"]["eq"] == 0
     out = capsys.readouterr().out
@@ -119,3 +135,66 @@ def test_bad_flags_are_one_line(tmp_path, capsys):
     assert "cannot read" in (err := capsys.readouterr().err) and "unbalanced" in err
     assert study.main(["--out", str(tmp_path)]) == 2
     assert "--llm is required: groundtruth, scripted-defects" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("candidate, tsr", [
+    (RENAMED, 0.0),  # every atom and every action string names an object: none shared
+    # the goal's atom differs: 5 shared of 7; the plans share the move of 3 steps (Sim 1/3)
+    (WRONG_BALL, 0.7143),
+])
+def test_tsr_and_cr_score_atoms_and_actions_as_written_and_the_name_matched_ones_beside(
+        tmp_path, candidate, tsr):
+    study = load_experiment("formalize")
+    (tmp_path / "domain.pddl").write_text(problem_set("gripper").domain_text())
+    (tmp_path / "problems").mkdir()
+    (tmp_path / "problems" / "two-balls.pddl").write_text(TWO_BALLS)
+    assert study.main(["--domain", str(tmp_path / "domain.pddl"), "--problems",
+                       str(tmp_path / "problems"), "--out", str(tmp_path / "out")],
+                      model=ScriptedModel([candidate])) == 0  # one call: the plan validates
+    [record] = records_of(tmp_path / "out")
+    assert record["won"] and record["iterations"] == 0
+    assert (record["metrics"]["tsr"], record["metrics"]["cr"]) == (tsr, 0)
+    results = (tmp_path / "out" / "results.md").read_text()
+    assert "| SVR | PSR | TSR | CR | TSR (names matched) | CR (names matched) |" in results
+    # renaming the objects back (or swapping the balls, which both start in rooma) gives
+    # the reference: the name-matched scores are 1
+    one = "1/1 [21%, 100%]"
+    assert f"| {one} | {one} | {tsr:.3f} [{tsr:.2f}, {tsr:.2f}] | 0/1 [0%, 79%] | " \
+           f"1.000 [1.00, 1.00] | {one} |" in results
+
+
+def test_a_model_whose_every_answer_is_broken_scores_zero_of_n_with_n_model_errors(tmp_path):
+    study = load_experiment("formalize")
+    model = ScriptedModel(lambda messages: LLMError("bad_response", "the body is not JSON"))
+    assert study.main(["--paper", "--domains", "gripper", "--sizes", "10", "--per-cell", "2",
+                       "--out", str(tmp_path)], model=model) == 0
+    records = records_of(tmp_path)
+    assert len(records) == 2 and model.calls == 2
+    assert all(r["error"] == "bad_response: the body is not JSON" for r in records)
+    results = (tmp_path / "results.md").read_text()
+    zero, none = "0/2 [0%, 66%]", "0.000 [0.00, 0.00]"
+    assert f"| gripper | 10 | 2 | 2 | {zero} | {zero} | {none} | {zero} | {none} | {zero} |" \
+        in results
+    assert f"| Baseline | {zero} (paper 76.3%) | {zero} (paper 9.7%) | {none} (paper 52.9%) | " \
+           f"{zero} (paper 10.9%) | 2 | 2 |" in results
+    assert "0/0" not in results and "| - |" not in results
+    assert "2 episodes ended on a failed model call" in results
+
+
+def test_paper_runs_the_protocol_and_writes_table_3_with_the_published_figures(tmp_path):
+    study = load_experiment("formalize")
+    assert study.main(["--paper", "--llm", "groundtruth", "--domains", "gripper", "--sizes",
+                       "10", "--per-cell", "1", "--out", str(tmp_path)]) == 0
+    [record] = records_of(tmp_path)
+    assert len(record["by_iteration"]) == 6  # T_max = 5 repairs after the one shot
+    settings = record["provenance"]["settings"]
+    assert settings["protocol"] == "nl-pddl" and settings["max_iterations"] == 5
+    assert settings["overrides"] == {"sizes": "10", "per_cell": 1}
+    results = (tmp_path / "results.md").read_text()
+    one, full = "1/1 [21%, 100%]", "1.000 [1.00, 1.00]"
+    table = results[results.index("### Table 3"):]
+    assert table.startswith("### Table 3: overall results (published figures: Llama3.1-8B)")
+    assert "|  | SVR | PSR | TSR | CR | n | model errors |" in table
+    assert f"| Planner-in-the-loop | {one} (paper 84.9%) | {one} (paper 80.7%) | " \
+           f"{full} (paper 82.8%) | {one} (paper 81.2%) | 1 | 0 |" in table
+    assert "overridden: sizes=10, per_cell=1" in table

@@ -1,12 +1,19 @@
 """How a written problem compares with the reference, judged exactly.
 
-Per candidate: ``svr`` (it parses), ``psr`` (it parses and the planner solves it; None
-when it does not parse, so that the rate is over the parsed ones), ``tsr`` (Jaccard
-overlap of the initial and goal atoms after matching object names), ``cr`` (the
-planners' outcomes agree and, when the reference is solvable, the plan lengths are
-within ``max(1, ceil(0.05 c_ref))`` and the plans are similar: the larger of the
-normalised Levenshtein similarity and the multiset Jaccard of the ground actions is at
-least 0.8; unit costs), ``eq`` (the same problem up to a renaming of objects) and
+Per candidate, as the paper benchmarking NL-to-PDDL with planner-in-the-loop feedback
+defines them (eq. 6-18): ``svr`` (it parses, eq. 6), ``psr`` (it parses and the planner
+solves it, eq. 7; None when it does not parse, so that the rate is over the parsed
+ones), ``tsr`` (eq. 8: Jaccard overlap of the initial and goal atoms as written, goal
+ones with their sign), ``cr`` (eq. 9-18: the planners' outcomes agree and, when the
+reference is solvable, the plan lengths are within ``max(1, ceil(0.05 c_ref))`` and the
+plans are similar: the larger of the normalised Levenshtein similarity and the multiset
+Jaccard of the grounded action strings as written is at least 0.8; unit costs). Objects
+count by their names: a candidate that renames every object shares no atom and no
+action with the reference.
+
+Beside them, ``tsr_matched`` and ``cr_matched`` (the same after renaming the
+candidate's objects to the reference's, see :func:`match_objects`: they tell a renaming
+from a wrong fact), ``eq`` (the same problem up to a renaming of objects) and
 ``goal_eq`` (the same set of goal states under that renaming, even where the goal
 atoms differ).
 """
@@ -25,7 +32,10 @@ from .verify import Verdict
 
 TAU = 0.8  # plan-structure similarity threshold
 RHO = 0.05  # relative plan-length tolerance
-METRICS = ("svr", "psr", "tsr", "cr", "eq", "goal_eq")
+METRICS = ("svr", "psr", "tsr", "cr", "tsr_matched", "cr_matched", "eq", "goal_eq")
+# a problem whose episode ended on a model error: no candidate, a failure in every rate
+MODEL_ERROR = {"svr": 0, "psr": 0, "tsr": 0.0, "cr": 0, "tsr_matched": 0.0, "cr_matched": 0,
+               "eq": 0, "goal_eq": 0}
 
 
 @dataclass(frozen=True)
@@ -49,7 +59,8 @@ def levenshtein(a: Sequence, b: Sequence) -> int:
 
 
 def plan_similarity(a: Sequence[str], b: Sequence[str]) -> float:
-    """max(1 - Levenshtein / longer length, multiset Jaccard); 1 for two empty plans."""
+    """Sim (eq. 13-15): max(1 - Levenshtein / longer length, multiset Jaccard) over the
+    grounded action strings; 1 for two empty plans."""
     if not a and not b:
         return 1.0
     edit = 1 - levenshtein(a, b) / max(len(a), len(b))
@@ -59,11 +70,13 @@ def plan_similarity(a: Sequence[str], b: Sequence[str]) -> float:
 
 
 def length_tolerance(reference_length: int) -> int:
+    """epsilon (eq. 18): max(1, ceil(0.05 c_ref))."""
     return max(1, math.ceil(RHO * reference_length))
 
 
 def consistent(reference: Reference, solved: bool, plan: Sequence[str]) -> bool:
-    """Outcome-aware consistency of a candidate's planner result with the reference's."""
+    """Outcome-aware consistency (eq. 10-12, 16, 17) of a candidate's planner result
+    with the reference's: the plans compared as given."""
     if solved != reference.solved:
         return False
     if not reference.solved:
@@ -119,7 +132,8 @@ def signed_goal(goal) -> list[tuple[bool, Atom]]:
 
 
 def atom_set(problem: Problem, rename: dict[str, str] | None = None) -> set[tuple]:
-    """The initial and goal atoms (goal ones with their sign), objects renamed."""
+    """The initial and goal atoms (goal ones with their sign), objects renamed by
+    ``rename`` (as written without it)."""
     rename = rename or {}
 
     def key(part: str, negated: bool, atom: Atom) -> tuple:
@@ -137,17 +151,25 @@ def rename_plan(plan: Sequence[str], rename: dict[str, str]) -> list[str]:
     return renamed
 
 
+def jaccard(mine: set, theirs: set) -> float:
+    """|mine & theirs| / |mine | theirs| to 4 places; 1 for two empty sets."""
+    union = mine | theirs
+    return round(len(mine & theirs) / len(union), 4) if union else 1.0
+
+
 def score(domain: Domain, reference: Reference, verdict: Verdict) -> dict:
     """The metrics of one candidate (see the module docstring)."""
     if not verdict.parsed:
-        return {"svr": 0, "psr": None, "tsr": 0.0, "cr": int(consistent(reference, False, ())),
-                "eq": 0, "goal_eq": 0}
-    candidate = verdict.problem
+        agree = int(consistent(reference, False, ()))
+        return {"svr": 0, "psr": None, "tsr": 0.0, "cr": agree, "tsr_matched": 0.0,
+                "cr_matched": agree, "eq": 0, "goal_eq": 0}
+    candidate, plan = verdict.problem, verdict.plan or ()
     same = equivalent(domain, candidate, reference.problem)
     rename = match_objects(domain, candidate, reference.problem, same)
-    mine, theirs = atom_set(candidate, rename), atom_set(reference.problem)
-    plan = rename_plan(verdict.plan or (), rename)
+    theirs = atom_set(reference.problem)
     return {"svr": 1, "psr": int(verdict.solved),
-            "tsr": round(len(mine & theirs) / len(mine | theirs), 4) if mine | theirs else 1.0,
+            "tsr": jaccard(atom_set(candidate), theirs),
             "cr": int(consistent(reference, verdict.solved, plan)),
+            "tsr_matched": jaccard(atom_set(candidate, rename), theirs),
+            "cr_matched": int(consistent(reference, verdict.solved, rename_plan(plan, rename))),
             "eq": int(same.equal), "goal_eq": int(bool(same.goal_equivalent))}
