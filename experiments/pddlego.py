@@ -78,9 +78,10 @@ def make_policy(env, model, condition: dict, frozen_df: str | None, planner: str
     if condition["policy"] == "plangen":
         return PlanGenPolicy(model)
     family = family_of(env.spec.id)
-    writer = ground_truth_writer(env, family, planner=planner) if model is None else \
-        ModelWriter(model, Prompt(family, condition["prompt"]),
-                    replies=condition.get("replies", "lenient"))
+    coin_taken = condition.get("coin") == "auto"
+    writer = ground_truth_writer(env, family, planner=planner, coin_taken=coin_taken) \
+        if model is None else ModelWriter(model, Prompt(family, condition["prompt"], coin_taken),
+                                          replies=condition.get("replies", "lenient"))
     authors = condition["feedback"] == "authors"
     return PDDLegoPolicy(writer, max_solver_retries=retries,
                          max_simulation_retries=condition.get("simulation_retries", retries),

@@ -37,10 +37,11 @@ class Checked:
     domain: Domain | None = None
 
 
-def check(files: Files, mapper: CommandMapper, valid_commands, planner: str = "auto",
+def check(files: Files, mapper: CommandMapper | None, valid_commands, planner: str = "auto",
           timeout: float = 30.0, solver=solve, strict: bool = False) -> Checked:
     """Check ``files``, read as planners read them unless ``strict``; raise CheckFailure
-    at the first layer that fails."""
+    at the first layer that fails. ``mapper=None`` skips the mapping layer (a plan step
+    naming no command is then the game's to refuse)."""
     try:
         domain, problem = parse(files.df, files.pf, strict=strict)
     except PDDLError as exc:
@@ -61,7 +62,8 @@ def check(files: Files, mapper: CommandMapper, valid_commands, planner: str = "a
     if not result.plan:
         raise failure("goal", "the goal is already true in the initial state: set a goal "
                               "that is not reached yet")
-    if mapper.command_for(result.plan[0], valid_commands, domain) is None:
+    if mapper is not None and mapper.command_for(result.plan[0], valid_commands,
+                                                 domain) is None:
         raise failure("mapping", f"the plan's first step, {result.plan[0]}, names no command "
                                  f"of the game; the game's commands look like: "
                                  f"{', '.join(mapper.examples())}")

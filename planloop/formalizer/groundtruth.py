@@ -59,7 +59,13 @@ class _GroundTruth(ABC):
 
 class CoinGroundTruth(_GroundTruth):
     """CoinCollector: the observed house, a room assumed behind every exit whose far
-    side is unknown; the goal is the coin once seen, else the nearest unvisited room."""
+    side is unknown; the goal is the coin once seen, else the nearest unvisited room.
+    ``coin_taken=True`` (the coin taken for the agent as soon as it is seen, PDDLego+'s
+    harness): the goal is always the nearest unvisited room."""
+
+    def __init__(self, env, planner: str = "auto", coin_taken: bool = False):
+        super().__init__(env, planner)
+        self.coin_taken = coin_taken
 
     def _formalize(self, domain, world, observed):
         init = set(observed)
@@ -75,7 +81,7 @@ class CoinGroundTruth(_GroundTruth):
                 init.add(Atom("connected", (room, unknown, direction)))
                 init |= self._door(world, room, far, unknown, objects)
         coin = [a for a in observed if a.predicate == "in-room" and a.args[0] == "coin"]
-        if coin or Atom("holding", ("coin",)) in observed:
+        if not self.coin_taken and (coin or Atom("holding", ("coin",)) in observed):
             return objects, init, And((Atom("holding", ("coin",)),))
         target = _nearest(here, init, visited)
         return objects, init, And((Atom("player-at", (target,)),)) if target else And(())
@@ -187,9 +193,13 @@ def _object_types(goal: Formula) -> set[str]:
 WRITERS = {"coin": CoinGroundTruth, "alfworld": ALFWorldGroundTruth}
 
 
-def ground_truth_writer(env, family: str, planner: str = "auto") -> _GroundTruth:
+def ground_truth_writer(env, family: str, planner: str = "auto",
+                        coin_taken: bool = False) -> _GroundTruth:
     """The ground-truth formalizer for ``env`` of ``family`` (``coin``, ``alfworld``);
-    ``planner`` is what ALFWorld's writer asks whether the task's goal is in reach."""
+    ``planner`` is what ALFWorld's writer asks whether the task's goal is in reach;
+    ``coin_taken``: see :class:`CoinGroundTruth`."""
     if family not in WRITERS:
         raise ValueError(f"no ground-truth formalizer for {family!r}: one of {sorted(WRITERS)}")
+    if family == "coin":
+        return CoinGroundTruth(env, planner, coin_taken)
     return WRITERS[family](env, planner)

@@ -48,6 +48,11 @@ Directions are north, south, east and west.""",
 Name objects as the game does, with the number: "mug 1" is mug_1.""",
 }
 
+COIN_TAKEN_GOAL = """Set the problem's goal to the next sub-goal you can reach with what you know:
+go to a location you have not visited yet, (:goal (at ?location)) with ?location a place
+not visited. The coin is taken for you the moment you see it: plan only moves and door
+openings."""
+
 GOALS = {
     "coin": """Set the problem's goal to the next sub-goal you can reach with what you know:
 - while you have not seen the coin, go to a location you have not visited yet:
@@ -97,6 +102,7 @@ class Prompt:
 
     family: str
     name: str
+    coin_taken: bool = False  # CoinCollector: the coin is taken for the agent when seen
 
     def __post_init__(self):
         if self.family not in FAMILIES:
@@ -107,7 +113,8 @@ class Prompt:
     @property
     def version(self) -> str:
         family = "any" if self.name == "generic" else self.family
-        return f"pddlego/{family}/{self.name}/{VERSION}"
+        return f"pddlego/{family}/{self.name}/{VERSION}" + ("+coin-taken" if self.coin_taken
+                                                            else "")
 
     def instructions(self, with_df: bool) -> str:
         """The fixed part: the role, the actions, the goal rules, the hints, the contract."""
@@ -116,7 +123,7 @@ class Prompt:
         else:
             templates = self.name in ("detailed", "without_hint")
             hints = self.name in ("detailed", "without_detailed_goal")
-            parts = [ROLE, ACTIONS[self.family],
-                     GOALS[self.family] if templates else SIMPLE_GOAL]
+            goals = COIN_TAKEN_GOAL if self.coin_taken else GOALS[self.family]
+            parts = [ROLE, ACTIONS[self.family], goals if templates else SIMPLE_GOAL]
             parts += [HINTS[self.family]] if hints else []
         return "\n\n".join(parts + [CONTRACT[with_df]])

@@ -200,7 +200,8 @@ class PDDLegoPolicy:
             try:
                 if draft.files is None:
                     raise CheckFailure("syntax", draft.problem)
-                checked = check(draft.files, self.mapper, valid, self.planner,
+                mapper = None if self.unmapped == "play" else self.mapper
+                checked = check(draft.files, mapper, valid, self.planner,
                                 self.planner_timeout, self.solver, self.strict_pddl)
             except CheckFailure as failure:
                 record["check"] = {"stage": failure.stage, "message": failure.message}

@@ -180,3 +180,24 @@ def test_record_episode_writes_every_step(tmp_path):
         (0, 0, "reset"), (0, 1, "step"), (0, 2, "step"), (1, 0, "reset")]
     assert lines[2]["info"]["action_error"]["kind"] == "unknown"
     assert lines[0]["info"]["domain_pddl"].startswith("(define")
+
+
+def test_auto_take_coin_takes_the_coin_when_seen_and_offers_moves_and_doors_only():
+    from planloop.wrappers import AutoTakeCoin
+
+    env = AutoTakeCoin(gym.make("CoinCollector-v0", num_locations=3))
+    obs, info = env.reset(seed=0)
+    assert not {"look around", "inventory", "take coin"} & set(info["admissible_actions"])
+    obs, reward, terminated, _, info = env.step("move south")  # the coin is in the corridor
+    assert terminated and info["won"] and reward == 1
+    assert "\n> take coin\nYou take the coin." in obs
+
+
+def test_auto_take_coin_takes_a_coin_in_view_at_reset_at_the_first_step():
+    from planloop.wrappers import AutoTakeCoin
+
+    env = AutoTakeCoin(gym.make("CoinCollector-v0", num_locations=11))
+    _, info = env.reset(seed=0)  # this house's coin lies in the kitchen
+    assert "take coin" not in info["admissible_actions"]
+    obs, _, terminated, _, info = env.step("move east")
+    assert terminated and info["won"] and obs.startswith("> take coin\n")
