@@ -4,9 +4,16 @@ environments), plans, and its plan is executed step by step in the environment.
 
     python experiments/planner_baseline.py --env Mystery-BW-v0 --instances 0:100
 
+The environment must be fully observable (one of ``planloop.envs.FULLY_OBSERVABLE``): a
+planner needs the task's PDDL.
+
 ``--out DIR`` (default ``results/planner_baseline``) receives ``episodes.jsonl``, one
 record per episode appended as it ends; rerunning the same command resumes and skips
-finished episodes. The table (success with its 95% Wilson interval) is printed.
+finished episodes. The table has one row per configuration recorded in DIR (environment,
+its options, planner, timeout), so runs that differ in ``--planner`` or ``--timeout``
+into the same DIR keep their own rows: success with its 95% Wilson interval over every
+scheduled episode, plan length, planner seconds and the planner's statuses. It is
+printed and written to ``results.md``, and plotted in ``success.png``.
 """
 
 from __future__ import annotations
@@ -15,10 +22,17 @@ import statistics
 import sys
 from collections import Counter
 
+from planloop.envs import FULLY_OBSERVABLE
 from planloop.pddl import PLANNERS
 from planloop.policies import PlannerPolicy, run_episode
+from planloop.results import ResultsFile
 from planloop.stats import wilson_interval
-from planloop.study import Study, markdown_table, run_study, study_main, study_parser, tally
+from planloop.study import (Study, StudyError, latest_records, markdown_table, run_study,
+                            show_success_plot, study_main, study_parser, tally)
+
+DENOMINATORS = ("n (episodes) is every scheduled instance and trial of the configuration; "
+                "an episode whose planner found no plan (a timeout, an error) or whose plan "
+                "the environment refused is a failure.")
 
 
 def run_instance(env, instance: int, planner: str, timeout: float) -> dict:
@@ -33,18 +47,52 @@ def run_instance(env, instance: int, planner: str, timeout: float) -> dict:
             "message": "" if result.solved else result.message}
 
 
-def summarize(records: list[dict]) -> str:
+def configuration(record: dict) -> tuple[str, str, str, str]:
+    """(environment, its options, planner, timeout): what a table row stands for."""
+    provenance = record.get("provenance", {})
+    options = ", ".join(f"{k}={v}" for k, v in sorted((provenance.get("env_kwargs") or {})
+                                                      .items()))
+    timeout = (provenance.get("settings") or {}).get("timeout")
+    return (str(provenance.get("env")), options or "-", str(record.get("planner")),
+            f"{timeout:g} s" if isinstance(timeout, (int, float)) else str(timeout))
+
+
+def by_configuration(records: list[dict]) -> dict[tuple, list[dict]]:
+    """The latest record of every episode in the file, grouped by configuration (in
+    the order the file first has them)."""
+    groups: dict[tuple, list[dict]] = {}
+    for record in latest_records(records).values():
+        if record.get("study") == "planner_baseline":
+            groups.setdefault(configuration(record), []).append(record)
+    return groups
+
+
+def summary_row(records: list[dict]) -> list:
     wins, n = tally(records)
     low, high = wilson_interval(wins, n)
     lengths = [r["plan_length"] for r in records if r["won"]]
     seconds = [r["planner_seconds"] for r in records]
     statuses = Counter(r["status"] for r in records)
-    row = [n, wins, f"{wins / max(1, n):.1%}", f"[{low:.1%}, {high:.1%}]",
-           f"{statistics.mean(lengths) if lengths else 0:.2f}",
-           f"{statistics.mean(seconds) if seconds else 0:.3f}",
-           ", ".join(f"{k}: {v}" for k, v in sorted(statuses.items()))]
-    return markdown_table(["episodes", "won", "success", "95% Wilson", "mean plan length",
-                           "mean planner s", "statuses"], [row], align="rrrcrrl")
+    return [n, wins, f"{wins / max(1, n):.1%}", f"[{low:.1%}, {high:.1%}]",
+            f"{statistics.mean(lengths) if lengths else 0:.2f}",
+            f"{statistics.mean(seconds) if seconds else 0:.3f}",
+            ", ".join(f"{k}: {v}" for k, v in sorted(statuses.items()))]
+
+
+def summarize(groups: dict[tuple, list[dict]]) -> str:
+    rows = [[*config, *summary_row(group)] for config, group in groups.items()]
+    return markdown_table(["environment", "options", "planner", "timeout", "episodes", "won",
+                           "success", "95% Wilson", "mean plan length", "mean planner s",
+                           "statuses"], rows, align="llllrrrcrrl")
+
+
+def plot_label(config: tuple, groups: dict[tuple, list[dict]]) -> str:
+    """The configuration's planner and timeout, with its environment when there are
+    several."""
+    environments = {(env, options) for env, options, _, _ in groups}
+    env, options, planner, timeout = config
+    where = f"{env} {options if options != '-' else ''}".strip()
+    return f"{where + ': ' if len(environments) > 1 else ''}{planner}, {timeout}"
 
 
 @study_main
@@ -54,6 +102,9 @@ def main(argv=None) -> int:
     parser.add_argument("--planner", default="lama-first", choices=PLANNERS)
     parser.add_argument("--timeout", type=float, default=60.0)
     args = parser.parse_args(argv)
+    if args.env not in FULLY_OBSERVABLE:
+        raise StudyError(f"{args.env} is not fully observable: a planner baseline needs the "
+                         f"task's PDDL; use one of {', '.join(FULLY_OBSERVABLE)}")
     study = Study("planner_baseline", args.env, dict(args.option),
                   settings={"timeout": args.timeout})
 
@@ -61,11 +112,14 @@ def main(argv=None) -> int:
         return run_instance(env, job.instance, job.condition["planner"], args.timeout)
 
     jobs = study.jobs([{"planner": args.planner}], args.instances, args.trials)
-    records = run_study(study, jobs, play, out=args.out, workers=args.workers,
-                        backend=args.backend)
-    print(f"## {args.env}, {args.planner}, instances {args.instances.start}-"
-          f"{args.instances.stop - 1}\n")
-    print(summarize(records))
+    run_study(study, jobs, play, out=args.out, workers=args.workers, backend=args.backend)
+    groups = by_configuration(ResultsFile(args.out / "episodes.jsonl").records)
+    text = f"## Planner baseline\n\n{summarize(groups)}\n\n{DENOMINATORS}"
+    (args.out / "results.md").write_text(text + "\n")
+    print(text)
+    show_success_plot({"success": [(plot_label(c, groups), *tally(g))
+                                   for c, g in groups.items()]},
+                      args.out / "success.png", "configuration")
     return 0
 
 
