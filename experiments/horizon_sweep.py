@@ -36,14 +36,14 @@ import sys
 from pathlib import Path
 
 from planloop.policies import ClosedLoopPolicy, OpenLoopPolicy, run_episode
-from planloop.policies.loop import CHOICES, DEFAULTS, PAPER
-from planloop.study import (Study, every_instance, markdown_table, model_failures, open_model,
-                            run_study, show_success_plot, study_main, study_parser,
-                            success_cell, tally)
+from planloop.policies.loop import CHOICES, DEFAULTS
+from planloop.protocols.baking import BAKING
+from planloop.study import (PaperFlags, Study, every_instance, markdown_table, model_errors,
+                            model_failures, open_model, run_study, show_success_plot,
+                            study_main, study_parser, success_cell, tally)
 from planloop.wrappers import ProgressFeedback
 
 OPEN = "open"
-_UNSET = object()  # a switch not given on the command line
 
 
 def parse_horizons(text: str) -> list[int | str]:
@@ -69,13 +69,6 @@ def parse_restarts(text: str) -> int | None:
     raise argparse.ArgumentTypeError(f"max restarts is a count or 'none', not {text!r}")
 
 
-def loop_switches(args: argparse.Namespace) -> dict:
-    """Every switch of the loop policies: as given, else ``--paper``'s, else the default."""
-    base = PAPER if args.paper else DEFAULTS
-    return {key: base[key] if getattr(args, key) is _UNSET else getattr(args, key)
-            for key in DEFAULTS}
-
-
 def make_policy(model, horizon, trial: int, max_actions: int, temperature: float,
                 switches: dict | None = None):
     switches = switches or {}
@@ -98,18 +91,21 @@ def run_sweep(env_id: str, model, horizons, instances, trials: int, out: Path,
               workers: int = 1, max_actions: int = 50, temperature: float = 0.7,
               env_kwargs: dict | None = None, model_spec: str | None = None,
               check=None, switches: dict | None = None,
-              progress_feedback: str = "off", backend: str = "local") -> list[dict]:
+              progress_feedback: str = "off", backend: str = "local",
+              protocol: dict | None = None) -> list[dict]:
     """Run every (horizon, instance, trial) not yet in ``out/episodes.jsonl``; returns
     their records (old and new). ``check``: a model to check before the first episode;
     ``switches``: the loop policies' (those not at their default enter the settings);
     ``progress_feedback``: ``off`` or the heuristic of a ``ProgressFeedback`` wrapper;
-    ``backend``: run_study's."""
+    ``backend``: run_study's; ``protocol``: the paper's protocol and its overrides, for
+    the settings (see :meth:`planloop.study.Settings.recorded`)."""
     switches = {**DEFAULTS, **(switches or {})}
     changed = {key: value for key, value in switches.items() if value != DEFAULTS[key]}
     if progress_feedback != "off":
         changed["progress_feedback"] = progress_feedback
     study = Study("horizon_sweep", env_id, env_kwargs or {}, model.name, model_spec,
-                  settings={"max_actions": max_actions, "temperature": temperature, **changed})
+                  settings={"max_actions": max_actions, "temperature": temperature, **changed,
+                            **(protocol or {})})
 
     def play(env, job) -> dict:
         if progress_feedback != "off":
@@ -131,9 +127,9 @@ def success_table(records: list[dict], horizons, instances) -> str:
         cells = [success_cell(*tally(r for r in mine if r["instance"] == instance))
                  for instance in instances]
         label = "open loop" if horizon == OPEN else f"H = {horizon}"
-        rows.append([label, *cells, success_cell(*tally(mine))])
-    return markdown_table(["horizon", *(f"problem {i}" for i in instances), "all"], rows) + \
-        model_failures(records)
+        rows.append([label, *cells, success_cell(*tally(mine)), model_errors(mine)])
+    return markdown_table(["horizon", *(f"problem {i}" for i in instances), "all",
+                           "model errors"], rows) + model_failures(records)
 
 
 @study_main
@@ -144,27 +140,31 @@ def main(argv=None, model=None) -> int:
                              "(default 1,5,open)")
     parser.add_argument("--temperature", type=float, default=0.7)
     parser.add_argument("--max-actions", type=int, default=50)
+    paper = PaperFlags(parser, BAKING)
     for key, choices in CHOICES.items():
-        parser.add_argument(f"--{key}", choices=choices, default=_UNSET,
-                            help=f"default {DEFAULTS[key]}; the paper's: {PAPER[key]}")
-    parser.add_argument("--max-restarts", type=parse_restarts, default=_UNSET, metavar="N",
-                        help=f"explained restarts per episode, 'none' for no cap (default "
-                             f"{DEFAULTS['max_restarts']}; the paper's: none)")
-    parser.add_argument("--paper", action="store_true",
-                        help="the horizon study's workflow: every switch above as the paper")
+        paper.add(f"--{key}", choices=choices, default=DEFAULTS[key],
+                  help=f"default {DEFAULTS[key]}; the paper's: {BAKING.settings[key]}")
+    paper.add("--max-restarts", type=parse_restarts, default=DEFAULTS["max_restarts"],
+              metavar="N", help=f"explained restarts per episode, 'none' for no cap (default "
+                                f"{DEFAULTS['max_restarts']}; the paper's: none)")
     parser.add_argument("--progress-feedback", choices=("off", "ff", "add"), default="off",
                         help="tell the model after each action whether the goal came closer, "
                              "by h_FF or h_add (default off)")
     args = parser.parse_args(argv)
+    settings = paper.resolve(args)
     built = None if model else open_model(args.llm)
     model = model or built
     env_kwargs = dict(args.option)
     instances = args.instances or every_instance(args.env, env_kwargs, limit=10)
     records = run_sweep(args.env, model, args.horizons, instances, args.trials, args.out,
                         args.workers, args.max_actions, args.temperature, env_kwargs,
-                        args.llm, check=built, switches=loop_switches(args),
-                        progress_feedback=args.progress_feedback, backend=args.backend)
+                        args.llm, check=built,
+                        switches={key: settings.values[key] for key in DEFAULTS},
+                        progress_feedback=args.progress_feedback, backend=args.backend,
+                        protocol=settings.recorded())
     table = f"## {args.env}, {model.name}\n\n" + success_table(records, args.horizons, instances)
+    if settings.paper:
+        table += f"\n\n{BAKING.caption(settings.overrides)}"
     (args.out / "success.md").write_text(table + "\n")
     print(table)
     series = {model.name: [(str(h), *tally(r for r in records if r["horizon"] == h))

@@ -67,6 +67,9 @@ def test_a_server_answering_garbage_fails_episodes_not_the_sweep(tmp_path, monke
                          "--llm", f"{server.url}@test-model"])
     out, err = capsys.readouterr()
     assert rc == 0 and "2 episodes ended on a failed model call" in out
+    # every scheduled episode is in n: the broken bodies are failures and model errors
+    assert "| H = 1 | 0/1 [0%, 79%] | 0/1 [0%, 79%] | 1 |" in out
+    assert "| open loop | 0/1 [0%, 79%] | 0/1 [0%, 79%] | 1 |" in out
     assert "instance 3 trial 0 (horizon=1): bad_response: " in err  # as it happened
     assert "The last: bad_response: " in out and "Bad Gateway" in out  # the reason, on screen
     records = [json.loads(line) for line in

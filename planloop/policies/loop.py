@@ -7,8 +7,9 @@ the episode starts over (``RESTART``) with the explanation in context. Open loop
 once for the whole sequence and executes it with no feedback.
 
 Six switches choose between today's richer defaults and the horizon study's workflow
-(Feng 2024, "A Study on Planning with LLMs in Relational Domains"), whose templates the
-``PAPER_*`` and ``STUDY_*`` prompts follow word for word:
+(Feng 2024, "A Study on Planning with LLMs in Relational Domains"; its settings are
+``planloop.protocols.baking``), whose templates the ``PAPER_*`` and ``STUDY_*`` prompts
+follow word for word:
 
 - ``feedback``: ``cause`` shows the failed action, the state and the environment's words
   on why it failed; ``state`` only the executed actions, the state before the failure and
@@ -44,8 +45,6 @@ from .extract import extract_plan
 PROMPT_VERSION = "loop-v1"
 DEFAULTS = {"feedback": "cause", "grounding": "per_action", "conversation": "rebuild",
             "ask": "next", "opening": "brief", "max_restarts": 5}
-PAPER = {"feedback": "state", "grounding": "per_variable", "conversation": "accumulate",
-         "ask": "sequence", "opening": "study", "max_restarts": None}
 CHOICES = {"feedback": ("cause", "state"), "grounding": ("per_action", "per_variable"),
            "conversation": ("rebuild", "accumulate"), "ask": ("next", "sequence"),
            "opening": ("brief", "study")}

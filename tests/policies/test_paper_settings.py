@@ -240,7 +240,10 @@ def test_paper_preset_sends_the_studys_prompts(tmp_path, baking):
     assert record["provenance"]["settings"] == {
         "max_actions": 50, "temperature": 0.7, "feedback": "state", "grounding":
         "per_variable", "conversation": "accumulate", "ask": "sequence", "opening": "study",
-        "max_restarts": None}
+        "max_restarts": None, "protocol": "baking", "overrides": {}}
+    table = (tmp_path / "success.md").read_text()
+    assert "| horizon | problem 0 | all | model errors |" in table
+    assert "Protocol: A Study on Planning with LLMs in Relational Domains" in table
 
     conversation = model.prompts[-1]  # one conversation: the last call holds every turn
     assert all(prompt == conversation[:len(prompt)] for prompt in model.prompts)
@@ -283,6 +286,8 @@ def test_paper_preset_sends_the_studys_prompts(tmp_path, baking):
     records = [json.loads(line) for line in (tmp_path / "episodes.jsonl").open()]
     assert len(records) == 2 and model.calls > calls
     assert "+feedback=" not in records[1]["prompt_version"]
+    assert records[1]["provenance"]["settings"]["overrides"] == {"feedback": "cause"}
+    assert "; overridden: feedback=cause" in (tmp_path / "success.md").read_text()
     assert any(q.startswith("The action ") for q in questions(model)[calls:])
 
 
