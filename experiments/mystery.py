@@ -15,7 +15,11 @@ Downward, with the symbol-agnostic pipeline paper's statistics.
 list of: direct-zero-shot, direct-one-shot (the next instance, solved, as the example),
 pipeline, pipeline-no-repair, pipeline-no-constraints, pipeline-no-stepwise,
 closed-loop, agentic, planner. Every LLM condition has a budget of ``--attempts K``
-plans (closed loop: K - 1 restarts).
+plans (closed loop: K - 1 restarts); ``--direct-attempts`` sets the direct conditions'
+apart. ``--paper`` is the pipeline paper's protocol (``planloop.protocols.mystery``): one
+generation per instance in the direct conditions; a flag given beside it overrides one
+setting, named in the caption. Every scheduled instance is in n: an episode that ended
+on a failed model call is a failure, also counted under "model errors".
 
 ``--progress-feedback ff`` (or ``add``) tells the closed-loop policy (in its
 observations) and the agentic one (in ``execute_action``'s answers) whether each action
@@ -49,9 +53,11 @@ from planloop.policies import (AgenticPolicy, ClosedLoopPolicy, DirectPlanPolicy
                                run_episode)
 from planloop.policies.direct import Example
 from planloop.stats import npmi_table, percentile, trimmed_mean, two_proportion_z_test
-from planloop.study import (Study, StudyError, every_instance, markdown_table, model_failures,
-                            open_model, positive_int, run_study, save_success_plot, show_success_plot,
-                            study_main, study_parser, success_cell, tally)
+from planloop.protocols.mystery import MYSTERY
+from planloop.study import (PaperFlags, Study, StudyError, every_instance, markdown_table,
+                            model_failures, open_model, positive_int, run_study,
+                            save_success_plot, show_success_plot, study_main, study_parser,
+                            success_cell, tally)
 from planloop.wrappers import ProgressFeedback
 
 PIPELINES = {"pipeline": {}, "pipeline-no-repair": {"repair": False},
@@ -103,7 +109,7 @@ def make_policy(condition: str, model, env, job, args):
         return PlannerPolicy(args.planner, args.planner_timeout)
     if condition.startswith("direct"):
         examples = [solved_example(env, job.instance)] if condition == "direct-one-shot" else []
-        return DirectPlanPolicy.paper(model, max_attempts=args.attempts,
+        return DirectPlanPolicy.paper(model, max_attempts=args.direct_attempts or args.attempts,
                                       max_seconds=args.max_seconds, temperature=args.temperature,
                                       prompt="planbench", examples=examples)
     if condition in PIPELINES:
@@ -194,9 +200,9 @@ def episode_fields(env, episode) -> dict:
 
 # -- the tables ---------------------------------------------------------------------------
 def by_condition(records: list[dict], conditions: list[str]) -> dict[str, list[dict]]:
-    """The played records (no model error) of each condition, in the given order."""
-    return {c: [r for r in records if r["condition"] == c and not r.get("error")]
-            for c in conditions}
+    """The records of each condition, in the given order (those that ended on a model
+    error too: they are failures in n)."""
+    return {c: [r for r in records if r["condition"] == c] for c in conditions}
 
 
 def _seconds(values: list[float]) -> list[str]:
@@ -214,7 +220,7 @@ def success_table(groups: dict[str, list[dict]], failed: Counter) -> str:
             for c, g in groups.items()]
     return markdown_table(["condition", "success [95% Wilson]", "attempts per instance",
                            "seconds p50", "p90", "mean", f"trimmed mean ({TRIM:.0%})",
-                           "model calls", "model failures"], rows)
+                           "model calls", "model errors"], rows)
 
 
 def tests_table(groups: dict[str, list[dict]]) -> str:
@@ -365,8 +371,12 @@ def main(argv=None, model=None) -> int:
                         help=f"a comma list of {', '.join(CONDITIONS)} (default all)")
     parser.add_argument("--attempts", type=positive_int, default=5, metavar="K",
                         help="plans per episode for the LLM conditions (default 5)")
-    parser.add_argument("--temperature", type=float, default=0.2, metavar="T",
-                        help="of every LLM condition (default 0.2, the paper's)")
+    paper = PaperFlags(parser, MYSTERY)
+    paper.add("--direct-attempts", type=positive_int, default=None, metavar="K",
+              help="plans per episode of the direct conditions (default: --attempts; the "
+                   "paper's 1)")
+    paper.add("--temperature", type=float, default=0.2, metavar="T",
+              help="of every LLM condition (default 0.2, the paper's)")
     parser.add_argument("--max-seconds", type=float, default=180.0, metavar="S",
                         help="the time budget of direct generation and of the agentic "
                              "condition (default 180, the papers')")
@@ -385,6 +395,7 @@ def main(argv=None, model=None) -> int:
     parser.add_argument("--top-k", type=positive_int, default=5,
                         help="NPMI pairs shown each way (default 5)")
     args = parser.parse_args(argv)
+    settings = paper.resolve(args)
     if any(c in PIPELINES for c in args.conditions):
         pipeline_class()
     uses_model = any(c != "planner" for c in args.conditions)
@@ -398,7 +409,10 @@ def main(argv=None, model=None) -> int:
                             "agentic_feedback": args.agentic_feedback,
                             "planner": args.planner, "planner_timeout": args.planner_timeout,
                             **({"progress_feedback": args.progress_feedback}
-                               if args.progress_feedback != "off" else {})})
+                               if args.progress_feedback != "off" else {}),
+                            **({"direct_attempts": args.direct_attempts}
+                               if args.direct_attempts else {}),
+                            **settings.recorded()})
 
     def play(env, job) -> dict:
         if args.progress_feedback != "off":
@@ -411,6 +425,8 @@ def main(argv=None, model=None) -> int:
                         backend=args.backend)
     text = f"## {args.env}, {study.model or 'no model'}\n\n" + \
         report(records, args.conditions, args.attempts, args.top_k)
+    if settings.paper:
+        text += f"\n\n{MYSTERY.caption(settings.overrides)}"
     (args.out / "results.md").write_text(text + "\n")
     print(text)
     groups = by_condition(records, args.conditions)

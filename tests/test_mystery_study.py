@@ -207,3 +207,33 @@ def test_conditions_are_checked(capsys):
     assert "conditions are a comma list of" in capsys.readouterr().err
     assert study.main(["--conditions", "direct-zero-shot", "--instances", "0:1"]) == 2
     assert "--llm is required" in capsys.readouterr().err
+
+
+def test_paper_gives_the_direct_conditions_one_generation(tmp_path, capsys, plans):
+    """--paper: one call per instance in a direct condition, however the plan fares; an
+    override beside it is recorded and captioned."""
+    study = load_experiment("mystery")
+    args = ["-o", f"instances={BW_FILES}", "--instances", "0:3", "--conditions",
+            "direct-zero-shot", "--paper", "--out", str(tmp_path)]
+    model = planbench_model(plans)
+    assert study.main(args, model=model) == 0
+    assert model.calls == 3
+    records = records_of(tmp_path)
+    assert [r["attempts"] for r in records] == [1, 1, 1]
+    assert records[0]["provenance"]["settings"]["protocol"] == "mystery"
+    assert "Protocol: Symbol-agnostic closed-loop planning" in capsys.readouterr().out
+
+    assert study.main(args + ["--direct-attempts", "2"], model=model) == 0
+    assert "; overridden: direct_attempts=2" in (tmp_path / "results.md").read_text()
+
+
+def test_a_model_that_always_fails_scores_zero_of_n_with_n_model_errors(tmp_path, capsys):
+    from planloop.llm import LLMError
+
+    study = load_experiment("mystery")
+    model = ScriptedModel(lambda messages: LLMError("bad_response", "not a completion"))
+    assert study.main(["-o", f"instances={BW_FILES}", "--instances", "0:3", "--conditions",
+                       "direct-zero-shot", "--out", str(tmp_path)], model=model) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines()
+               if line.startswith("| direct-zero-shot | "))
+    assert row.startswith("| direct-zero-shot | 0/3 [0%, 56%] |") and row.endswith("| 3 |")
