@@ -50,7 +50,8 @@ from planloop.policies import AgenticPolicy, DirectPlanPolicy, PlannerPolicy, ru
 from planloop.protocols.agentic import AGENTIC, COLUMNS, ROWS
 from planloop.study import (PaperFlags, Study, StudyError, every_instance, markdown_table,
                             model_errors, model_failures, open_model, run_study,
-                            show_success_plot, study_main, study_parser, success_cell, tally)
+                            show_success_plot, study_main, study_parser, success_cell, tally,
+                            with_published)
 
 CONDITIONS = tuple(ROWS)
 PLANNER_CONDITIONS = ("lama-first", "seq-sat-lama-2011")
@@ -131,8 +132,7 @@ def by_condition(records: list[dict], conditions: list[str]) -> dict[str, list[d
 
 def beside(row: str, column: str, value: str) -> str:
     """``value`` with the paper's figure of the cell beside it, when it printed one."""
-    published = AGENTIC.tables[0].published.get((row, column))
-    return f"{value} (paper: {published})" if published else value
+    return with_published(value, AGENTIC.tables[0].published.get((row, column)))
 
 
 def table_ii(groups: dict[str, list[dict]]) -> str:

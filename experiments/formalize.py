@@ -63,7 +63,7 @@ from planloop.pddl.model import Domain, Problem
 from planloop.protocols.nl_pddl import NL_PDDL, SIZES
 from planloop.study import (PaperFlags, Study, StudyError, markdown_table, model_errors,
                             model_failures, open_model, run_study, show_success_plot,
-                            study_main, study_parser, success_cell)
+                            study_main, study_parser, success_cell, with_published)
 
 BUILT_IN = ("groundtruth", "scripted-defects")
 SIZED = tuple(name for name, problems in DOMAINS.items() if problems.sized)
@@ -220,8 +220,7 @@ def paper_table(records: list[dict]) -> str:
         cells = []
         for column in table.columns:
             cell = metric_cell(by_row[row], column.lower())
-            published = table.published.get((row, column))
-            cells.append(f"{cell} (paper {published})" if published else cell)
+            cells.append(with_published(cell, table.published.get((row, column))))
         rows.append([row, *cells, len(records), model_errors(records)])
     return markdown_table(["", *table.columns, "n", "model errors"], rows)
 

@@ -175,8 +175,8 @@ def test_a_model_whose_every_answer_is_broken_scores_zero_of_n_with_n_model_erro
     zero, none = "0/2 [0%, 66%]", "0.000 [0.00, 0.00]"
     assert f"| gripper | 10 | 2 | 2 | {zero} | {zero} | {none} | {zero} | {none} | {zero} |" \
         in results
-    assert f"| Baseline | {zero} (paper 76.3%) | {zero} (paper 9.7%) | {none} (paper 52.9%) | " \
-           f"{zero} (paper 10.9%) | 2 | 2 |" in results
+    assert f"| Baseline | {zero} (paper: 76.3%) | {zero} (paper: 9.7%) | {none} (paper: 52.9%) | " \
+           f"{zero} (paper: 10.9%) | 2 | 2 |" in results
     assert "0/0" not in results and "| - |" not in results
     assert "2 episodes ended on a failed model call" in results
 
@@ -195,6 +195,6 @@ def test_paper_runs_the_protocol_and_writes_table_3_with_the_published_figures(t
     table = results[results.index("### Table 3"):]
     assert table.startswith("### Table 3: overall results (published figures: Llama3.1-8B)")
     assert "|  | SVR | PSR | TSR | CR | n | model errors |" in table
-    assert f"| Planner-in-the-loop | {one} (paper 84.9%) | {one} (paper 80.7%) | " \
-           f"{full} (paper 82.8%) | {one} (paper 81.2%) | 1 | 0 |" in table
+    assert f"| Planner-in-the-loop | {one} (paper: 84.9%) | {one} (paper: 80.7%) | " \
+           f"{full} (paper: 82.8%) | {one} (paper: 81.2%) | 1 | 0 |" in table
     assert "overridden: sizes=10, per_cell=1" in table

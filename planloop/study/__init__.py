@@ -25,10 +25,11 @@ from .plots import save_success_plot, show_success_plot
 from .progress import Progress
 from .report import write_report
 from .runner import every_instance, latest_records, make_env, run_study
-from .tables import markdown_table, model_errors, model_failures, success_cell, tally
+from .tables import (markdown_table, model_errors, model_failures, success_cell, tally,
+                     with_published)
 
 __all__ = ["Job", "PaperFlags", "Progress", "Settings", "Study", "StudyError", "check_model", "every_instance",
            "latest_records", "make_env", "markdown_table", "model_errors", "model_failures", "one_line",
            "open_model", "parse_instances", "parse_option", "positive_int", "run_study",
            "save_success_plot", "show_success_plot", "study_main", "study_parser",
-           "success_cell", "tally", "write_report"]
+           "success_cell", "tally", "with_published", "write_report"]

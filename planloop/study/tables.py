@@ -38,6 +38,12 @@ def success_cell(wins: int, n: int) -> str:
     return f"{wins}/{n} [{low:.0%}, {high:.0%}]"
 
 
+def with_published(value: str, published: str | None) -> str:
+    """``value (paper: 86%)``: a reproduced cell with the paper's figure beside it, when
+    the paper printed one."""
+    return f"{value} (paper: {published})" if published else value
+
+
 def markdown_table(header: Sequence[str], rows: Iterable[Sequence[object]],
                    align: str | None = None) -> str:
     """A Markdown table; ``align`` has one letter per column, ``l``, ``r`` or ``c``
