@@ -38,9 +38,11 @@ from pathlib import Path
 from planloop.policies import ClosedLoopPolicy, OpenLoopPolicy, run_episode
 from planloop.policies.loop import CHOICES, DEFAULTS
 from planloop.protocols.baking import BAKING
+from planloop.protocols.baking import ROWS as BAKING_ROWS
+from planloop.stats import wilson_interval
 from planloop.study import (PaperFlags, Study, every_instance, markdown_table, model_errors,
                             model_failures, open_model, run_study, show_success_plot,
-                            study_main, study_parser, success_cell, tally)
+                            study_main, study_parser, success_cell, tally, with_published)
 from planloop.wrappers import ProgressFeedback
 
 OPEN = "open"
@@ -130,6 +132,24 @@ def success_table(records: list[dict], horizons, instances) -> str:
         rows.append([label, *cells, success_cell(*tally(mine)), model_errors(mine)])
     return markdown_table(["horizon", *(f"problem {i}" for i in instances), "all",
                            "model errors"], rows) + model_failures(records)
+
+
+def paper_table(records: list[dict], instances) -> str:
+    """The study's table: open loop, H = 5 and H = 1 by problem, ``k/n (pct) [95%
+    Wilson]`` beside the paper's figure, and the model errors of each row."""
+    [layout] = BAKING.tables
+    rows = []
+    for horizon, row in BAKING_ROWS.items():
+        mine = [r for r in records if r["horizon"] == horizon]
+        cells = []
+        for instance, column in zip(instances, layout.columns):
+            wins, n = tally(r for r in mine if r["instance"] == instance)
+            low, high = wilson_interval(wins, n)
+            cell = f"{wins}/{n} ({wins / n:.0%}) [{low:.0%}, {high:.0%}]" if n else "0/0"
+            cells.append(with_published(cell, layout.published.get((row, column))))
+        rows.append([row, *cells, model_errors(mine)])
+    columns = layout.columns[:len(rows[0]) - 2]
+    return f"### {layout.title}\n\n" + markdown_table(["", *columns, "model errors"], rows)
 
 
 @study_main

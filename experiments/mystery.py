@@ -54,10 +54,12 @@ from planloop.policies import (AgenticPolicy, ClosedLoopPolicy, DirectPlanPolicy
 from planloop.policies.direct import Example
 from planloop.stats import npmi_table, percentile, trimmed_mean, two_proportion_z_test
 from planloop.protocols.mystery import MYSTERY
+from planloop.protocols.mystery import ROWS as MYSTERY_ROWS
+from planloop.stats import wilson_interval
 from planloop.study import (PaperFlags, Study, StudyError, every_instance, markdown_table,
-                            model_failures, open_model, positive_int, run_study,
+                            model_errors, model_failures, open_model, positive_int, run_study,
                             save_success_plot, show_success_plot, study_main, study_parser,
-                            success_cell, tally)
+                            success_cell, tally, with_published)
 from planloop.wrappers import ProgressFeedback
 
 PIPELINES = {"pipeline": {}, "pipeline-no-repair": {"repair": False},
@@ -221,6 +223,22 @@ def success_table(groups: dict[str, list[dict]], failed: Counter) -> str:
     return markdown_table(["condition", "success [95% Wilson]", "attempts per instance",
                            "seconds p50", "p90", "mean", f"trimmed mean ({TRIM:.0%})",
                            "model calls", "model errors"], rows)
+
+
+def paper_table(records: list[dict]) -> str:
+    """Table 1's rows (direct one-shot, direct zero-shot, pipeline): success beside the
+    paper's figure, its Wilson interval, n and the model errors."""
+    [layout] = MYSTERY.tables
+    rows = []
+    for condition, row in MYSTERY_ROWS.items():
+        group = [r for r in records if r["condition"] == condition]
+        wins, n = tally(group)
+        low, high = wilson_interval(wins, n)
+        rate = f"{wins}/{n} ({wins / n:.1%})" if n else "0/0"
+        rows.append([row, with_published(rate, layout.published.get((row, "success"))),
+                     f"[{low:.1%}, {high:.1%}]", n, model_errors(group)])
+    return f"### {layout.title}\n\n" + markdown_table(
+        ["", "success", "95% Wilson", "n", "model errors"], rows)
 
 
 def tests_table(groups: dict[str, list[dict]]) -> str:

@@ -47,7 +47,7 @@ from planloop.results import ResultsFile
 from planloop.study import (PaperFlags, Study, StudyError, markdown_table, model_errors,
                             model_failures, one_line, open_model, positive_int, run_study,
                             show_success_plot, study_main, study_parser, success_cell, tally,
-                            write_report)
+                            with_published, write_report)
 from planloop.wrappers import AutoTakeCoin
 
 FAMILIES = {"CoinCollector-v0": "coin", "ALFWorld-v0": "alfworld"}
@@ -271,6 +271,58 @@ def results_table(records: list[dict]) -> str:
               "simulation errors met / fixed", "rounds", "steps", "dialect warnings",
               "model calls", "tokens", "model errors"]
     return markdown_table(header, rows, align="lllll" + "r" * 10)
+
+
+PAPER_COLUMNS = {"CoinCollector-v0": "CoinCollector", "ALFWorld-v0": "ALFWorld"}
+
+
+def paper_rows(records: list[dict]) -> dict[tuple[str, str], tuple[list[dict], int]]:
+    """(row, column) of the paper's table -> (the records of the cell, their wins), over
+    the records of ``--paper`` runs: PDDLego+ and PlanGen as played, PDDLego (no error
+    fixing) read from PDDLego+'s (won with every plan cycle right the first time)."""
+    cells: dict[tuple[str, str], tuple[list[dict], int]] = {}
+    for record in records:
+        provenance = record.get("provenance") or {}
+        column = PAPER_COLUMNS.get(provenance.get("env"))
+        if column is None or (provenance.get("settings") or {}).get("protocol") != \
+                PDDLEGO_PLUS.name:
+            continue
+        won = bool(record.get("won")) and not record.get("error")
+        rows = [("PlanGen", won)] if record.get("policy") == "plangen" else [
+            ("PDDLego+", won), ("PDDLego (no error fixing)",
+                                won and bool(record.get("first_time")))]
+        for row, wins in rows:
+            group, total = cells.get((row, column), ([], 0))
+            cells[row, column] = (group + [record], total + wins)
+    return cells
+
+
+def paper_tables(records: list[dict]) -> dict[str, str]:
+    """The paper's tables, by name: ``success`` (rows PDDLego+, PDDLego (no error
+    fixing), PlanGen; columns CoinCollector, ALFWorld; the published figure beside each
+    cell) and ``errors`` (solver, simulation and model errors of each cell)."""
+    [layout] = PDDLEGO_PLUS.tables
+    cells = paper_rows(records)
+    success, errors = [], []
+    for row in layout.rows:
+        line = [row]
+        for column in layout.columns:
+            group, wins = cells.get((row, column), ([], 0))
+            line.append(with_published(success_cell(wins, len(group)),
+                                       layout.published.get((row, column))))
+            if group:
+                played = [r for r in group if not r.get("error")]
+                errors.append([row, column, len(group),
+                               _fixed(played, "solver_errors", "solver_fixed")
+                               if row != "PlanGen" else "-",
+                               _fixed(played, "simulation_errors", "simulation_fixed")
+                               if row != "PlanGen" else "-", model_errors(group)])
+        success.append(line)
+    header = ["", *(f"{column} success [95% Wilson]" for column in layout.columns)]
+    return {"success": f"### {layout.title}\n\n" + markdown_table(header, success),
+            "errors": "### Errors met / fixed, and model errors\n\n" + markdown_table(
+                ["", "env", "n", "solver errors met / fixed", "simulation errors met / fixed",
+                 "model errors"], errors, align="llrrrr")}
 
 
 def judgement_table(records: list[dict]) -> str:
