@@ -308,7 +308,7 @@ def paper_tables(records: list[dict]) -> dict[str, str]:
         line = [row]
         for column in layout.columns:
             group, wins = cells.get((row, column), ([], 0))
-            line.append(with_published(success_cell(wins, len(group)),
+            line.append(with_published(success_cell(wins, len(group)) if group else "not run",
                                        layout.published.get((row, column))))
             if group:
                 played = [r for r in group if not r.get("error")]
