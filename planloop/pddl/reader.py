@@ -375,7 +375,9 @@ def parse_domain(source: str | os.PathLike, limits: Limits = Limits(),
             what = "derived predicates are" if key == ":derived" else f"section {quote(key)} is"
             r.error(f"{what} not supported", parts[0])
     requirements = _requirements(r, _body(found, ":requirements"))
-    types = _types(r, _body(found, ":types"))
+    body = _body(found, ":types")
+    limits.check("max_types", _count_names(body), "domain", "types")
+    types = _types(r, body, limits)
     body = _body(found, ":constants")
     limits.check("max_objects", _count_names(body), "domain", "constants")
     constants = _declare(r, r.typed_list(body, variables=False, known_types=types), types,
@@ -445,7 +447,7 @@ def _requirements(r: _Reader, body) -> tuple[str, ...]:
     return tuple(dict.fromkeys(requirements))
 
 
-def _types(r: _Reader, body) -> dict[str, str]:
+def _types(r: _Reader, body, limits: Limits) -> dict[str, str]:
     """Each declared type -> its parent. A type listed among its own subtypes is a type of
     its own; a parent never declared is a subtype of ``object``; a type declared twice
     under one parent (or under ``object`` and a parent) is declared once."""
@@ -470,7 +472,7 @@ def _types(r: _Reader, body) -> dict[str, str]:
     for parent in dict.fromkeys(parents[0] for _, parents in pairs):
         if parent != ROOT_TYPE and parent not in types:
             r.undeclared_type(parent, types)
-    _check_type_cycles(r, types, body)
+    _check_type_depth(r, types, body, limits)
     return types
 
 
@@ -534,25 +536,36 @@ class _AnyType:
         return True
 
 
-def _check_type_cycles(r: _Reader, types: dict[str, str], body) -> None:
-    """An error for each cycle of parents (``a - b``, ``b - a``), naming its types once."""
-    reported: set[str] = set()
+def _check_type_depth(r: _Reader, types: dict[str, str], body, limits: Limits) -> None:
+    """An error for each cycle of parents (``a - b``, ``b - a``), naming its types once;
+    :class:`PDDLError` for a type more than ``limits.max_type_depth`` deep. Each type is
+    walked once."""
     nodes: dict[str, Sym] = {}
     for node in body:
         if isinstance(node, Sym):
             nodes.setdefault(str(node), node)
+    depth: dict[str, int] = {}  # types above each type; -1 on a cycle
     for start in types:
-        path, t = [], start
-        while t in types and t not in path and t not in reported:
+        path, on_path, t = [], set(), start
+        while t in types and t not in depth and t not in on_path:
             path.append(t)
+            on_path.add(t)
             t = types[t]
-        if t in path:
+        if t in on_path:
             cycle = path[path.index(t):]
-            reported.update(cycle)
-            chain = " - ".join(cycle + [t])
             r.error(f"the types {', '.join(quote(c) for c in cycle)} are each other's "
-                    f"ancestors ({chain})", nodes.get(cycle[0]))
-        reported.update(path)
+                    f"ancestors ({' - '.join(cycle + [t])})", nodes.get(cycle[0]))
+            depth.update((c, -1) for c in cycle)
+            path = path[:path.index(t)]
+        above = depth.get(t, 0)
+        for n in reversed(path):
+            above = -1 if above < 0 else above + 1
+            depth[n] = above
+        if depth[start] > limits.max_type_depth:
+            r.errors.append(r.diagnostic(limits.exceeded(
+                "max_type_depth", f"type {quote(start)} has {depth[start]:,} types above it"),
+                nodes.get(start)))
+            r.raise_if_errors()
 
 
 def _read_action(r: _Reader, fr: _FormulaReader, node: SList) -> Action | None:

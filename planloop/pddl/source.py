@@ -4,7 +4,7 @@ reads files, ends lines with ``\\n``, and holds the size limits on untrusted inp
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 from .diagnostics import Diagnostic, PDDLError, quote, received
@@ -12,21 +12,52 @@ from .diagnostics import Diagnostic, PDDLError, quote, received
 
 @dataclass(frozen=True)
 class Limits:
-    """The most the reader accepts of one domain or problem; each refusal names its field.
+    """The most work the reader, the grounder and the plan checks accept from one input;
+    each refusal is a :class:`PDDLError` naming its field and how big the input would be.
 
-    The defaults sit well above the largest IPC classical instances (files up to 4 MB,
-    4,225 objects, 47,379 initial facts, 4,225 goal atoms, nesting 12 deep); the depth
-    also keeps the recursive passes (grounding, writing) far from Python's recursion
-    limit. Raise one with ``load(domain, problem, limits=Limits(max_objects=50_000))``.
+    Counted in bytes and work units, never seconds, so a refusal does not depend on the
+    machine. The defaults sit well above the largest IPC classical instances (files up to
+    4 MB, 4,225 objects, 47,379 initial facts, 4,225 goal atoms, nesting 12 deep, type
+    hierarchies 5 deep) and keep each input to a few seconds of work here; the depths also
+    keep the recursive passes (grounding, writing) far from Python's recursion limit.
+    Raise one with ``load(domain, problem, limits=Limits(max_objects=50_000))``.
+
+    ==================== =========== ==========================================================
+    field                default     the most...
+    ==================== =========== ==========================================================
+    max_bytes            8,000,000   bytes of a domain, problem or plan file (a str: characters)
+    max_depth            100         parentheses nested in each other
+    max_types            10,000      types a domain declares
+    max_type_depth       100         types above a type (``a - b``, ``b - object``: a has 2)
+    max_objects          20,000      a problem's objects, a domain's constants
+    max_init_facts       200,000     entries of ``:init``, duplicates included
+    max_goal_size        100,000     parenthesized conditions in ``:goal``, connectives included
+    max_expansion        1,000,000   bindings grounding one task enumerates: each quantifier
+                                     (``forall``, ``exists``) counts the product of its
+                                     variables' objects before it expands, each conditional
+                                     effect 1, each action parameter binding tried 1
+    max_ground_actions   50,000      actions grounded (a few KB and 25 us each here)
+    max_ground_facts     50,000      facts a grounded task names (a state is their bitset)
+    ==================== =========== ==========================================================
     """
 
-    max_bytes: int = 8_000_000  # size of a file (a str counts its characters)
-    max_depth: int = 100  # parentheses nested in each other
-    max_objects: int = 20_000  # a problem's objects, a domain's constants
-    max_init_facts: int = 200_000  # entries of ':init', duplicates included
-    max_goal_size: int = 100_000  # parenthesized conditions in ':goal', connectives included
-    max_ground_actions: int = 50_000  # actions grounded (a few KB and 25 us each here)
-    max_ground_facts: int = 50_000  # facts a grounded task names (a state is their bitset)
+    max_bytes: int = 8_000_000
+    max_depth: int = 100
+    max_types: int = 10_000
+    max_type_depth: int = 100
+    max_objects: int = 20_000
+    max_init_facts: int = 200_000
+    max_goal_size: int = 100_000
+    max_expansion: int = 1_000_000
+    max_ground_actions: int = 50_000
+    max_ground_facts: int = 50_000
+
+    def __post_init__(self):
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"Limits({f.name}=...) must be a positive int, received "
+                                 f"{received(value)}")
 
     def exceeded(self, field: str, found: str) -> str:
         """The message for ``found`` (such as "1,048,576 facts") over the limit ``field``."""

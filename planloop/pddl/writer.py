@@ -148,6 +148,22 @@ def _effects_text(effects, typed: bool) -> str:
     return "(and " + " ".join(effect_text(e, typed) for e in effects) + ")"
 
 
+def _depths(types: dict[str, str]) -> dict[str, int]:
+    """Each type of ``types`` (type -> parent, no cycle) -> how many types are above it;
+    each type is walked once."""
+    depth: dict[str, int] = {}
+    for start in types:
+        path, t = [], start
+        while t in types and t not in depth and len(path) <= len(types):
+            path.append(t)
+            t = types[t]
+        above = depth.get(t, 0)
+        for n in reversed(path):
+            above += 1
+            depth[n] = above
+    return depth
+
+
 def write_domain(domain: Domain) -> str:
     typed = bool(domain.types) or any(
         p.types != (ROOT_TYPE,) for pred in domain.predicates.values() for p in pred.params)
@@ -156,7 +172,8 @@ def write_domain(domain: Domain) -> str:
         requirements.append(":typing")
     lines = [f"(define (domain {domain.name})", f"  (:requirements {' '.join(requirements)})"]
     if domain.types:
-        parents_first = sorted(domain.types.items(), key=lambda tp: len(domain.ancestors(tp[0])))
+        depth = _depths(domain.types)
+        parents_first = sorted(domain.types.items(), key=lambda tp: depth[tp[0]])
         lines.append("  (:types " + _typed([(t, (p,)) for t, p in parents_first], True) + ")")
     if domain.constants:
         lines.append("  (:constants " + _typed([(c, (t,)) for c, t in domain.constants.items()],
