@@ -429,6 +429,13 @@ def _raise_exit(signum: int, frame) -> None:
     raise SystemExit(128 + signum)
 
 
+def remove_own_folders() -> None:
+    """Remove this process's planner folders, for a process about to end without
+    unwinding the solves still running in its threads (an interrupted study)."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{_DIR_PREFIX}{os.getpid()}-*"):
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def _sweep_stale_dirs() -> None:
     """Remove the temporary folders of solves whose process died before cleaning up
     (killed with SIGKILL, say): those named for a pid that no longer runs."""
