@@ -8,6 +8,7 @@ from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
 from ..envs.session import OPERATIONS
+from .sandbox import shorten
 from .sessions import SessionError, SessionRegistry
 
 INSTRUCTIONS = ("Planning tasks as tools. start_session opens a session on a registered "
@@ -74,6 +75,8 @@ def build_server(registry: SessionRegistry | None = None) -> MCPServer:
             return call(*args, **kwargs)
         except SessionError as exc:
             raise ToolError(str(exc)) from None
+        except Exception as exc:  # a fault of ours: say what, quoting little
+            raise ToolError(f"{type(exc).__name__}: {shorten(str(exc))}") from None
 
     @server.tool(description="The registered environments a session can be started on.")
     def list_environments() -> Environments:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import gymnasium as gym
 
 from ..envs.feedback import action_failure
+from .sandbox import excerpt
 
 
 class TextSession:
@@ -69,7 +70,7 @@ class TextSession:
                 error = action_failure(info)
                 if error is not None:
                     kind = "precondition" if error["kind"] == "inapplicable" else "bad_action"
-                    return _verdict(False, kind, number, f"{command!r} at step {number}: "
+                    return _verdict(False, kind, number, f"{excerpt(command)} at step {number}: "
                                     + _said(error, with_unmet=True))
                 if (terminated or truncated) and number < len(steps):
                     return _verdict(False, "episode_over", number + 1,
