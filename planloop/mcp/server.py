@@ -67,7 +67,7 @@ class Closed(TypedDict):
 
 def build_server(registry: SessionRegistry | None = None) -> MCPServer:
     """A server whose tools act on ``registry`` (a new one by default)."""
-    registry = registry or SessionRegistry()
+    registry = SessionRegistry() if registry is None else registry
     server = MCPServer("planloop", instructions=INSTRUCTIONS)
 
     def answer(call, *args, **kwargs) -> Any:

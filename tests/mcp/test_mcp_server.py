@@ -42,8 +42,9 @@ class Client:
 
 
 @asynccontextmanager
-async def connect():
-    server = StdioServerParameters(command=sys.executable, args=["-m", "planloop.mcp"])
+async def connect(*flags: str):
+    """A client session with ``planloop-mcp flags...``."""
+    server = StdioServerParameters(command=sys.executable, args=["-m", "planloop.mcp", *flags])
     async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         await session.list_tools()  # the output schemas the client checks results against

@@ -6,6 +6,8 @@ import pytest
 
 from planloop.envs import ENVIRONMENTS, FULLY_OBSERVABLE
 from planloop.mcp import SessionError, SessionRegistry, main
+from planloop.mcp.sandbox import ground_actions
+from planloop.pddl import load, parse
 
 from conftest import PLANBENCH
 
@@ -71,3 +73,34 @@ def test_the_server_needs_the_mcp_extra(monkeypatch):
     monkeypatch.delitem(sys.modules, "planloop.mcp.server", raising=False)
     with pytest.raises(SystemExit, match=r"pip install 'planloop\[mcp\]'"):
         main([])
+
+
+def test_idle_sessions_expire_on_the_next_call():
+    now = [0.0]
+    registry = SessionRegistry(max_sessions=2, idle_timeout=10, clock=lambda: now[0])
+    old = registry.start(domain=DOMAIN, problem=PROBLEM)["session_id"]
+    now[0] = 8
+    kept = registry.start(domain=DOMAIN, problem=PROBLEM)["session_id"]
+    with pytest.raises(SessionError, match="2 are open.*--max-sessions.*close_session"):
+        registry.start(domain=DOMAIN, problem=PROBLEM)
+    now[0] = 16
+    registry.run(kept, "state")  # a call keeps a session alive
+    assert len(registry) == 1
+    with pytest.raises(SessionError, match="^no such session$"):
+        registry.run(old, "state")
+    assert registry.start(domain=DOMAIN, problem=PROBLEM)["session_id"] not in (old, kept)
+    now[0] = 25.9
+    assert registry.run(kept, "state")["facts"]
+
+
+def test_the_ground_action_budget_counts_every_live_task():
+    assert ground_actions(*parse(DOMAIN, PROBLEM)) == len(load(DOMAIN, PROBLEM).actions)  # 40
+    registry = SessionRegistry(max_ground_actions=100)
+    first = registry.start(domain=DOMAIN, problem=PROBLEM)["session_id"]
+    registry.start(env_id="Blocksworld-v0", instance=0)  # 4 blocks again
+    with pytest.raises(SessionError, match=r"may ground 40 actions, and the live sessions hold "
+                                           r"80 of the 100 .*\(--max-ground-actions\)"):
+        registry.start(domain=DOMAIN, problem=PROBLEM)
+    registry.start(env_id="CoinCollector-v0", seed=0)  # a text session costs nothing
+    registry.close(first)
+    assert registry.start(domain=DOMAIN, problem=PROBLEM)["goal"]
