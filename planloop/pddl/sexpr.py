@@ -47,7 +47,7 @@ def read_form(text: str, start: int, stage: str, limits: Limits,
     """The s-expression whose '(' is at ``start``, and the offset just past its ')'.
 
     Reads iteratively (commas count as spaces) and refuses nesting deeper than
-    ``limits.max_depth`` as soon as it is seen. Given a ``glued`` list, a variable written
+    ``limits.max_depth`` as soon as it is seen, and a name that is not ASCII. Given a ``glued`` list, a variable written
     against the name before it (``at?r``) is read as two symbols, as FF's scanner reads
     it, with a warning in ``glued``; else it stays one symbol.
     """
@@ -74,6 +74,11 @@ def read_form(text: str, start: int, stage: str, limits: Limits,
                 return node, match.end()
         elif word:
             col = match.start() - line_start + 1
+            if not word.isascii():
+                raise PDDLError([Diagnostic(
+                    stage, f"the name {quote(word)} is not ASCII: PDDL names are ASCII "
+                    f"letters, digits, '-' and '_', and Fast Downward refuses others", line, col,
+                    line_of(text, line))])
             parts = _GLUED.split(word) if glued is not None else [word]
             for part in parts:
                 sym = Sym(part.lower())
