@@ -9,12 +9,14 @@ actions that can never fire. States are Python ints used as bitsets.
 from __future__ import annotations
 
 import copy
+import math
 from dataclasses import dataclass
 from itertools import islice, product
 from typing import Iterator
 
 from . import conditions as cond
-from .diagnostics import quote
+from .deadline import Check
+from .diagnostics import Diagnostic, PDDLError, quote
 from .model import (
     And, Atom, Domain, Effect, Equals, Exists, Forall, ForallEffect, Formula, Imply, Literal, Not,
     Or, Param, Problem, When,
@@ -75,11 +77,19 @@ class UnmetFact:
 
 
 class Task:
-    """A grounded planning task: facts, actions, initial state and goal."""
+    """A grounded planning task: facts, actions, initial state and goal.
 
-    def __init__(self, domain: Domain, problem: Problem, limits: Limits = Limits()):
+    Grounding spends at most ``limits.max_expansion`` bindings per task (and per action
+    instantiated later on demand) and calls ``check`` every ``CHECK_EVERY`` of them, which
+    may raise :class:`~planloop.pddl.deadline.SearchTimeout` to stop it."""
+
+    CHECK_EVERY = 2048
+
+    def __init__(self, domain: Domain, problem: Problem, limits: Limits = Limits(),
+                 check: Check | None = None):
         self.domain = domain
         self.limits = limits
+        self._check = check
         self.objects: dict[str, str] = dict(domain.constants)
         self.objects.update(problem.objects)
         self._object_order = {o: i for i, o in enumerate(self.objects)}
@@ -99,6 +109,7 @@ class Task:
         self.init: int = 0
         for fact in problem.init:
             self.init |= 1 << self.fact_id(fact)
+        self._budget("the goal")
         self.goal: cond.Condition = self._ground_formula(problem.goal, {}, simplify=True)
         self._goal_test = cond.compile_condition(self.goal)
         self._grounded = list(self._ground_all()) if base is None else base._grounded
@@ -107,6 +118,24 @@ class Task:
         self._by_key = base._by_key if same else {(a.name, a.args): a for a in self.actions}
         self._successors = base._successors if same else _SuccessorGenerator(self.actions)
         self._on_demand: dict[tuple[str, tuple[str, ...]], GroundAction] = {}
+        self._check = None  # the deadline was for grounding
+
+    # -- the work budget -----------------------------------------------------------
+    def _budget(self, where: str) -> None:
+        """Start counting the bindings grounding ``where`` (such as "action 'move'")."""
+        self._where, self._spent, self._next_check = where, 0, self.CHECK_EVERY
+
+    def _spend(self, count: int, detail: str = "") -> None:
+        """Count ``count`` bindings (``detail`` says of what); refuse past the limit."""
+        self._spent += count
+        if self._spent > self.limits.max_expansion:
+            raise PDDLError([Diagnostic("problem", self.limits.exceeded(
+                "max_expansion", f"grounding {self._where} expands {self._spent:,} bindings "
+                f"of parameters, quantifiers and conditional effects{detail}"))])
+        if self._spent >= self._next_check:
+            self._next_check = self._spent + self.CHECK_EVERY
+            if self._check is not None:
+                self._check()
 
     def with_problem(self, problem: Problem) -> Task | None:
         """The task of ``problem``, another problem of this domain, without grounding again
@@ -189,6 +218,7 @@ class Task:
             raise ActionLookupError("unknown" if kind.startswith("unknown") else "malformed",
                                     message)
         schema = self.domain.actions[name]
+        self._budget(f"action {quote(name)}")
         binding = dict(zip((p.name for p in schema.params), args))
         grounded = self._instantiator(schema, simplify=False)(binding)
         self._on_demand[(name, args)] = grounded
@@ -221,6 +251,7 @@ class Task:
         for schema in self.domain.actions.values():
             conjuncts = _conjuncts(schema.precondition)
             budget = self.limits.max_ground_actions - count
+            self._budget(f"action {quote(schema.name)}")
             instantiate = self._instantiator(schema, simplify=True)
             for binding in self._bindings(schema.params, conjuncts, {}, budget):
                 count += 1
@@ -360,7 +391,9 @@ class Task:
             yield dict(binding)
             return
         name, lookups, (pool, allowed), tests = levels[depth]
-        for obj in self._candidates(lookups, pool, allowed, binding):
+        candidates = self._candidates(lookups, pool, allowed, binding)
+        self._spend(len(candidates))
+        for obj in candidates:
             binding[name] = obj
             if all(test(binding) == polarity for test, polarity in tests):
                 yield from self._extend(levels, depth + 1, binding)
@@ -483,8 +516,17 @@ class Task:
         raise TypeError(f"not a formula: {f!r}")
 
     def _all_bindings(self, params, binding) -> Iterator[dict]:
+        """Every binding of the variables ``params`` of a forall, counted before any."""
         pools = [self.objects_of(p.types) for p in params]
-        for values in product(*pools):
+        sizes = [len(pool) for pool in pools]
+        count = math.prod(sizes)
+        power = f"{sizes[0]}^{len(sizes)}" if len(set(sizes)) == 1 else " x ".join(map(str, sizes))
+        self._spend(count, f" (a forall over {' '.join(p.name for p in params)} ranges over "
+                           f"{power} = {count:,} bindings)")
+        check, every = self._check, self.CHECK_EVERY
+        for n, values in enumerate(product(*pools), start=1):
+            if check is not None and n % every == 0:
+                check()
             inner = dict(binding)
             inner.update(zip((p.name for p in params), values))
             yield inner
@@ -525,6 +567,7 @@ class Task:
             if condition is False:
                 return 0, 0
             c_add, c_delete, nested = self._ground_effects(effect.effects, binding)
+            self._spend(1 + len(nested))
             if condition is True:
                 conditional.extend(nested)
                 return c_add, c_delete
@@ -607,10 +650,11 @@ def _static_facts(domain: Domain, problem: Problem) -> dict[str, set[tuple[str, 
     return static
 
 
-def ground(domain: Domain, problem: Problem, limits: Limits = Limits()) -> Task:
-    """Ground ``problem`` of ``domain`` into a :class:`Task` of at most
-    ``limits.max_ground_actions`` actions."""
-    return Task(domain, problem, limits)
+def ground(domain: Domain, problem: Problem, limits: Limits = Limits(),
+           check: Check | None = None) -> Task:
+    """Ground ``problem`` of ``domain`` into a :class:`Task` within ``limits`` (such as
+    ``max_ground_actions``), calling ``check`` now and then (see :class:`Task`)."""
+    return Task(domain, problem, limits, check)
 
 
 def _conjuncts(f: Formula) -> list[Formula]:
@@ -631,23 +675,28 @@ def _terms(f) -> tuple[str, ...]:
 
 
 def _prune_unreachable(init: int, actions: list[GroundAction]) -> list[GroundAction]:
-    """Drop actions whose positive preconditions no delete-relaxed plan reaches."""
+    """Drop actions whose positive preconditions no delete-relaxed plan reaches: each
+    action waits on its unreached precondition facts and each fact is reached once."""
+    waiting: dict[int, list[int]] = {}  # fact -> the actions it is missing from
+    missing = []
+    ready = []
+    for i, a in enumerate(actions):
+        needs = _bits(a.pre_pos & ~init)
+        missing.append(len(needs))
+        for fid in needs:
+            waiting.setdefault(fid, []).append(i)
+        if not needs:
+            ready.append(i)
     reached = init
-    pending = actions
-    while True:
-        still = []
-        grew = False
-        for a in pending:
-            if reached & a.pre_pos == a.pre_pos:
-                gained = a.add
-                for _, _, c_add, _ in a.conditional:
-                    gained |= c_add
-                if gained & ~reached:
-                    reached |= gained
-                    grew = True
-            else:
-                still.append(a)
-        if not grew or not still:
-            break
-        pending = still
-    return [a for a in actions if reached & a.pre_pos == a.pre_pos]
+    while ready:
+        a = actions[ready.pop()]
+        gained = a.add
+        for _, _, c_add, _ in a.conditional:
+            gained |= c_add
+        for fid in _bits(gained & ~reached):
+            for i in waiting.pop(fid, ()):
+                missing[i] -= 1
+                if not missing[i]:
+                    ready.append(i)
+        reached |= gained
+    return [a for a, m in zip(actions, missing) if not m]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from .deadline import Check
 from .model import And, Atom, Domain, Effect, Exists, ForallEffect, Formula, Literal, Not, Or, \
     Problem, When
 
@@ -26,26 +27,35 @@ Lit = tuple[bool, Atom]  # (holds when true, atom)
 _GOAL = "goal:"  # prefix that keeps the goal's variables apart from an action's
 
 
-def impossible_pair(domain: Domain, problem: Problem) -> tuple[str, str] | None:
+def impossible_pair(domain: Domain, problem: Problem,
+                    check: Check | None = None) -> tuple[str, str] | None:
     """Two literals (as PDDL text) that the goal needs together and that no reachable
-    state has, when that makes the whole goal unreachable; else None."""
-    return _impossible(problem.goal, domain, frozenset(problem.init))
+    state has, when that makes the whole goal unreachable; else None. ``check`` is called
+    before each pair of literals (it may raise SearchTimeout: pairs grow with the square
+    of the goal)."""
+    return _impossible(problem.goal, domain, frozenset(problem.init), check or _no_check)
 
 
-def _impossible(f: Formula, domain: Domain, init: frozenset[Atom]) -> tuple[str, str] | None:
+def _no_check() -> None:
+    pass
+
+
+def _impossible(f: Formula, domain: Domain, init: frozenset[Atom],
+                check: Check) -> tuple[str, str] | None:
     if isinstance(f, Exists):
-        return _impossible(f.body, domain, init)
+        return _impossible(f.body, domain, init, check)
     if isinstance(f, Or):
-        found = [_impossible(part, domain, init) for part in f.args]
+        found = [_impossible(part, domain, init, check) for part in f.args]
         return found[0] if found and None not in found else None
     if not isinstance(f, And):
         return None
     for part in f.args:
-        if (found := _impossible(part, domain, init)) is not None:
+        if (found := _impossible(part, domain, init, check)) is not None:
             return found
     literals = list(_literals(f))
     for i, a in enumerate(literals):
         for b in literals[i + 1:]:
+            check()
             if mutex(domain, init, a, b):
                 return _text(a), _text(b)
     return None

@@ -42,7 +42,8 @@ from .reader import parse_domain, parse_problem
 from .heuristics import RelaxedTask
 from .invariants import impossible_pair
 from .portfolio import Checked, Race
-from .search import SearchTimeout, astar, breadth_first, greedy_best_first
+from .deadline import Check, SearchTimeout, both, deadline_check
+from .search import astar, breadth_first, greedy_best_first
 from .source import Limits, source_path
 from .writer import write_domain, write_problem
 
@@ -60,6 +61,7 @@ AUTO_TRY_GROUND_LIMIT = 2000
 AUTO_MAX_ACTIONS = 10_000
 AUTO_ALONE_SECONDS = 0.1
 AUTO_SEARCH_SECONDS = 10.0
+AUTO_INVARIANT_SECONDS = 0.5  # the most the invariant check may take (it then gives up)
 _DIR_PREFIX = "planloop-fd-"  # then the owner's pid: planloop-fd-<pid>-XXXX
 _OWNED_DIR = re.compile(re.escape(_DIR_PREFIX) + r"(\d+)-")
 
@@ -107,8 +109,10 @@ def solve(domain, problem, planner: str = "lama-first", timeout: float = 60.0,
     :mod:`planloop.pddl.reader`).
 
     Never raises for bad input: a bad argument (malformed PDDL, text that is not PDDL, an
-    unknown planner, a timeout that is no positive number...) gives status
-    ``invalid_input`` with what was wrong in ``message``. Plans are for unit action costs.
+    unknown planner, a timeout that is no positive number, a task past ``limits``...)
+    gives status ``invalid_input`` with what was wrong in ``message``. ``timeout`` bounds
+    the whole call, reading and grounding included (status ``timeout``). Plans are for
+    unit action costs.
     """
     start = time.monotonic()
     wrong = _wrong_option(planner, timeout, memory_limit_mb, limits)
@@ -118,6 +122,8 @@ def solve(domain, problem, planner: str = "lama-first", timeout: float = 60.0,
         d, p = _load(domain, problem, limits, strict is True)
     except PDDLError as exc:
         return PlanResult("invalid_input", None, str(exc), time.monotonic() - start, planner)
+    if time.monotonic() > start + timeout:
+        return _timed_out(planner, "reading the task", timeout, start)
     if planner in BUILTIN_PLANNERS:
         return _solve_builtin(d, p, planner, timeout, start, limits)
     if planner == "auto":
@@ -140,12 +146,19 @@ def _wrong_option(planner, timeout, memory_limit_mb, limits) -> str | None:
     return None
 
 
+def _timed_out(planner: str, doing: str, timeout: float, start: float) -> PlanResult:
+    return PlanResult("timeout", None, f"{doing} took more than the timeout of {timeout} s",
+                      time.monotonic() - start, planner)
+
+
 def _solve_builtin(d: Domain, p: Problem, planner: str, timeout: float, start: float,
                    limits: Limits):
     try:
-        task = ground(d, p, limits)
+        task = ground(d, p, limits, deadline_check(start + timeout))
     except PDDLError as exc:
         return PlanResult("invalid_input", None, str(exc), time.monotonic() - start, planner)
+    except SearchTimeout:
+        return _timed_out(planner, "grounding", timeout, start)
     return _search(task, BUILTIN_PLANNERS[planner], planner, start, timeout)
 
 
@@ -168,14 +181,19 @@ def _search(task: Task, search, name: str, start: float, timeout: float) -> Plan
 
 def _solve_auto(d: Domain, p: Problem, timeout: float, memory_limit_mb: int | None,
                 start: float, limits: Limits) -> PlanResult:
-    """A portfolio: a goal that an invariant of the domain refutes is unsolvable at once;
-    else greedy best-first search in-process races Fast Downward's lama-first (see
+    """A portfolio: a goal that an invariant of the domain refutes (within
+    AUTO_INVARIANT_SECONDS) is unsolvable at once; else greedy best-first search
+    in-process races Fast Downward's lama-first (see
     :class:`~planloop.pddl.portfolio.Race`) and the first definitive answer wins.
     Fast Downward starts once the in-process work has run alone for AUTO_ALONE_SECONDS
     (small tasks never start it), or when the task cannot be searched in-process.
     ``memory_limit_mb`` binds only Fast Downward (the in-process search is bounded by
     AUTO_MAX_ACTIONS and AUTO_SEARCH_SECONDS)."""
-    pair = impossible_pair(d, p)
+    try:
+        pair = impossible_pair(d, p, deadline_check(
+            min(start + timeout, time.monotonic() + AUTO_INVARIANT_SECONDS)))
+    except SearchTimeout:
+        pair = None
     if pair is not None:
         return PlanResult("unsolvable", None, f"no plan exists: the goal needs {pair[0]} and "
                           f"{pair[1]} together, and no reachable state has both",
@@ -193,9 +211,12 @@ def _race(d: Domain, p: Problem, race: Race, timeout: float, start: float,
           limits: Limits) -> PlanResult:
     """The in-process side of ``race``, and the answer of the race."""
     try:
-        task, relaxed = _auto_ground(d, p, limits)
+        task, relaxed = _auto_ground(d, p, limits, both(race.check,
+                                                         deadline_check(start + timeout)))
     except PDDLError as exc:
         return _rival(race, f"not grounded in-process ({exc})")
+    except SearchTimeout:
+        return _rival(race, "not grounded in-process in time")
     if relaxed is None:
         return _rival(race, f"{len(task.actions):,} ground actions, more than "
                             f"{AUTO_MAX_ACTIONS:,}")
@@ -217,13 +238,14 @@ def _race(d: Domain, p: Problem, race: Race, timeout: float, start: float,
     return _rival(race, f"no in-process plan within {min(AUTO_SEARCH_SECONDS, timeout)} s")
 
 
-def _auto_ground(d: Domain, p: Problem, limits: Limits) -> tuple[Task, RelaxedTask | None]:
+def _auto_ground(d: Domain, p: Problem, limits: Limits,
+                 check: Check) -> tuple[Task, RelaxedTask | None]:
     """:func:`_auto_task` in full when at most AUTO_GROUND_LIMIT actions can be enumerated
     (see :func:`_most_ground_actions`), else within AUTO_TRY_GROUND_LIMIT actions."""
     most = min(limits.max_ground_actions, AUTO_GROUND_LIMIT)
     if _most_ground_actions(d, p) > most:
         most = min(most, AUTO_TRY_GROUND_LIMIT)
-    return _auto_task(d, p, replace(limits, max_ground_actions=most))
+    return _auto_task(d, p, replace(limits, max_ground_actions=most), check)
 
 
 def _most_ground_actions(d: Domain, p: Problem) -> int:
@@ -268,8 +290,9 @@ _LAST_TASKS: OrderedDict[tuple[int, Limits], tuple[Task, RelaxedTask | None]] = 
 _LAST_TASKS_LOCK = threading.Lock()
 
 
-def _auto_task(d: Domain, p: Problem, limits: Limits) -> tuple[Task, RelaxedTask | None]:
-    """``ground(d, p, limits)`` and, when it has at most AUTO_MAX_ACTIONS actions, its
+def _auto_task(d: Domain, p: Problem, limits: Limits,
+               check: Check) -> tuple[Task, RelaxedTask | None]:
+    """``ground(d, p, limits, check)`` and, when it has at most AUTO_MAX_ACTIONS actions, its
     relaxation. Both come from the last task of ``d`` when ``p`` has its objects and
     static facts (the ground actions, see :meth:`Task.with_problem`) and its goal and
     reachable actions (the relaxation). The last tasks of 8 domains are kept."""
@@ -278,7 +301,7 @@ def _auto_task(d: Domain, p: Problem, limits: Limits) -> tuple[Task, RelaxedTask
         last, last_relaxed = _LAST_TASKS.get(key, (None, None))
     task = last.with_problem(p) if last is not None and last.domain is d else None
     if task is None:
-        task = ground(d, p, limits)
+        task = ground(d, p, limits, check)
     relaxed = None
     if len(task.actions) <= AUTO_MAX_ACTIONS:
         same = last is not None and task.actions == last.actions and task.goal == last.goal

@@ -14,15 +14,12 @@ import time
 from collections import deque
 
 from . import conditions as cond
+from .deadline import SearchTimeout
 from .grounding import GroundAction, Task
 from .heuristics import RelaxedTask
 
 
 BOOST = 1000  # extra turns of the helpful-actions queue at each new best h (as FD's)
-
-
-class SearchTimeout(Exception):
-    """The search ran out of time."""
 
 
 def _plan(parents: dict, state: int) -> list[GroundAction]:
