@@ -7,7 +7,13 @@
 import argparse
 
 from .sandbox import MAX_BYTES, Sandbox
-from .sessions import IDLE_TIMEOUT, MAX_GROUND_ACTIONS, MAX_SESSIONS, SessionError, SessionRegistry
+from .sessions import (
+    IDLE_TIMEOUT,
+    MAX_GROUND_ACTIONS,
+    MAX_SESSIONS,
+    SessionError,
+    SessionRegistry,
+)
 
 DESCRIPTION = """Serve planloop's environments as MCP tools over stdio.
 

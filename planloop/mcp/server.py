@@ -76,7 +76,7 @@ def build_server(registry: SessionRegistry | None = None) -> MCPServer:
         except SessionError as exc:
             raise ToolError(str(exc)) from None
         except Exception as exc:  # a fault of ours: say what, quoting little
-            raise ToolError(f"{type(exc).__name__}: {shorten(str(exc))}") from None
+            raise ToolError(f"{type(exc).__name__}: {shorten(str(exc))}") from exc
 
     @server.tool(description="The registered environments a session can be started on.")
     def list_environments() -> Environments:

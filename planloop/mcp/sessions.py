@@ -28,7 +28,15 @@ from gymnasium.envs.registration import load_env_creator
 from ..envs import ENVIRONMENTS, FULLY_OBSERVABLE
 from ..envs.session import EngineSession
 from ..pddl import Limits, PDDLError, parse
-from .sandbox import Sandbox, SandboxError, Source, excerpt, ground_actions, shorten, unreadable
+from .sandbox import (
+    Sandbox,
+    SandboxError,
+    Source,
+    excerpt,
+    ground_actions,
+    shorten,
+    unreadable,
+)
 from .text_session import TextSession
 
 STATE = ("facts", "observation", "goal_reached")
@@ -57,13 +65,14 @@ class _Live:
 
 
 class SessionRegistry:
-    """Open sessions by id, within the bounds above, reading PDDL through ``sandbox``.
+    """Open sessions by id, within the bounds above, reading PDDL through ``sandbox`` (by default: text only).
     Thread-safe: one call at a time. ``clock`` (seconds) times idleness."""
 
-    def __init__(self, sandbox: Sandbox = Sandbox(), max_sessions: int = MAX_SESSIONS,
+    def __init__(self, sandbox: Sandbox | None = None, max_sessions: int = MAX_SESSIONS,
                  idle_timeout: float = IDLE_TIMEOUT,
                  max_ground_actions: int = MAX_GROUND_ACTIONS, clock=time.monotonic):
-        self.sandbox, self.max_sessions, self.idle_timeout = sandbox, max_sessions, idle_timeout
+        self.sandbox = Sandbox() if sandbox is None else sandbox
+        self.max_sessions, self.idle_timeout = max_sessions, idle_timeout
         self.max_ground_actions, self._clock = max_ground_actions, clock
         self._sessions: dict[str, _Live] = {}
         self._lock = threading.Lock()
@@ -195,7 +204,7 @@ class SessionRegistry:
             env.close()
         except Exception as exc:  # whatever the environment rejects, the caller must read why
             said = "" if on_disk else f": {shorten(str(exc))}"
-            raise SessionError(f"cannot start {env_id}: {type(exc).__name__}{said}") from None
+            raise SessionError(f"cannot start {env_id}: {type(exc).__name__}{said}") from exc
         session, started, size = self._open_pddl(info["domain_pddl"], info["problem_pddl"])
         return session, {**started, "instance": info["instance"],
                          "domain": info["domain_pddl"], "problem": info["problem_pddl"]}, size

@@ -7,10 +7,9 @@ import gymnasium as gym
 import pytest
 
 pytest.importorskip("mcp")
-from anyio.from_thread import start_blocking_portal  # noqa: E402 (anyio comes with mcp)
-from mcp import ClientSession, StdioServerParameters, stdio_client  # noqa: E402
-
-from conftest import PLANBENCH  # noqa: E402
+from anyio.from_thread import start_blocking_portal
+from conftest import PLANBENCH
+from mcp import ClientSession, StdioServerParameters, stdio_client
 
 DOMAIN = (PLANBENCH / "blocksworld" / "generated_domain.pddl").read_text()
 PROBLEM = (PLANBENCH / "blocksworld" / "generated_basic" / "instance-1.pddl").read_text()

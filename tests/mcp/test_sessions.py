@@ -3,13 +3,12 @@
 import sys
 
 import pytest
+from conftest import PLANBENCH
 
 from planloop.envs import ENVIRONMENTS, FULLY_OBSERVABLE
 from planloop.mcp import SessionError, SessionRegistry, main
 from planloop.mcp.sandbox import ground_actions
 from planloop.pddl import load, parse
-
-from conftest import PLANBENCH
 
 DOMAIN = (PLANBENCH / "blocksworld" / "generated_domain.pddl").read_text()
 PROBLEM = (PLANBENCH / "blocksworld" / "generated_basic" / "instance-1.pddl").read_text()

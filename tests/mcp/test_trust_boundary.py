@@ -2,13 +2,15 @@
 
 import difflib
 import re
+import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("mcp")
-from anyio.from_thread import start_blocking_portal  # noqa: E402
-from test_mcp_server import DOMAIN, PROBLEM, Client, connect  # noqa: E402
+from anyio.from_thread import start_blocking_portal
+from test_mcp_server import DOMAIN, PROBLEM, Client, connect
 
 PASSWD = Path("/etc/passwd")
 SECRET = "zq" + "x" * 300 + "SECRET"  # a token no reply may carry whole
@@ -26,19 +28,12 @@ def root(tmp_path_factory):
     return root
 
 
+@contextmanager
 def serve(*flags: str):
-    """A Client of ``planloop-mcp flags...`` for a with block."""
-    class Served:
-        def __enter__(self):
-            self.portal_cm = start_blocking_portal()
-            portal = self.portal_cm.__enter__()
-            self.session_cm = portal.wrap_async_context_manager(connect(*flags))
-            return Client(portal, self.session_cm.__enter__())
-
-        def __exit__(self, *exc):
-            self.session_cm.__exit__(*exc)
-            return self.portal_cm.__exit__(*exc)
-    return Served()
+    """A Client of ``planloop-mcp flags...``."""
+    with start_blocking_portal() as portal, \
+            portal.wrap_async_context_manager(connect(*flags)) as session:
+        yield Client(portal, session)
 
 
 @pytest.fixture(scope="module")
@@ -166,7 +161,6 @@ def test_sessions_are_capped_and_the_server_goes_on():
 
 def test_idle_sessions_expire():
     with serve("--idle-timeout", "0.3") as client:
-        import time
         sid = client.call("start_session", domain=DOMAIN, problem=PROBLEM)["session_id"]
         time.sleep(0.5)
         assert client.error("get_state", session_id=sid).endswith(": no such session")
