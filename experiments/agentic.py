@@ -51,7 +51,7 @@ from planloop.protocols.agentic import AGENTIC, COLUMNS, ROWS
 from planloop.study import (PaperFlags, Study, StudyError, every_instance, markdown_table,
                             model_errors, model_failures, open_model, run_study,
                             show_success_plot, study_main, study_parser, success_cell, tally,
-                            with_published)
+                            non_negative_float, temperature, with_published)
 
 CONDITIONS = tuple(ROWS)
 PLANNER_CONDITIONS = ("lama-first", "seq-sat-lama-2011")
@@ -203,10 +203,10 @@ def main(argv=None, model=None) -> int:
     parser.add_argument("--conditions", type=parse_conditions, default=list(CONDITIONS),
                         help=f"a comma list of {', '.join(CONDITIONS)} (default all)")
     flags = PaperFlags(parser, AGENTIC)
-    flags.add("--seconds", type=float, default=180.0, metavar="S",
+    flags.add("--seconds", type=non_negative_float, default=180.0, metavar="S",
               help="every approach's wall-clock budget per instance (default 180; the "
                    "paper's 180)")
-    flags.add("--temperature", type=float, default=0.2, metavar="T",
+    flags.add("--temperature", type=temperature, default=0.2, metavar="T",
               help="of the direct baseline (default 0.2; the paper's 0.2)")
     flags.add("--max-attempts", type=cap, default=5, metavar="K",
               help="the direct baseline's samples, 'none' for no cap (default 5; the "
@@ -224,7 +224,7 @@ def main(argv=None, model=None) -> int:
     settings = flags.resolve(args)
     kwargs = env_kwargs(args.env, args.option)
     uses_model = any(c not in PLANNER_CONDITIONS for c in args.conditions)
-    built = open_model(args.llm) if uses_model and model is None else None
+    built = open_model(args.llm, args.call_timeout) if uses_model and model is None else None
     model = model or built
     instances = args.instances or every_instance(args.env, kwargs)
     study = Study("agentic", args.env, kwargs, model.name if model else None, args.llm,
@@ -238,6 +238,7 @@ def main(argv=None, model=None) -> int:
 
     jobs = study.jobs([{"condition": c} for c in args.conditions], instances, args.trials)
     records = run_study(study, jobs, play, out=args.out, workers=args.workers, check=built,
+                        max_failed_in_a_row=args.max_unreachable,
                         backend=args.backend)
     caption = f"\n\n{AGENTIC.caption(settings.overrides)}" if settings.paper else ""
     text = (f"## {args.env}, {study.model or 'no model'}\n\n{settings_line(args)}\n\n"

@@ -63,7 +63,8 @@ from planloop.pddl.model import Domain, Problem
 from planloop.protocols.nl_pddl import NL_PDDL, SIZES
 from planloop.study import (PaperFlags, Study, StudyError, markdown_table, model_errors,
                             model_failures, open_model, run_study, show_success_plot,
-                            study_main, study_parser, success_cell, with_published)
+                            study_main, study_parser, success_cell, with_published,
+                            non_negative_int, positive_float, positive_int, temperature)
 
 BUILT_IN = ("groundtruth", "scripted-defects")
 SIZED = tuple(name for name, problems in DOMAINS.items() if problems.sized)
@@ -296,19 +297,19 @@ def build_parser() -> tuple[argparse.ArgumentParser, PaperFlags]:
                         help=f"comma list of {', '.join(DOMAINS)} (default {','.join(SIZED)})")
     flags = PaperFlags(parser, NL_PDDL)
     flags.add("--sizes", default=SIZES, help=f"objects per generated problem (default {SIZES})")
-    flags.add("--per-cell", type=int, default=5, metavar="N",
+    flags.add("--per-cell", type=positive_int, default=5, metavar="N",
               help="problems per domain and size (seeds 0..N-1; default 5)")
     parser.add_argument("--domain", type=Path, metavar="FILE", help="a domain of your own ...")
     parser.add_argument("--problems", type=Path, metavar="DIR",
                         help="... and a folder of its problems (descriptions are rendered)")
     parser.add_argument("--defects", default=",".join(DEFECTS),
                         help="scripted-defects only: the defects to inject (default all)")
-    flags.add("--max-iterations", type=int, default=MAX_ITERATIONS, metavar="T",
+    flags.add("--max-iterations", type=non_negative_int, default=MAX_ITERATIONS, metavar="T",
               help=f"repairs after the one shot (default {MAX_ITERATIONS})")
     flags.add("--planner", default="lama-first", choices=PLANNERS,
               help="the fixed planner configuration (default lama-first)")
-    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per planner call")
-    parser.add_argument("--temperature", type=float, default=0.0)
+    parser.add_argument("--timeout", type=positive_float, default=60.0, help="seconds per planner call")
+    parser.add_argument("--temperature", type=temperature, default=0.0)
     return parser, flags
 
 
@@ -324,7 +325,7 @@ def main(argv=None, model=None) -> int:
         raise StudyError("--llm is required: groundtruth, scripted-defects, openai:MODEL or "
                          "URL@MODEL")
     if model is None and args.llm not in BUILT_IN:
-        built = model = open_model(args.llm)
+        built = model = open_model(args.llm, args.call_timeout)
     llm = model or args.llm
     cells = conditions(args)
     if args.llm == "scripted-defects":
@@ -343,6 +344,7 @@ def main(argv=None, model=None) -> int:
         return run_problem(llm, dict(job.condition), job.instance, args)
 
     records = run_study(study, jobs, play, out=args.out, workers=args.workers, check=built,
+                        max_failed_in_a_row=args.max_unreachable,
                         backend=args.backend)
     fields = ("domain", "size", "defect") if args.llm == "scripted-defects" else \
         ("domain", "size")

@@ -41,8 +41,9 @@ from planloop.protocols.baking import BAKING
 from planloop.protocols.baking import ROWS as BAKING_ROWS
 from planloop.stats import wilson_interval
 from planloop.study import (PaperFlags, Study, every_instance, markdown_table, model_errors,
-                            model_failures, open_model, run_study, show_success_plot,
-                            study_main, study_parser, success_cell, tally, with_published)
+                            model_failures, open_model, positive_int, run_study,
+                            show_success_plot, study_main, study_parser, success_cell, tally,
+                            temperature, with_published)
 from planloop.wrappers import ProgressFeedback
 
 OPEN = "open"
@@ -94,12 +95,12 @@ def run_sweep(env_id: str, model, horizons, instances, trials: int, out: Path,
               env_kwargs: dict | None = None, model_spec: str | None = None,
               check=None, switches: dict | None = None,
               progress_feedback: str = "off", backend: str = "local",
-              protocol: dict | None = None) -> list[dict]:
+              protocol: dict | None = None, max_unreachable: int = 3) -> list[dict]:
     """Run every (horizon, instance, trial) not yet in ``out/episodes.jsonl``; returns
     their records (old and new). ``check``: a model to check before the first episode;
     ``switches``: the loop policies' (those not at their default enter the settings);
     ``progress_feedback``: ``off`` or the heuristic of a ``ProgressFeedback`` wrapper;
-    ``backend``: run_study's; ``protocol``: the paper's protocol and its overrides, for
+    ``backend`` and ``max_unreachable``: run_study's; ``protocol``: the paper's protocol and its overrides, for
     the settings (see :meth:`planloop.study.Settings.recorded`)."""
     switches = {**DEFAULTS, **(switches or {})}
     changed = {key: value for key, value in switches.items() if value != DEFAULTS[key]}
@@ -118,7 +119,7 @@ def run_sweep(env_id: str, model, horizons, instances, trials: int, out: Path,
 
     jobs = study.jobs([{"horizon": horizon} for horizon in horizons], instances, trials)
     return run_study(study, jobs, play, out=out, workers=workers, check=check,
-                     backend=backend)
+                     backend=backend, max_failed_in_a_row=max_unreachable)
 
 
 def success_table(records: list[dict], horizons, instances) -> str:
@@ -158,8 +159,8 @@ def main(argv=None, model=None) -> int:
     parser.add_argument("--horizons", type=parse_horizons, default=parse_horizons("1,5,open"),
                         help="comma-separated horizons, 'open' for the open loop "
                              "(default 1,5,open)")
-    parser.add_argument("--temperature", type=float, default=0.7)
-    parser.add_argument("--max-actions", type=int, default=50)
+    parser.add_argument("--temperature", type=temperature, default=0.7)
+    parser.add_argument("--max-actions", type=positive_int, default=50)
     paper = PaperFlags(parser, BAKING)
     for key, choices in CHOICES.items():
         paper.add(f"--{key}", choices=choices, default=DEFAULTS[key],
@@ -172,7 +173,7 @@ def main(argv=None, model=None) -> int:
                              "by h_FF or h_add (default off)")
     args = parser.parse_args(argv)
     settings = paper.resolve(args)
-    built = None if model else open_model(args.llm)
+    built = None if model else open_model(args.llm, args.call_timeout)
     model = model or built
     env_kwargs = dict(args.option)
     instances = args.instances or every_instance(args.env, env_kwargs, limit=10)
@@ -181,7 +182,7 @@ def main(argv=None, model=None) -> int:
                         args.llm, check=built,
                         switches={key: settings.values[key] for key in DEFAULTS},
                         progress_feedback=args.progress_feedback, backend=args.backend,
-                        protocol=settings.recorded())
+                        protocol=settings.recorded(), max_unreachable=args.max_unreachable)
     table = f"## {args.env}, {model.name}\n\n" + success_table(records, args.horizons, instances)
     if settings.paper:
         table += f"\n\n{BAKING.caption(settings.overrides)}"

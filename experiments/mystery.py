@@ -59,7 +59,7 @@ from planloop.stats import wilson_interval
 from planloop.study import (PaperFlags, Study, StudyError, every_instance, markdown_table,
                             model_errors, model_failures, open_model, positive_int, run_study,
                             save_success_plot, show_success_plot, study_main, study_parser,
-                            success_cell, tally, with_published)
+                            success_cell, tally, with_published, positive_float, temperature)
 from planloop.wrappers import ProgressFeedback
 
 PIPELINES = {"pipeline": {}, "pipeline-no-repair": {"repair": False},
@@ -393,9 +393,9 @@ def main(argv=None, model=None) -> int:
     paper.add("--direct-attempts", type=positive_int, default=None, metavar="K",
               help="plans per episode of the direct conditions (default: --attempts; the "
                    "paper's 1)")
-    paper.add("--temperature", type=float, default=0.2, metavar="T",
+    paper.add("--temperature", type=temperature, default=0.2, metavar="T",
               help="of every LLM condition (default 0.2, the paper's)")
-    parser.add_argument("--max-seconds", type=float, default=180.0, metavar="S",
+    parser.add_argument("--max-seconds", type=positive_float, default=180.0, metavar="S",
                         help="the time budget of direct generation and of the agentic "
                              "condition (default 180, the papers')")
     parser.add_argument("--agentic-feedback", choices=("outcome", "cause"), default="outcome",
@@ -409,7 +409,7 @@ def main(argv=None, model=None) -> int:
     parser.add_argument("--planner", default="lama-first", choices=PLANNERS,
                         help="the planner condition's Fast Downward configuration "
                              "(default lama-first)")
-    parser.add_argument("--planner-timeout", type=float, default=60.0, metavar="S")
+    parser.add_argument("--planner-timeout", type=positive_float, default=60.0, metavar="S")
     parser.add_argument("--top-k", type=positive_int, default=5,
                         help="NPMI pairs shown each way (default 5)")
     args = parser.parse_args(argv)
@@ -417,7 +417,7 @@ def main(argv=None, model=None) -> int:
     if any(c in PIPELINES for c in args.conditions):
         pipeline_class()
     uses_model = any(c != "planner" for c in args.conditions)
-    built = open_model(args.llm) if uses_model and model is None else None
+    built = open_model(args.llm, args.call_timeout) if uses_model and model is None else None
     model = model or built
     env_kwargs = dict(args.option)
     instances = args.instances or every_instance(args.env, env_kwargs)
@@ -440,6 +440,7 @@ def main(argv=None, model=None) -> int:
 
     jobs = study.jobs([{"condition": c} for c in args.conditions], instances, args.trials)
     records = run_study(study, jobs, play, out=args.out, workers=args.workers, check=built,
+                        max_failed_in_a_row=args.max_unreachable,
                         backend=args.backend)
     text = f"## {args.env}, {study.model or 'no model'}\n\n" + \
         report(records, args.conditions, args.attempts, args.top_k)

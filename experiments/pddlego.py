@@ -30,7 +30,6 @@ and ``success.png``.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import re
 import statistics
@@ -45,7 +44,8 @@ from planloop.protocols.pddlego_plus import (PDDLEGO_PLUS, authors_feedback,
                                              first_time_success, loop_counts, step_limit)
 from planloop.results import ResultsFile
 from planloop.study import (PaperFlags, Study, StudyError, markdown_table, model_errors,
-                            model_failures, one_line, open_model, positive_int, run_study,
+                            model_failures, non_negative_int, one_line, open_model,
+                            positive_int, run_study,
                             show_success_plot, study_main, study_parser, success_cell, tally,
                             with_published, write_report)
 from planloop.wrappers import AutoTakeCoin
@@ -174,13 +174,6 @@ def frozen_domain(args) -> tuple[str | None, str | None]:
             return dfs[-1], "reused:" + hashlib.sha256(dfs[-1].encode()).hexdigest()[:8]
     raise StudyError(f"--domain-reuse found no won PDDLego+ episode on {args.env} in {path}: "
                      f"run without it first")
-
-
-def count(text: str) -> int:
-    """A count of at least 0."""
-    if not text.strip().isdigit():
-        raise argparse.ArgumentTypeError(f"expected an integer of at least 0, not {text!r}")
-    return int(text)
 
 
 def step_count(text: str) -> int | str | None:
@@ -391,10 +384,10 @@ def main(argv=None, model=None) -> int:
                              "Downward above) or a Fast Downward configuration such as "
                              "lama-first")
     paper = PaperFlags(parser, PDDLEGO_PLUS)
-    paper.add("--retries", type=count, default=5,
+    paper.add("--retries", type=non_negative_int, default=5,
               help="solver retries per try, and simulation retries per plan cycle unless "
                    "--simulation-retries is given (default 5; the paper's 5)")
-    paper.add("--simulation-retries", type=count, default=None,
+    paper.add("--simulation-retries", type=non_negative_int, default=None,
               help="simulation retries per plan cycle (default: --retries; the paper's 4, "
                    "i.e. 5 tries)")
     paper.add("--max-steps", type=step_count, default=None, metavar="N",
@@ -429,7 +422,7 @@ def main(argv=None, model=None) -> int:
     if truth and (args.domain_file or args.domain_reuse):
         raise StudyError("--llm groundtruth writes the true domain: --domain-file and "
                          "--domain-reuse are for models")
-    built = None if model or truth else open_model(args.llm)
+    built = None if model or truth else open_model(args.llm, args.call_timeout)
     model = model or built
     frozen_df, domain = frozen_domain(args)
     env_kwargs = dict(args.option)
@@ -456,7 +449,7 @@ def main(argv=None, model=None) -> int:
 
     jobs = study.jobs([condition], args.instances, args.trials)
     run_study(study, jobs, play, out=args.out, workers=args.workers, check=built,
-              backend=args.backend)
+              max_failed_in_a_row=args.max_unreachable, backend=args.backend)
     records = [r for r in ResultsFile(args.out / "episodes.jsonl").records
                if r.get("study") == "pddlego"]
     latest = list({r["key"]: r for r in records}.values())

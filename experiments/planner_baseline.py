@@ -28,7 +28,8 @@ from planloop.policies import PlannerPolicy, run_episode
 from planloop.results import ResultsFile
 from planloop.stats import wilson_interval
 from planloop.study import (Study, StudyError, latest_records, markdown_table, run_study,
-                            show_success_plot, study_main, study_parser, tally)
+                            positive_float, show_success_plot, study_main, study_parser,
+                            tally)
 
 DENOMINATORS = ("n (episodes) is every scheduled instance and trial of the configuration; "
                 "an episode whose planner found no plan (a timeout, an error) or whose plan "
@@ -100,7 +101,7 @@ def main(argv=None) -> int:
     parser = study_parser(__doc__, env="Mystery-BW-v0", out="results/planner_baseline",
                           instances="0:100", llm_required=None)
     parser.add_argument("--planner", default="lama-first", choices=PLANNERS)
-    parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--timeout", type=positive_float, default=60.0)
     args = parser.parse_args(argv)
     if args.env not in FULLY_OBSERVABLE:
         raise StudyError(f"{args.env} is not fully observable: a planner baseline needs the "

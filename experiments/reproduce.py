@@ -29,7 +29,8 @@ from pathlib import Path
 from planloop.protocols import PROTOCOLS
 from planloop.results import ResultsFile
 from planloop.study import (StudyError, check_model, latest_records, open_model,
-                            positive_int, study_main)
+                            positive_float, positive_int, study_main)
+from planloop.study.flags import CALL_TIMEOUT
 
 HERE = Path(__file__).resolve().parent
 COIN_SIZES = (3, 5, 7, 9, 11)
@@ -150,13 +151,16 @@ def main(argv=None, model=None) -> int:
     parser.add_argument("--limit", type=positive_int, metavar="N",
                         help="the first N instances of every cell (default: the paper's n)")
     parser.add_argument("--workers", type=positive_int, default=1, metavar="N")
+    parser.add_argument("--call-timeout", type=positive_float, default=CALL_TIMEOUT,
+                        metavar="S", help="the longest one model call may take, its retries "
+                                          f"included (default {CALL_TIMEOUT:g} s)")
     parser.add_argument("--out", type=Path, default=Path("results/papers"), metavar="DIR")
     args = parser.parse_args(argv)
     if args.llm == "groundtruth" and args.paper not in ("pddlego-plus", "nl-pddl"):
         raise StudyError(f"{args.paper} has no ground-truth formalizer: give a model")
     built = None
     if model is None and args.llm != "groundtruth":
-        model = built = open_model(args.llm)
+        model = built = open_model(args.llm, args.call_timeout)
         check_model(built)
     args.out.mkdir(parents=True, exist_ok=True)
     tables = PAPERS[args.paper](Runner(args, model, extra), args.out / args.paper)

@@ -3,7 +3,9 @@ keyed by a hash of the run's configuration so that an interrupted run resumes.
 
 A process killed at any moment (SIGKILL included) leaves at most a torn last line: each
 record is one ``write`` of a complete line to a file opened with ``O_APPEND``, and a
-torn line is set aside when the file is next opened, so that its episode runs again."""
+torn line is set aside when the file is next opened, so that its episode runs again.
+So is any line that is not a valid record (damage from an editor, a tool, a hostile
+hand): never fatal, reported with its line number."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import hashlib
 import json
 import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -20,41 +23,74 @@ def config_hash(config: dict) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+def record_problem(record: object) -> str | None:
+    """Why ``record`` is not a valid record (None when it is): it must be a JSON object
+    with a non-empty string ``key``; ``won``, when present, is true or false; ``error``,
+    when present, is text or null."""
+    if not isinstance(record, dict):
+        return "not a JSON object"
+    if not isinstance(record.get("key"), str) or not record["key"]:
+        return "no key"
+    if "won" in record and not isinstance(record["won"], bool):
+        return f"won is {record['won']!r}, not true or false"
+    if record.get("error") is not None and not isinstance(record["error"], str):
+        return f"error is {record['error']!r}, not text"
+    return None
+
+
 class ResultsFile:
     """Append-only episode records; ``done`` holds the keys already recorded.
-    Appending is safe from many threads."""
+    Appending is safe from many threads. ``problem(record)`` says why a line read is
+    not a valid record (default :func:`record_problem`); such lines are set aside in
+    :attr:`torn_path` and listed in ``set_aside`` as (line number, reason)."""
 
-    def __init__(self, path):
+    def __init__(self, path, problem: Callable[[object], str | None] = record_problem):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.problem = problem
+        self.set_aside: list[tuple[int, str]] = []
         self.records: list[dict] = self._read() if self.path.exists() else []
         self.done = {r.get("key") for r in self.records}
         self._lock = threading.Lock()
+        self._closed = False
 
     @property
     def torn_path(self) -> Path:
         """Where lines that are not records (a run killed mid-write) are moved."""
         return self.path.with_name(self.path.name + ".torn")
 
+    def damage_report(self) -> str:
+        """One line on the lines set aside (empty when none were)."""
+        if not self.set_aside:
+            return ""
+        shown = "; ".join(f"line {number}: {reason}" for number, reason in self.set_aside[:3])
+        more = f"; and {len(self.set_aside) - 3} more" if len(self.set_aside) > 3 else ""
+        return (f"{len(self.set_aside)} lines of {self.path.name} were not valid records and "
+                f"were set aside in {self.torn_path.name} ({shown}{more}); their episodes "
+                f"run again")
+
     def _read(self) -> list[dict]:
-        """The records in the file. Lines that are not JSON objects (at most a torn
-        last line, from a run killed mid-write, whose episode runs again) are appended
-        to :attr:`torn_path` and the file is rewritten without them, so that every
-        line of a results file is a valid record for any reader."""
+        """The records in the file. Lines that are not valid records (a torn last line,
+        from a run killed mid-write, or damage) are appended to :attr:`torn_path` and the
+        file is rewritten without them, so that every line of a results file is a valid
+        record for any reader; their episodes run again."""
         data = self.path.read_bytes()
         records, kept, torn = [], [], []
-        for line in data.splitlines():
+        for number, line in enumerate(data.splitlines(), 1):
             if not line.strip():
                 continue
             try:
                 record = json.loads(line)
             except ValueError:  # JSONDecodeError, or bytes that are not UTF-8
-                record = None
-            if isinstance(record, dict):
+                record, reason = None, "not JSON"
+            else:
+                reason = self.problem(record)
+            if reason is None:
                 records.append(record)
                 kept.append(line + b"\n")
             else:
                 torn.append(line + b"\n")
+                self.set_aside.append((number, reason))
         if torn:
             with self.torn_path.open("ab") as aside:
                 aside.writelines(torn)
@@ -65,12 +101,21 @@ class ResultsFile:
         return records
 
     def append(self, record: dict) -> None:
-        """Write ``record`` (which must carry a ``key``) as one line and sync it to disk."""
+        """Write ``record`` (which must carry a ``key``) as one line and sync it to disk
+        (lone surrogates in its text are written as JSON escapes)."""
         line = (json.dumps(record, default=str) + "\n").encode()
         with self._lock:
+            if self._closed:
+                return
             _write_synced(self.path, line, os.O_APPEND)
             self.records.append(record)
             self.done.add(record["key"])
+
+
+    def close(self) -> None:
+        """Let the record being written end, then take no more (an interrupted run)."""
+        with self._lock:
+            self._closed = True
 
 
 def _write_synced(path: Path, data: bytes, mode: int) -> None:

@@ -5,7 +5,8 @@ the results.
 
 A pool takes jobs (``submit``, a Future of the record), yields each Future as its
 episode ends (``completed``) and, on ``shutdown``, lets the running episodes finish and
-be recorded, drops the jobs not started and closes the environments.
+be recorded, drops the jobs not started and closes the environments; ``abandon`` (an
+interrupted study) drops them all without waiting.
 """
 
 from __future__ import annotations
@@ -89,6 +90,11 @@ class ThreadPool:
                 if env is not None:
                     env.close()
 
+    def abandon(self) -> None:
+        """Drop the jobs not started and stop waiting for the running ones (an
+        interrupted study: they are played again by a rerun)."""
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
 
 class Player:
     """A Ray actor: its own environment, one episode at a time."""
@@ -152,6 +158,12 @@ class RayPool:
             except Exception as exc:  # an actor lost, or the record not written
                 future.set_exception(exc)
             yield future
+
+    def abandon(self) -> None:
+        """Stop every actor now (an interrupted study)."""
+        self._queue.clear()
+        for actor in self._actors:
+            self._ray.kill(actor)
 
     def shutdown(self) -> None:
         for _, future in self._queue:

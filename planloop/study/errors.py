@@ -5,15 +5,29 @@ bug and keeps its traceback."""
 from __future__ import annotations
 
 import functools
+import os
+import signal
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
 
-EXIT_ERROR, EXIT_INTERRUPTED = 2, 130
+EXIT_ERROR, EXIT_INTERRUPTED, EXIT_TERMINATED = 2, 130, 143
 
 
 class StudyError(Exception):
     """A study cannot run, for a reason said in one line."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C (``code`` 130) or SIGTERM (143) during a study; ``saved`` is (episodes
+    recorded, episodes scheduled) once the runner knows them."""
+
+    def __init__(self, code: int = EXIT_INTERRUPTED, saved: tuple[int, int] | None = None):
+        super().__init__(code)
+        self.code, self.saved = code, saved
 
 
 def one_line(text: object) -> str:
@@ -23,19 +37,61 @@ def one_line(text: object) -> str:
 
 def study_main(main: Callable[..., int]) -> Callable[..., int]:
     """Decorates a script's ``main``: a StudyError prints ``script.py: error: <one line>``
-    on stderr and returns 2; Ctrl-C prints that a rerun resumes and returns 130."""
+    on stderr and returns 2. Ctrl-C and SIGTERM stop the study at once (the record being
+    written is finished, the episodes running are dropped, to be played by a rerun),
+    print ``interrupted: N of M episodes saved; rerun the same command to resume`` and
+    return 130 (Ctrl-C) or 143 (SIGTERM). In a script run as ``__main__``, the process
+    then ends at once, episodes still running in worker threads with it, their
+    planners' folders removed."""
     prog = Path(main.__code__.co_filename).name
 
     @functools.wraps(main)
     def guarded(*args, **kwargs) -> int:
-        try:
-            return main(*args, **kwargs)
-        except StudyError as exc:
-            print(f"{prog}: error: {one_line(exc)}", file=sys.stderr)
-            return EXIT_ERROR
-        except KeyboardInterrupt:
-            print(f"\n{prog}: interrupted; finished episodes are saved, rerun the same "
-                  f"command to resume", file=sys.stderr)
-            return EXIT_INTERRUPTED
+        with _sigterm_interrupts():
+            try:
+                return main(*args, **kwargs)
+            except StudyError as exc:
+                print(f"{prog}: error: {one_line(exc)}", file=sys.stderr)
+                return EXIT_ERROR
+            except KeyboardInterrupt as exc:
+                code = getattr(exc, "code", EXIT_INTERRUPTED)
+                saved = getattr(exc, "saved", None)
+                counts = f"{saved[0]} of {saved[1]} episodes saved" if saved else \
+                    "finished episodes are saved"
+                print(f"\n{prog}: interrupted: {counts}; rerun the same command to resume",
+                      file=sys.stderr, flush=True)
+                if main.__module__ == "__main__" and threading.active_count() > 1:
+                    _end_now(code)
+                return code
 
     return guarded
+
+
+@contextmanager
+def _sigterm_interrupts() -> Iterator[None]:
+    """SIGTERM raises ``Interrupted(143)`` in the main thread while the study runs (when
+    SIGTERM has its default action and this is the main thread)."""
+    if threading.current_thread() is not threading.main_thread() \
+            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        yield
+        return
+    signal.signal(signal.SIGTERM, _terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _terminated(signum: int, frame) -> None:
+    raise Interrupted(EXIT_TERMINATED)
+
+
+def _end_now(code: int) -> None:
+    """End the process without waiting for the worker threads still playing: their
+    planners are killed (they die with their parent) and their folders removed."""
+    from ..pddl.planners import remove_own_folders
+
+    remove_own_folders()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)

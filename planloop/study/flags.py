@@ -11,6 +11,7 @@ from pathlib import Path
 from .backends import BACKENDS
 
 LLM_SPECS = "openai:MODEL, URL@MODEL (an OpenAI-compatible server) or interactive"
+CALL_TIMEOUT = 300.0  # seconds a model call may take, retries included
 
 
 def parse_option(text: str) -> tuple[str, object]:
@@ -49,6 +50,46 @@ def positive_int(text: str) -> int:
     return value
 
 
+def non_negative_int(text: str) -> int:
+    """An integer of at least 0."""
+    if not text.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"expected an integer of at least 0, not {text!r}")
+    return int(text)
+
+
+def non_negative_float(text: str) -> float:
+    """A finite number of at least 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of at least 0, not {text!r}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """A finite number above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number above 0, not {text!r}")
+    return value
+
+
+def temperature(text: str) -> float:
+    """A sampling temperature: a number from 0 to 2 (the OpenAI API's range)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 2:
+        raise argparse.ArgumentTypeError(f"a temperature is a number from 0 to 2, not {text!r}")
+    return value
+
+
 def study_parser(description: str | None, *, env: str | None, out: str,
                  instances: str | None = None,
                  trials: int = 1, llm_required: bool | None = True,
@@ -80,6 +121,12 @@ def study_parser(description: str | None, *, env: str | None, out: str,
     if llm_required is not None:
         parser.add_argument("--llm", metavar="SPEC", help=llm_choices_help
                             + (" (required)" if llm_required else " (optional)"))
+        parser.add_argument("--call-timeout", type=positive_float, default=CALL_TIMEOUT,
+                            metavar="S", help="the longest one model call may take, its "
+                                              f"retries included (default {CALL_TIMEOUT:g} s)")
+        parser.add_argument("--max-unreachable", type=positive_int, default=3, metavar="N",
+                            help="stop the study after N episodes in a row end because the "
+                                 "model server cannot be reached (default 3)")
     parser.add_argument("--workers", type=positive_int, default=1, metavar="N",
                         help="episodes played at once, each worker with its own "
                              "environment (default 1)")

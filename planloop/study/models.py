@@ -15,13 +15,15 @@ _HINTS = {"connection": " (is the server running?)",
           "timeout": " (the server did not answer in time)"}
 
 
-def open_model(spec: str | None) -> ChatModel:
+def open_model(spec: str | None, call_timeout: float | None = None) -> ChatModel:
     """``planloop.llm.make_model(spec)``; a spec it cannot read, a missing
-    OPENAI_API_KEY, a missing ``openai`` package or any other failure is a StudyError."""
+    OPENAI_API_KEY, a missing ``openai`` package or any other failure is a StudyError.
+    ``call_timeout``: the longest one call to a server may take, its retries included
+    (an OpenAIChat's ``deadline``, whose own default grows with its retries)."""
     if not spec:
         raise StudyError("--llm is required: openai:MODEL, URL@MODEL or interactive")
     try:
-        return make_model(spec)
+        model = make_model(spec)
     except ValueError as exc:  # the spec
         raise StudyError(one_line(exc)) from None
     except LLMError as exc:
@@ -35,6 +37,10 @@ def open_model(spec: str | None) -> ChatModel:
     except Exception as exc:
         raise StudyError(f"cannot open model {spec}: {type(exc).__name__}: "
                          f"{one_line(exc)}") from None
+    inner = model.model if isinstance(model, CachedModel) else model
+    if call_timeout is not None and isinstance(inner, OpenAIChat):
+        inner.deadline = call_timeout
+    return model
 
 
 def check_model(model: ChatModel, timeout: float = 20.0) -> None:

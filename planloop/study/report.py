@@ -71,7 +71,7 @@ def write_report(records: Iterable[dict], path: Path | str, title: str) -> Path:
             f"<title>{_e(title)}</title><style>{_CSS}</style></head>\n<body>\n"
             + "\n".join(body) + f"\n<script>{_SCRIPT}</script>\n</body></html>\n")
     path = Path(path)
-    path.write_text(page, encoding="utf-8")
+    path.write_text(page, encoding="utf-8", errors="backslashreplace")  # lone surrogates
     return path
 
 

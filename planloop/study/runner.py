@@ -19,9 +19,9 @@ except ImportError:  # not on Windows: there, two runs on one --out are not kept
     fcntl = None
 
 from ..llm import ChatModel
-from ..results import ResultsFile
+from ..results import ResultsFile, record_problem
 from .backends import Play, open_pool, require
-from .errors import StudyError, one_line
+from .errors import Interrupted, StudyError, one_line
 from .jobs import Job, Study
 from .models import check_model
 from .progress import Progress
@@ -50,6 +50,21 @@ def every_instance(env_id: str, env_kwargs: Mapping[str, object] | None = None,
     return range(count if limit is None else min(limit, count))
 
 
+def episode_problem(record: object) -> str | None:
+    """Why a line of a study's ``episodes.jsonl`` is not an episode's record (None when
+    it is): :func:`~planloop.results.record_problem`, and the fields the harness writes:
+    ``study`` (text), ``instance`` and ``trial`` (integers)."""
+    problem = record_problem(record)
+    if problem is not None:
+        return problem
+    for field, kind, name in (("study", str, "text"), ("instance", int, "an integer"),
+                              ("trial", int, "an integer")):
+        value = record.get(field)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            return f"{field} is {value!r}, not {name}" if field in record else f"no {field}"
+    return None
+
+
 def latest_records(records: Iterable[dict]) -> dict[str, dict]:
     """The last record of each key (a rerun appends after the record it replaces)."""
     return {record.get("key"): record for record in records}
@@ -57,7 +72,8 @@ def latest_records(records: Iterable[dict]) -> dict[str, dict]:
 
 def run_study(study: Study, jobs: Sequence[Job], play: Play, *, out: Path | str,
               workers: int = 1, check: ChatModel | None = None,
-              stream: TextIO | None = None, backend: str = "local") -> list[dict]:
+              stream: TextIO | None = None, backend: str = "local",
+              max_failed_in_a_row: int = 3) -> list[dict]:
     """Play every job whose latest record in ``out/episodes.jsonl`` is missing or has an
     ``error``, ``workers`` at a time; returns the latest record of every job, in order.
 
@@ -86,15 +102,24 @@ def run_study(study: Study, jobs: Sequence[Job], play: Play, *, out: Path | str,
 
     One run at a time writes to ``out``: a second one started while it runs is a
     StudyError (two would play the same episodes and record them twice).
+
+    ``max_failed_in_a_row`` episodes in a row ending because the model server could not
+    be reached (a connection or timeout error) stop the study with a StudyError rather
+    than spending each remaining episode's retries. Ctrl-C or SIGTERM raise
+    :class:`~planloop.study.errors.Interrupted` at once, with the count of episodes
+    saved. Lines of ``episodes.jsonl`` that are not valid records are set aside (see
+    :class:`~planloop.results.ResultsFile`) and reported once on ``stream``.
     """
     with _sole_writer(Path(out)):
         return _run(study, jobs, play, Path(out), workers, check, stream or sys.stderr,
-                    backend)
+                    backend, max_failed_in_a_row)
 
 
 @contextmanager
 def _sole_writer(out: Path) -> Iterator[None]:
     """Hold ``out/.lock`` (an flock, freed by the kernel however the run ends)."""
+    if out.exists() and not out.is_dir():
+        raise StudyError(f"--out {out} is a file: give a folder (it holds episodes.jsonl)")
     out.mkdir(parents=True, exist_ok=True)
     with open(out / ".lock", "w") as lock:
         if fcntl is None:
@@ -109,8 +134,11 @@ def _sole_writer(out: Path) -> Iterator[None]:
 
 
 def _run(study: Study, jobs: Sequence[Job], play: Play, out: Path, workers: int,
-         check: ChatModel | None, stream: TextIO, backend: str) -> list[dict]:
-    results = ResultsFile(out / "episodes.jsonl")
+         check: ChatModel | None, stream: TextIO, backend: str,
+         max_failed_in_a_row: int) -> list[dict]:
+    results = ResultsFile(out / "episodes.jsonl", episode_problem)
+    if results.set_aside:
+        print(f"{study.name}: {results.damage_report()}", file=stream, flush=True)
     latest = latest_records(results.records)
     todo = [job for job in jobs if job.key not in latest or latest[job.key].get("error")]
     env = None
@@ -131,7 +159,8 @@ def _run(study: Study, jobs: Sequence[Job], play: Play, out: Path, workers: int,
           f"{results.path}, {len(todo)} to run", file=stream, flush=True)
     if todo:
         _play_all(study, todo, play, results, workers, env,
-                  Progress(len(jobs), len(jobs) - len(todo), stream), backend)
+                  Progress(len(jobs), len(jobs) - len(todo), stream), backend,
+                  max_failed_in_a_row)
     latest = latest_records(results.records)
     return [latest[job.key] for job in jobs if job.key in latest]
 
@@ -152,7 +181,8 @@ def _check_instances(env: gym.Env, env_id: str, jobs: Sequence[Job]) -> None:
 
 
 def _play_all(study: Study, todo: Sequence[Job], play: Play, results: ResultsFile,
-              workers: int, env: gym.Env | None, progress: Progress, backend: str) -> None:
+              workers: int, env: gym.Env | None, progress: Progress, backend: str,
+              max_failed_in_a_row: int) -> None:
     def finish(job: Job, fields: dict) -> dict:
         head = {"key": job.key, "study": study.name, **job.condition,
                 "instance": job.instance, "trial": job.trial}
@@ -163,7 +193,8 @@ def _play_all(study: Study, todo: Sequence[Job], play: Play, results: ResultsFil
 
     pool = open_pool(backend, functools.partial(_make, study), play, finish,
                      min(workers, len(todo)), env)
-    done, failed, crash = progress.total - len(todo), 0, None
+    done, failed, crash, in_a_row = progress.total - len(todo), 0, None, []
+    unreachable = None  # why the study stops early, the server being gone
     futures = {pool.submit(job): job for job in todo}
     try:
         for future in pool.completed():
@@ -185,8 +216,30 @@ def _play_all(study: Study, todo: Sequence[Job], play: Play, results: ResultsFil
                 failed += 1
                 progress.note(f"{job.label}: {one_line(error)}")
             progress.update(done, failed)
-    finally:
-        pool.shutdown()
+            in_a_row = in_a_row + [error] if _unreachable(error) else []
+            if len(in_a_row) == max_failed_in_a_row and crash is None:
+                unreachable = f"{len(in_a_row)} episodes in a row ended on " \
+                              f"{one_line(in_a_row[-1])}"
+                for pending in futures:
+                    pending.cancel()
+    except KeyboardInterrupt as exc:
+        results.close()  # the record being written is finished; no other starts
         progress.close()
+        pool.abandon()
+        raise Interrupted(getattr(exc, "code", 130), saved=(done, progress.total)) from None
+    pool.shutdown()
+    progress.close()
     if crash is not None:
         raise crash
+    if unreachable is not None:
+        raise StudyError(f"the model server stopped answering: {unreachable}; "
+                         f"{done} of {progress.total} episodes saved, rerun the same "
+                         f"command to resume once it answers")
+
+
+UNREACHABLE = ("connection:", "timeout:")  # the LLMError kinds of a server gone
+
+
+def _unreachable(error: str | None) -> bool:
+    """Whether an episode ended because the model server could not be reached."""
+    return bool(error) and str(error).startswith(UNREACHABLE)

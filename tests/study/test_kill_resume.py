@@ -78,8 +78,11 @@ def test_a_study_killed_again_and_again_finishes_every_episode_once(script, tmp_
         proc = run(script, argv, env)  # the same command again finishes the study
         _, err = proc.communicate(timeout=120)
         assert proc.returncode == 0, err.decode()
-        assert re.search(rf"^{script}[^\n]*: {episodes} episodes, ", err.decode()), \
+        assert re.search(rf"^{script}[^\n]*: {episodes} episodes, ", err.decode(), re.M), \
             err.decode()
+        assert re.search(rf"^{script}: 1 lines of episodes.jsonl were not valid records and "
+                         rf"were set aside in episodes.jsonl.torn \(line \d+: not JSON\)",
+                         err.decode(), re.M), err.decode()  # the torn line, said once
 
     data = results.read_bytes()
     assert data.endswith(b"\n")

@@ -29,7 +29,7 @@ def test_study_main_on_ctrl_c_and_on_bugs(capsys):
         return 1 / 0
 
     assert interrupted() == 130
-    assert "interrupted; finished episodes are saved, rerun the same command to resume" in \
+    assert "interrupted: finished episodes are saved; rerun the same command to resume" in \
         capsys.readouterr().err
     with pytest.raises(ZeroDivisionError):  # a bug keeps its traceback
         buggy()

@@ -1,0 +1,124 @@
+"""A study stops cleanly: SIGTERM and Ctrl-C in one line with the count saved, nothing
+lost and no planner folder left; a server gone stops it after a few episodes; damaged
+results lines are set aside and reported, never fatal; bad flags exit 2 before any
+episode."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import EXPERIMENTS, load_experiment
+from planloop.llm import LLMError, ScriptedModel
+from planloop.study import open_model
+
+EPISODES = 40
+ARGS = ["--env", "Mystery-BW-v0", "--instances", f"0:{EPISODES}", "--workers", "2",
+        "--planner", "seq-sat-lama-2011", "--timeout", "1"]  # anytime: runs its budget
+
+
+def records(path):
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+@pytest.mark.parametrize("signum, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_signal_stops_the_study_in_one_line_and_a_rerun_finishes_it(tmp_path, signum, code):
+    out = tmp_path / "out"
+    env = dict(os.environ, HOME=str(tmp_path), TMPDIR=str(tmp_path))
+    argv = [sys.executable, str(EXPERIMENTS / "planner_baseline.py"), *ARGS, "--out", str(out)]
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    results = out / "episodes.jsonl"
+    while not (results.exists() and results.read_text().count("\n") >= 2):
+        assert proc.poll() is None, proc.stderr.read().decode()
+        time.sleep(0.05)
+    proc.send_signal(signum)
+    _, err = proc.communicate(timeout=60)
+    err = err.decode()
+    assert proc.returncode == code, err
+    saved = len(records(results))
+    assert f"planner_baseline.py: interrupted: {saved} of {EPISODES} episodes saved; rerun " \
+           f"the same command to resume" in err
+    assert "Traceback" not in err
+    assert not list(tmp_path.glob("planloop-fd-*"))  # the running planners' folders too
+
+    rerun = subprocess.run(argv, env=env, capture_output=True, timeout=600)
+    assert rerun.returncode == 0, rerun.stderr.decode()
+    keys = [r["key"] for r in records(results)]
+    assert len(keys) == len(set(keys)) == EPISODES  # nothing lost, nothing twice
+
+
+def test_a_server_gone_stops_the_study_after_three_episodes(tmp_path, capsys):
+    study = load_experiment("horizon_sweep")
+    model = ScriptedModel(lambda messages: LLMError("connection", "connection refused"))
+    assert study.main(["--env", "Mystery-BW-v0", "--instances", "0:6", "--horizons", "1",
+                       "--trials", "1", "--out", str(tmp_path)], model=model) == 2
+    err = capsys.readouterr().err
+    saved = len(records(tmp_path / "episodes.jsonl"))  # the 3, and one already started
+    assert saved in (3, 4)
+    assert "error: the model server stopped answering: 3 episodes in a row ended on " \
+           f"connection: connection refused; {saved} of 6 episodes saved" in err
+
+
+def test_damaged_results_lines_are_set_aside_and_reported_once(tmp_path, capsys):
+    study = load_experiment("planner_baseline")
+    args = ["--env", "Mystery-BW-v0", "--instances", "0:3", "--out", str(tmp_path)]
+    assert study.main(args) == 0
+    path = tmp_path / "episodes.jsonl"
+    first, second, third = records(path)
+    damaged = [{**first, "message": "\ud800 a lone surrogate"}, {"key": second["key"]},
+               {**third, "won": "yes"}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in damaged))
+    capsys.readouterr()
+    assert study.main(args) == 0  # the two damaged episodes run again
+    err = capsys.readouterr().err
+    assert err.count("were not valid records") == 1
+    assert "2 lines of episodes.jsonl were not valid records and were set aside in " \
+           "episodes.jsonl.torn (line 2: no study; line 3: won is 'yes', not true or " \
+           "false); their episodes run again" in err
+    assert "| 3 | 3 | 100.0% |" in (tmp_path / "results.md").read_text()
+    assert study.main(args) == 0  # a lone surrogate in a record does not stop a rerun
+    assert "were not valid records" not in capsys.readouterr().err
+
+
+def test_a_report_is_written_whatever_the_text_inside(tmp_path):
+    from planloop.study import write_report
+
+    record = {"key": "k", "study": "s", "instance": 0, "trial": 0, "won": False,
+              "details": {"rounds": [{"reply": "\ud83d broken \udfff", "df": None,
+                                      "pf": None, "steps": []}]}}
+    assert write_report([record], tmp_path / "r.html", "t").read_bytes()
+
+
+@pytest.mark.parametrize("script, flags, named", [
+    ("planner_baseline", ["--timeout", "-1"], "--timeout"),
+    ("pddlego", ["--retries", "-1", "--llm", "groundtruth"], "--retries"),
+    ("horizon_sweep", ["--temperature", "7", "--llm", "openai:x"], "--temperature"),
+    ("mystery", ["--planner-timeout", "0", "--conditions", "planner"], "--planner-timeout"),
+    ("formalize", ["--per-cell", "0", "--llm", "groundtruth"], "--per-cell"),
+    ("pddlego", ["--call-timeout", "nan", "--llm", "groundtruth"], "--call-timeout"),
+])
+def test_bad_flags_exit_2_before_any_episode(tmp_path, capsys, script, flags, named):
+    study = load_experiment(script)
+    with pytest.raises(SystemExit) as stop:
+        study.main([*flags, "--out", str(tmp_path)])
+    assert stop.value.code == 2 and named in capsys.readouterr().err
+    assert not (tmp_path / "episodes.jsonl").exists()
+
+
+def test_out_naming_a_file_is_one_line(tmp_path, capsys):
+    taken = tmp_path / "results.txt"
+    taken.write_text("mine")
+    study = load_experiment("planner_baseline")
+    assert study.main(["--instances", "0:1", "--out", str(taken)]) == 2
+    assert f"error: --out {taken} is a file: give a folder" in capsys.readouterr().err
+    assert taken.read_text() == "mine"
+
+
+def test_call_timeout_bounds_a_call_with_its_retries():
+    pytest.importorskip("openai")
+    model = open_model("http://127.0.0.1:9/v1@m", call_timeout=7.5)
+    assert getattr(model, "model", model).deadline == 7.5
