@@ -19,6 +19,7 @@ except ImportError:  # not on Windows: there, two runs on one --out are not kept
     fcntl = None
 
 from ..llm import ChatModel
+from ..pddl import PDDLError
 from ..results import ResultsFile, record_problem
 from .backends import Play, open_pool, require
 from .errors import Interrupted, StudyError, one_line
@@ -96,8 +97,9 @@ def run_study(study: Study, jobs: Sequence[Job], play: Play, *, out: Path | str,
     interactive model). Nothing is checked when no episode is left to run.
 
     Progress and one line per failed episode (``instance 3 trial 0 (horizon=1):
-    server: 503 ...``) go to ``stream`` (stderr). An exception raised by ``play`` is a
-    bug: no further episode starts, the running ones finish and are recorded, and the
+    server: 503 ...``) go to ``stream`` (stderr). A PDDLError raised by ``play`` (the task
+    is refused: a limit met at reset, a file that is not PDDL) is a StudyError naming the
+    episode. Any other exception raised by ``play`` is a bug: no further episode starts, the running ones finish and are recorded, and the
     exception is raised again (a rerun then plays the episodes left).
 
     One run at a time writes to ``out``: a second one started while it runs is a
@@ -201,6 +203,8 @@ def _play_all(study: Study, todo: Sequence[Job], play: Play, results: ResultsFil
             if future.cancelled():
                 continue
             job, exc = futures[future], future.exception()
+            if isinstance(exc, PDDLError):  # the task itself (a limit met at reset, ...)
+                exc = StudyError(f"{job.label}: {one_line(exc)}")
             if exc is not None:
                 if crash is None:
                     crash = exc

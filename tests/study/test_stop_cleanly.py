@@ -122,3 +122,20 @@ def test_call_timeout_bounds_a_call_with_its_retries():
     pytest.importorskip("openai")
     model = open_model("http://127.0.0.1:9/v1@m", call_timeout=7.5)
     assert getattr(model, "model", model).deadline == 7.5
+
+
+def test_a_task_refused_at_reset_is_one_line(tmp_path, capsys):
+    """A problem past the core's limits, met when the study resets the environment."""
+    study = load_experiment("planner_baseline")
+    domain, problem = tmp_path / "d.pddl", tmp_path / "p.pddl"
+    domain.write_text("(define (domain d) (:predicates (p ?a ?b ?c ?d ?e)) "
+                      "(:action a :parameters (?a ?b ?c ?d ?e) :precondition (and) "
+                      ":effect (p ?a ?b ?c ?d ?e)))")
+    objects = " ".join(f"o{i}" for i in range(40))
+    problem.write_text(f"(define (problem p) (:domain d) (:objects {objects}) (:init) "
+                       f"(:goal (p o1 o2 o3 o4 o5)))")
+    code = study.main(["--env", "PDDL-v0", "-o", f"domain={domain}", "-o",
+                       f"problem={problem}", "--instances", "0:1", "--out", str(tmp_path / "o")])
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err
+    assert "error: " in err and "limit" in err.lower()
