@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from .diagnostics import Diagnostic, PDDLError, quote, received
 from .grounding import GroundAction
 from .sexpr import snippet
-from .source import unix_newlines
+from .source import Limits, unix_newlines
 
 _PAREN_GROUP = re.compile(r"\(([^()]*)\)")
 _STEP_PREFIX = re.compile(r"^\s*(?:step\s*)?\d+\s*[.:)]\s*|^\s*[-*]\s+", re.IGNORECASE)
@@ -52,7 +52,7 @@ def parse_command(text: str) -> tuple[str, tuple[str, ...]]:
 Plan = str | bytes | Iterable[str | Step | GroundAction]
 
 
-def parse_plan(plan: Plan) -> list[Step]:
+def parse_plan(plan: Plan, limits: Limits = Limits()) -> list[Step]:
     """Read a plan: text (or UTF-8 bytes) with one action per line, or an iterable of
     command strings, steps or ground actions.
 
@@ -60,8 +60,11 @@ def parse_plan(plan: Plan) -> list[Step]:
     numbered steps (``1.``, ``Step 2:``), timestamps (``0.000: (a) [1]``), upper case
     and blank lines; ``\\r`` and ``\\r\\n`` end lines too. Raises :class:`PDDLError` with
     a diagnostic for every step it cannot read (at its line, or its place in the list)
-    and for anything that is not a plan at all.
+    and for anything that is not a plan at all, or plan text past ``limits.max_bytes``.
     """
+    if isinstance(plan, (str, bytes)):
+        limits.check("max_bytes", len(plan), "plan", "bytes" if isinstance(plan, bytes)
+                     else "characters of plan text")
     if isinstance(plan, bytes):
         try:
             plan = plan.decode("utf-8")

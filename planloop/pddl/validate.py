@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from .grounding import ActionLookupError, Task, UnmetFact
 from .diagnostics import quote
 from .plans import Plan, parse_plan
+from .source import Limits
 
 
 @dataclass(frozen=True)
@@ -36,13 +37,14 @@ def _repairs(unmet) -> str:
     return "\n".join(f"(Set {u.atom} to {'true' if u.wanted else 'false'})" for u in unmet)
 
 
-def validate(task: Task, plan: Plan) -> PlanReport:
+def validate(task: Task, plan: Plan, limits: Limits | None = None) -> PlanReport:
     """Replay ``plan`` (text, bytes, or a list of commands, steps or ground actions) from
     the initial state.
 
-    Raises :class:`~planloop.pddl.PDDLError` only when the plan cannot be read.
+    Raises :class:`~planloop.pddl.PDDLError` only when the plan cannot be read, or is
+    past ``limits`` (by default the task's).
     """
-    steps = parse_plan(plan)
+    steps = parse_plan(plan, task.limits if limits is None else limits)
     state = task.init
     for time, step in enumerate(steps, start=1):
         try:
