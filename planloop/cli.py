@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 
 from planloop.study.flags import parse_option
 
-EXIT_OK, EXIT_NO_PLAN, EXIT_BAD_INPUT, EXIT_TIMEOUT = 0, 1, 2, 3
+EXIT_OK, EXIT_NO_PLAN, EXIT_BAD_INPUT, EXIT_TIMEOUT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 _SOLVE_EXIT = {"solved": EXIT_OK, "invalid_input": EXIT_BAD_INPUT, "timeout": EXIT_TIMEOUT}
 
 
@@ -24,13 +25,80 @@ def _envs(args) -> int:
     return EXIT_OK
 
 
+def _limit(text: str) -> tuple[str, int]:
+    """``KEY=VALUE`` naming a field of :class:`planloop.pddl.Limits` and a positive int."""
+    from planloop.pddl import Limits
+    key, _, value = text.partition("=")
+    names = [f.name for f in dataclasses.fields(Limits)]
+    if key not in names:
+        raise argparse.ArgumentTypeError(f"unknown limit {key!r}; the limits are "
+                                         f"{', '.join(names)}")
+    try:
+        number = int(value.replace(",", ""))
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{key} must be a positive integer, not {value!r}")
+    return key, number
+
+
+def _number(kind, least, strictly: bool):
+    """An argparse type: a ``kind`` (int or float) above ``least`` (or at least it)."""
+    def read(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or value != value or value < least or (strictly and value == least) \
+                or value == float("inf"):
+            bound = f"more than {least}" if strictly else f"at least {least}"
+            raise argparse.ArgumentTypeError(f"expected a {kind.__name__} {bound}, not {text!r}")
+        return value
+    return read
+
+
+def _limits(args):
+    from planloop.pddl import Limits
+    return Limits(**dict(args.limit))
+
+
+def _missing(*paths) -> int | None:
+    """EXIT_BAD_INPUT after one line for the first of ``paths`` that does not exist."""
+    for path in paths:
+        if path is not None and not Path(path).exists():
+            print(f"no such file: {path}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+    return None
+
+
+def _error(exc, prefix: str = "") -> None:
+    """A PDDLError on stderr: a line per diagnostic, with the source line under it when
+    the input is PDDL (a text that is not PDDL is not shown again)."""
+    for d in exc.diagnostics:
+        shown = dataclasses.replace(d, snippet="") if d.message.startswith("not PDDL") else d
+        print(f"{prefix}{shown}", file=sys.stderr)
+
+
 def _play(args) -> int:
+    try:
+        return _play_loop(args)
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _play_loop(args) -> int:
     import gymnasium as gym
 
     import planloop  # noqa: F401
     kwargs = dict(args.option)
     if args.domain:
+        missing = _missing(args.domain, args.problem)
+        if missing is not None:
+            return missing
         kwargs.update(domain=args.domain, problem=args.problem)
+    if args.limit:
+        kwargs["limits"] = _limits(args)
     if args.obs_format:
         kwargs["obs_format"] = args.obs_format
     try:
@@ -67,13 +135,14 @@ def _warn(domain, problem) -> None:
 
 def _solve(args) -> int:
     from planloop.pddl import PDDLError, parse, solve
+    limits = _limits(args)
     try:
-        domain, problem = parse(args.domain, args.problem, strict=args.strict)
+        domain, problem = parse(Path(args.domain), Path(args.problem), limits, args.strict)
     except PDDLError as exc:
-        print(f"invalid_input: {exc}", file=sys.stderr)
+        _error(exc, "invalid_input: ")
         return _SOLVE_EXIT["invalid_input"]
     _warn(domain, problem)
-    result = solve(domain, problem, planner=args.planner, timeout=args.timeout)
+    result = solve(domain, problem, planner=args.planner, timeout=args.timeout, limits=limits)
     if result.solved:
         print("\n".join(result.plan))
         print(f"; {len(result.plan)} steps, {result.seconds:.3f} s, {result.planner}")
@@ -84,20 +153,21 @@ def _solve(args) -> int:
 
 def _validate(args) -> int:
     from planloop.pddl import PDDLError, load, validate
+    from planloop.pddl.source import read_source
+    limits = _limits(args)
     try:
-        task = load(args.domain, args.problem, strict=args.strict)
+        task = load(Path(args.domain), Path(args.problem), limits, args.strict)
         _warn(task.domain, task.problem)
-        report = validate(task, Path(args.plan).read_text())
+        report = validate(task, read_source(Path(args.plan), "plan", limits), limits)
     except PDDLError as exc:
-        print(exc, file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except OSError as exc:
-        print(f"cannot read the plan: {exc}", file=sys.stderr)
+        _error(exc)
         return EXIT_BAD_INPUT
     print(report.advice)
     return EXIT_OK if report.valid else EXIT_NO_PLAN
 
 
+_LIMIT_HELP = ("raise or lower a work limit of planloop.pddl.Limits, e.g. --limit "
+               "max_expansion=5000000 or --limit max_bytes=20000000; repeatable")
 _STRICT_HELP = ("refuse the forms Fast Downward or FF accept but PDDL does not (a type "
                 "among its own subtypes, an undeclared type, ...); by default they are read "
                 "as those planners read them, each with a warning on stderr")
@@ -111,8 +181,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play an environment in the terminal")
     play.add_argument("env_id")
-    play.add_argument("--seed", type=int, default=None)
-    play.add_argument("--instance", type=int, default=None)
+    play.add_argument("--seed", type=_number(int, 0, False), default=None)
+    play.add_argument("--instance", type=_number(int, 0, False), default=None)
     play.add_argument("--obs-format", choices=("text", "pddl"), default=None)
     play.add_argument("--domain", help="domain file, for PDDL-v0")
     play.add_argument("--problem", help="problem file or folder, for PDDL-v0")
@@ -120,6 +190,8 @@ def build_parser() -> argparse.ArgumentParser:
                       metavar="KEY=VALUE",
                       help="an environment argument, e.g. -o game_file=PATH (ALFWorld-v0) "
                            "or -o num_locations=7 (CoinCollector-v0); repeatable")
+    play.add_argument("--limit", action="append", type=_limit, default=[], metavar="KEY=VALUE",
+                      help=_LIMIT_HELP)
     play.set_defaults(run=_play)
 
     solve = sub.add_parser("solve", help="solve a PDDL task; exit 0 solved, 1 no plan, "
@@ -127,7 +199,11 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("domain")
     solve.add_argument("problem")
     solve.add_argument("--planner", default="lama-first", choices=PLANNERS)
-    solve.add_argument("--timeout", type=float, default=60.0)
+    solve.add_argument("--timeout", type=_number(float, 0, True), default=60.0,
+                       help="seconds for the whole call, reading and grounding included "
+                            "(default 60)")
+    solve.add_argument("--limit", action="append", type=_limit, default=[], metavar="KEY=VALUE",
+                       help=_LIMIT_HELP)
     solve.add_argument("--strict", action="store_true", help=_STRICT_HELP)
     solve.set_defaults(run=_solve)
 
@@ -136,6 +212,8 @@ def build_parser() -> argparse.ArgumentParser:
     val.add_argument("domain")
     val.add_argument("problem")
     val.add_argument("plan")
+    val.add_argument("--limit", action="append", type=_limit, default=[], metavar="KEY=VALUE",
+                     help=_LIMIT_HELP)
     val.add_argument("--strict", action="store_true", help=_STRICT_HELP)
     val.set_defaults(run=_validate)
     return parser
