@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from planloop.cli import main
 
 from conftest import PLANBENCH
@@ -84,3 +86,104 @@ def test_play_names_a_bad_environment_argument():
     out = subprocess.run([sys.executable, "-m", "planloop", "play", "ALFWorld-v0", "-o", "oops"],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and "an option is KEY=VALUE" in out.stderr
+
+
+# -- hostile input and bad flags (issue 22): one line each, exit 2, nothing timed ----------
+
+FORALL5 = """(define (domain q) (:requirements :adl) (:predicates (g) (done))
+  (:action a :parameters () :precondition (forall (?a ?b ?c ?d ?e) (or (= ?a ?b) (done)))
+   :effect (g))
+  (:action b :parameters () :precondition () :effect (done)))"""
+FORALL5_PROBLEM = ("(define (problem q1) (:domain q) (:objects "
+                   + " ".join(f"o{i}" for i in range(20)) + ") (:init) (:goal (g)))")
+
+
+def chain(tmp_path, n=8000):
+    types = " ".join(f"t{i + 1} - t{i}" for i in reversed(range(n)))
+    domain = tmp_path / "chain-domain.pddl"
+    domain.write_text(f"(define (domain c) (:requirements :typing) (:types {types}) "
+                      f"(:predicates (p ?x - t0) (g)) "
+                      f"(:action a :parameters (?x - t{n}) :precondition (p ?x) :effect (g)))")
+    problem = tmp_path / "chain-problem.pddl"
+    problem.write_text(f"(define (problem c1) (:domain c) (:objects o - t{n}) (:init (p o)) "
+                       f"(:goal (g)))")
+    return str(domain), str(problem)
+
+
+def one_line(text: str) -> str:
+    lines = text.strip().splitlines()
+    assert len(lines) == 1, text
+    return lines[0]
+
+
+def test_missing_file_is_one_line(tmp_path, capsys):
+    missing = str(tmp_path / "missing.pddl")
+    for argv in (["solve", missing, PROBLEM], ["solve", DOMAIN, missing],
+                 ["validate", DOMAIN, PROBLEM, missing], ["validate", missing, PROBLEM, missing]):
+        assert main(argv) == 2
+        assert "no such file: " in one_line(capsys.readouterr().err)
+    assert main(["play", "PDDL-v0", "--domain", missing, "--problem", PROBLEM]) == 2
+    assert one_line(capsys.readouterr().err) == f"no such file: {missing}"
+
+
+def test_a_file_that_is_not_pddl_is_one_line(tmp_path, capsys):
+    prose = tmp_path / "prose.txt"
+    prose.write_text("hello there")
+    assert main(["solve", str(prose), PROBLEM]) == 2
+    assert "not PDDL" in one_line(capsys.readouterr().err)
+
+
+def test_dev_zero_and_huge_plans_are_refused_on_one_line(tmp_path, capsys):
+    assert main(["validate", DOMAIN, PROBLEM, "/dev/zero"]) == 2
+    assert "not a regular file" in one_line(capsys.readouterr().err)
+    huge = tmp_path / "plan"
+    huge.write_text("(pick-up a)\n" * 1000)
+    assert main(["validate", DOMAIN, PROBLEM, str(huge), "--limit", "max_bytes=5000"]) == 2
+    assert "max_bytes" in one_line(capsys.readouterr().err)
+    binary = tmp_path / "binary"
+    binary.write_bytes(bytes(range(256)) * 4)
+    assert main(["validate", DOMAIN, PROBLEM, str(binary)]) == 2
+    assert "cannot read" in one_line(capsys.readouterr().err)
+
+
+def test_hostile_tasks_are_refused_or_time_out(tmp_path, capsys):
+    domain, problem = tmp_path / "d.pddl", tmp_path / "p.pddl"
+    domain.write_text(FORALL5)
+    problem.write_text(FORALL5_PROBLEM)
+    assert main(["solve", str(domain), str(problem), "--planner", "bfs"]) == 2
+    assert "limits=Limits(max_expansion=...)" in capsys.readouterr().err
+    assert main(["solve", str(domain), str(problem), "--planner", "auto", "--timeout", "1",
+                 "--limit", "max_expansion=1000000000000"]) == 3
+    assert main(["solve", *chain(tmp_path), "--planner", "auto", "--timeout", "3"]) == 2
+    assert "max_type_depth" in capsys.readouterr().err
+    assert main(["solve", *chain(tmp_path), "--planner", "auto",
+                 "--limit", "max_type_depth=10000"]) == 0
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["solve", DOMAIN, PROBLEM, "--timeout", "-1"], "--timeout"),
+    (["solve", DOMAIN, PROBLEM, "--timeout", "nan"], "--timeout"),
+    (["solve", DOMAIN, PROBLEM, "--limit", "max_oops=3"], "max_expansion"),
+    (["solve", DOMAIN, PROBLEM, "--limit", "max_bytes=-5"], "max_bytes"),
+    (["validate", DOMAIN, PROBLEM, "p", "--limit", "max_depth"], "max_depth"),
+    (["play", "Blocksworld-v0", "--instance", "-1"], "--instance"),
+    (["play", "Blocksworld-v0", "--limit", "nope=1"], "max_ground_facts"),
+])
+def test_bad_flags_exit_2_at_parse_time(argv, needle, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    assert needle in capsys.readouterr().err
+
+
+def test_play_names_the_valid_instances(capsys):
+    assert main(["play", "Blocksworld-v0", "--instance", "999"]) == 2
+    assert "from 0 to" in one_line(capsys.readouterr().err)
+
+
+def test_ctrl_c_in_play_exits_130_with_one_line(monkeypatch, capsys):
+    def interrupt(prompt=""):
+        raise KeyboardInterrupt
+    monkeypatch.setattr("builtins.input", interrupt)
+    assert main(["play", "Blocksworld-v0", "--seed", "0"]) == 130
+    assert one_line(capsys.readouterr().err) == "interrupted"
