@@ -1,7 +1,9 @@
 """A fuzzing campaign over every untrusted input: commands to the environments, PDDL
-text to the reader, plan text to the validator and model replies to the chat client.
+text to the reader, plan text to the validator, model replies to the chat client, and
+the trust boundary's attack families (``benchmarks/fuzz_boundary.py``: hostile MCP
+clients, damaged results files, PDDL built to explode).
 
-Four targets, each with its own seeded generator (case ``i`` of target ``t`` under
+Seven targets, each with its own seeded generator (case ``i`` of target ``t`` under
 ``--seed s`` is drawn from ``random.Random(f"{s}/{t}/{i}")`` alone, so any case can be
 replayed by itself with ``--replay t:i``):
 
@@ -70,11 +72,24 @@ from planloop.envs import ENVIRONMENTS
 from planloop.envs.feedback import action_failure
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def _boundary_targets():
+    """``benchmarks/fuzz_boundary.py``, the trust boundary's targets (a script beside
+    this one, loaded by path)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "planloop_fuzz_boundary", Path(__file__).resolve().parent / "fuzz_boundary.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 ENV_DATA = ROOT / "planloop" / "envs" / "data"
 ALFWORLD_LOGIC = ROOT / "tests" / "data" / "alfworld" / "logic"
 
-TARGETS = ("env", "pddl", "plan", "model")
-WEIGHTS = {"env": 0.60, "pddl": 0.20, "plan": 0.13, "model": 0.07}  # of --cases
+BOUNDARY = _boundary_targets()
+TARGETS = ("env", "pddl", "plan", "model", *BOUNDARY.TARGETS)
+WEIGHTS = {"env": 0.56, "pddl": 0.18, "plan": 0.11, "model": 0.07,
+           **BOUNDARY.WEIGHTS}  # of --cases
 BUDGET = 10.0  # seconds of wall clock per case before it counts as a hang
 INPUT_REPR = 200  # characters of an input's repr kept in a crash record
 
@@ -1142,7 +1157,8 @@ def split_cases(cases: int, targets) -> dict[str, int]:
 def make_targets() -> dict:
     envs = EnvTarget()
     pddl = PddlTarget(envs)
-    return {"env": envs, "pddl": pddl, "plan": PlanTarget(pddl), "model": ModelTarget()}
+    return {"env": envs, "pddl": pddl, "plan": PlanTarget(pddl), "model": ModelTarget(),
+            **{name: make() for name, make in BOUNDARY.TARGETS.items()}}
 
 
 def run_case(target, seed: int, index: int) -> tuple[Record, BaseException | None, float, bool]:
@@ -1219,7 +1235,9 @@ def run_campaign(cases: int = 10_000, seed: int = 0, targets=TARGETS, progress=N
         for name in targets:
             results[name] = run_target(made[name], shares[name], seed, progress)
     finally:
-        made["model"].close()
+        for target in made.values():
+            if hasattr(target, "close"):
+                target.close()
     return {"seed": seed, "cases": cases, "targets": results,
             "seconds": round(time.perf_counter() - start, 3),
             "python": platform.python_version(), "planloop": planloop.__version__}

@@ -39,7 +39,8 @@ def test_the_sample_covers_every_target(fuzz, campaign):
     assert all(r["cases"] > 0 for r in campaign["targets"].values())
 
 
-@pytest.mark.parametrize("target", ["env", "pddl", "plan", "model"])
+@pytest.mark.parametrize("target", ["env", "pddl", "plan", "model", "mcp", "results",
+                                    "explosion"])
 def test_no_crash_hang_or_observation_outside_its_space(fuzz, campaign, target):
     result = campaign["targets"][target]
     found = len(result["crashes"]) + len(result["hangs"]) + len(result["outside_space"])
@@ -113,3 +114,25 @@ def test_the_cli_splits_at_least_the_cases_asked(fuzz):
     assert sum(shares.values()) == 10_000
     assert 500 <= shares["model"] <= 1_000
     assert fuzz.split_cases(7, ["plan"]) == {"plan": 7}
+
+
+def test_the_mcp_contract_can_fail(fuzz):
+    """What the mcp target calls a leak: the secret in an error the client did not send
+    it in, a long echo of the input, an unknown id answered with more than the words."""
+    boundary, record = fuzz.BOUNDARY, fuzz.Record()
+    check = boundary.McpTarget._check_error
+    long_text = "(" + "x" * 500
+    call = ("start", {"domain": long_text, "problem": "p.pddl"})
+    check(f"bad domain: {long_text}", call, str(call[1]), record)
+    check(f"cannot read: {boundary.SECRET}", call, str(call[1]), record)
+    check("no such session; live: s1, s2", ("run", "s3"), '"s3"', record)
+    assert [kind for kind, _ in record.violations] == ["LongEcho", "SecretLeaked", "IdLeak"]
+
+
+def test_the_results_target_reads_damage_as_a_study_does(fuzz):
+    target = fuzz.make_targets()["results"]
+    try:
+        result = fuzz.run_target(target, 30, seed=0)
+    finally:
+        target.close()
+    assert result["cases"] == 30 and not result["crashes"] and not result["hangs"]
