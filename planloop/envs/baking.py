@@ -21,6 +21,7 @@ from functools import lru_cache
 from importlib import resources
 
 from ..pddl import Domain, Templates, parse_domain, parse_problem
+from . import arguments
 from .pddl_env import PDDLEnv
 from .view import TaskView
 
@@ -271,11 +272,12 @@ def domain_description(domain: Domain | None = None) -> str:
     return "\n".join(lines)
 
 
-def baking_env(obs_format: str = "text", **kwargs) -> PDDLEnv:
+def baking_env(obs_format: str = "text", limits=None, **kwargs) -> PDDLEnv:
     """``Baking-v0``: the four baking problems (instances 0-3, see the module docstring)."""
     domain = baking_domain()
-    problems = [parse_problem(text, domain) for text in problem_texts()]
+    problems = [parse_problem(text, domain, arguments.limits(limits))
+                for text in problem_texts()]
     view = TaskView(obs_format=obs_format, text_templates=TEMPLATES,
                     description=domain_description(),
                     goal_texts={p.name: goal for p, goal in zip(problems, GOAL_DESCRIPTIONS)})
-    return PDDLEnv(domain, problems, view=view, **kwargs)
+    return PDDLEnv(domain, problems, view=view, limits=limits, **kwargs)

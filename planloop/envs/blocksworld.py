@@ -13,8 +13,11 @@ from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 
-from ..pddl import Domain, Problem, Renaming, make_renaming, parse_domain, parse_problem
+from ..pddl import (Domain, Limits, Problem, Renaming, make_renaming, parse_domain,
+                    parse_problem)
 from ..pddl.sexpr import extract_define
+from ..pddl.source import read_source
+from . import arguments
 from .pddl_env import PDDLEnv, problem_sources
 from .view import TaskView
 
@@ -110,40 +113,46 @@ class ProblemFiles(Sequence):
     A Mystery file (domain ``mystery-4ops``) is read in Mystery names and renamed back
     to the plain problem, so ``Mystery-BW-v0`` shows it as written. IPC-2000 problems
     name the domain ``BLOCKS`` and type their objects ``block``; they are read against
-    that domain and given to the 4-operator one.
+    that domain and given to the 4-operator one. Each is read within ``limits``.
     """
 
-    def __init__(self, path):
-        self.sources = problem_sources(path)
+    def __init__(self, path, limits: Limits = Limits()):
+        self.sources = problem_sources(path, "instances")
+        self.limits = limits
 
     def __len__(self) -> int:
         return len(self.sources)
 
     def __getitem__(self, index: int) -> Problem:
         source = self.sources[index]
-        text = source if isinstance(source, str) and "(" in source else open(source).read()
+        if isinstance(source, Problem):
+            return source
+        text = read_source(source, "problem", self.limits)
         form, _ = extract_define(text, "problem")
         declared = next((s[1] for s in form[2:] if isinstance(s, list) and len(s) == 2
                          and s[0] == ":domain"), None)
         if declared == MYSTERY_DOMAIN:
             renaming = _mystery_renaming()
-            mystery = parse_problem(text, renaming.domain(blocksworld_domain(), MYSTERY_DOMAIN))
+            mystery = parse_problem(text, renaming.domain(blocksworld_domain(), MYSTERY_DOMAIN),
+                                    self.limits)
             return renaming.inverse().problem(mystery, blocksworld_domain().name)
         if declared == "blocks":
-            typed = parse_problem(text, _domain("blocks_typed.pddl"))
+            typed = parse_problem(text, _domain("blocks_typed.pddl"), self.limits)
             return Problem(typed.name, "blocksworld-4ops", {o: "object" for o in typed.objects},
                            typed.init, typed.goal, typed.warnings)
-        return parse_problem(text, blocksworld_domain())
+        return parse_problem(text, blocksworld_domain(), self.limits)
 
 
-def _instances(instances):
-    return GeneratedInstances() if instances is None else ProblemFiles(instances)
+def _instances(instances, limits):
+    return GeneratedInstances() if instances is None else \
+        ProblemFiles(instances, arguments.limits(limits))
 
 
-def blocksworld_env(instances=None, obs_format: str = "text", **kwargs) -> PDDLEnv:
-    """``Blocksworld-v0``: PlanBench's 4-operator Blocksworld."""
-    return PDDLEnv(blocksworld_domain(), _instances(instances),
-                   view=TaskView(obs_format=obs_format), **kwargs)
+def blocksworld_env(instances=None, obs_format: str = "text", limits=None, **kwargs) -> PDDLEnv:
+    """``Blocksworld-v0``: PlanBench's 4-operator Blocksworld; ``instances`` are a path,
+    a folder or a list of problems (default: the generated set)."""
+    return PDDLEnv(blocksworld_domain(), _instances(instances, limits),
+                   view=TaskView(obs_format=obs_format), limits=limits, **kwargs)
 
 
 @lru_cache(maxsize=None)
@@ -151,17 +160,21 @@ def _mystery_renaming() -> Renaming:
     return make_renaming(blocksworld_domain(), "planbench")
 
 
-def mystery_env(instances=None, obs_format: str = "text", **kwargs) -> PDDLEnv:
+def mystery_env(instances=None, obs_format: str = "text", limits=None, **kwargs) -> PDDLEnv:
     """``Mystery-BW-v0``: Blocksworld under PlanBench's deceptive Mystery names;
     ``instances`` may hold plain or Mystery PlanBench files."""
     view = TaskView(_mystery_renaming(), obs_format, domain_name=MYSTERY_DOMAIN)
-    return PDDLEnv(blocksworld_domain(), _instances(instances), view=view, **kwargs)
+    return PDDLEnv(blocksworld_domain(), _instances(instances, limits), view=view,
+                   limits=limits, **kwargs)
 
 
 def mystery_random_env(instances=None, obs_format: str = "text", names_seed: int = 0,
-                       **kwargs) -> PDDLEnv:
+                       limits=None, **kwargs) -> PDDLEnv:
     """``MysteryRandom-BW-v0``: Blocksworld under random-string names (PlanBench's
-    randomized variant); ``names_seed`` picks the names."""
+    randomized variant); ``names_seed`` (0 to :data:`~.arguments.MAX_SEED`) picks the
+    names."""
+    arguments.integer("names_seed", names_seed, 0, arguments.MAX_SEED)
     renaming = make_renaming(blocksworld_domain(), "random", seed=names_seed)
     view = TaskView(renaming, obs_format, domain_name="obfuscated_randomized_blocksworld")
-    return PDDLEnv(blocksworld_domain(), _instances(instances), view=view, **kwargs)
+    return PDDLEnv(blocksworld_domain(), _instances(instances, limits), view=view,
+                   limits=limits, **kwargs)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..pddl import quote
+from .arguments import choice
 
 FEEDBACK_MODES = ("game", "detailed")
 
@@ -27,9 +28,7 @@ def action_failure(info: dict) -> dict | None:
 
 
 def check_feedback(feedback: str) -> str:
-    if feedback not in FEEDBACK_MODES:
-        raise ValueError(f"feedback must be one of {FEEDBACK_MODES}, not {feedback!r}")
-    return feedback
+    return choice("feedback", feedback, FEEDBACK_MODES)
 
 
 def observation(feedback: str, text: str, error: dict) -> str:

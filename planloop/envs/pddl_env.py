@@ -8,37 +8,37 @@ import weakref
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..pddl import (ActionLookupError, Domain, RelaxedTask, Task, ground, parse_domain,
-                    parse_problem)
+from ..pddl import (ActionLookupError, Domain, Limits, Problem, RelaxedTask, Task, ground,
+                    parse_domain, parse_problem)
 from ..pddl.source import source_path
+from . import arguments
 from .feedback import no_error
 from .text_env import MAX_OBS, TextEnv
 from .view import Outcome, TaskView
 
 GOAL_DISTANCES = {"ff": RelaxedTask.h_ff, "add": RelaxedTask.h_add}
+MAX_CACHE = 100_000  # the most grounded tasks cache_size may keep
 
 
 def check_goal_distance(heuristic: str) -> None:
-    """A ValueError unless ``heuristic`` names one of :data:`GOAL_DISTANCES`."""
-    if heuristic not in GOAL_DISTANCES:
-        raise ValueError(f"the goal distance heuristic is one of {', '.join(GOAL_DISTANCES)}, "
-                         f"not {heuristic!r}")
+    """A ValueError (TypeError) unless ``heuristic`` names one of :data:`GOAL_DISTANCES`."""
+    arguments.choice("goal_distance", heuristic, tuple(GOAL_DISTANCES))
 
 
-def problem_sources(problem) -> Sequence:
-    """A problem argument as a sequence: a folder's ``*.pddl`` files in natural order,
-    a list or other sequence as given, a single path or text as one item."""
+def problem_sources(problem, name: str = "problem") -> Sequence:
+    """A problem argument (see :func:`~.arguments.sources`) as a sequence: a folder's
+    ``*.pddl`` files in natural order, a list or other sequence as given, a single path,
+    text or :class:`Problem` as one item."""
+    problem = arguments.sources(name, problem, Problem)
     if isinstance(problem, (str, os.PathLike)):
         path = source_path(problem)
         if path is not None and path.is_dir():
             files = sorted(path.glob("*.pddl"), key=_natural_key)
             if not files:
-                raise ValueError(f"no .pddl files in {path}")
+                raise ValueError(f"{name}: no .pddl files in {path}")
             return files
-        return [problem]
-    if isinstance(problem, Sequence) and len(problem) > 0:
-        return problem
-    raise ValueError("problem must be a path, PDDL text, a folder or a non-empty list of them")
+    return problem if isinstance(problem, Sequence) and not isinstance(problem, str) else \
+        [problem]
 
 
 def _natural_key(path: Path):
@@ -55,25 +55,29 @@ class PDDLEnv(TextEnv):
     ``goal_distance`` names a heuristic (see :meth:`distance`). The true task and
     state are ``self.task`` and ``self.state``. Text is read as planners read it, each
     tolerated form a warning on ``self.domain.warnings`` and the task's problem;
-    ``strict=True`` refuses those forms (see :mod:`planloop.pddl.reader`).
+    ``strict=True`` refuses those forms (see :mod:`planloop.pddl.reader`). Reading and
+    grounding stay within ``limits`` (a :class:`~planloop.pddl.Limits` or a dict of its
+    fields); a task past one is a ValueError that names the field to raise.
     """
 
     def __init__(self, domain, problem, obs_format: str = "text", view: TaskView | None = None,
                  render_mode: str | None = None, cache_size: int = 64,
                  max_obs_length: int = MAX_OBS, goal_distance: str | None = None,
-                 strict: bool = False):
+                 strict: bool = False, limits: Limits | dict | None = None):
         super().__init__(render_mode, max_obs_length)
-        if goal_distance is not None:
-            check_goal_distance(goal_distance)
-        self.goal_distance = goal_distance
-        self.strict = strict is True
+        self.goal_distance = arguments.choice("goal_distance", goal_distance,
+                                              tuple(GOAL_DISTANCES), optional=True)
+        self.strict = arguments.boolean("strict", strict)
+        self.limits = arguments.limits(limits)
+        arguments.source("domain", domain, Domain)
         self.domain: Domain = domain if isinstance(domain, Domain) else \
-            parse_domain(domain, strict=self.strict)
+            parse_domain(domain, self.limits, self.strict)
         self.problems = problem_sources(problem)
-        self.view = view if view is not None else TaskView(obs_format=obs_format)
+        self.view = arguments.instance_of("view", view, TaskView, "a TaskView", optional=True) \
+            or TaskView(obs_format=obs_format)
         self._tasks: dict[int, Task] = {}
         self._relaxed = weakref.WeakKeyDictionary()  # Task -> its RelaxedTask, while it lives
-        self._cache_size = cache_size
+        self._cache_size = arguments.integer("cache_size", cache_size, 1, MAX_CACHE)
         self.task: Task | None = None
         self.state: int = 0
         self.instance: int = 0
@@ -86,13 +90,13 @@ class PDDLEnv(TextEnv):
 
     def load_instance(self, index: int) -> Task:
         """The grounded task of instance ``index`` (cached)."""
-        self._check_instance(index)
+        index = self._check_instance(index)
         task = self._tasks.get(index)
         if task is None:
             source = self.problems[index]
             problem = source if not isinstance(source, (str, os.PathLike)) else \
-                parse_problem(source, self.domain, strict=self.strict)
-            task = ground(self.domain, problem)
+                parse_problem(source, self.domain, self.limits, self.strict)
+            task = ground(self.domain, problem, self.limits)
             if len(self._tasks) >= self._cache_size:
                 self._tasks.pop(next(iter(self._tasks)))
             self._tasks[index] = task
@@ -100,7 +104,7 @@ class PDDLEnv(TextEnv):
 
     # -- gymnasium API ---------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        super().reset(seed=seed)
+        super().reset(seed=seed, options=options)
         self.instance = self._choose_instance(options)
         self.task = self.load_instance(self.instance)
         self.state = self.task.init

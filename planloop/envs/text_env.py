@@ -7,9 +7,11 @@ import string
 import gymnasium as gym
 from gymnasium import spaces
 
+from .arguments import MAX_SEED, check_reset, choice, integer
 from .text_space import ObservationText
 
 MAX_OBS = 2**15  # characters; the shipped games print at most ~900 (measured, see README)
+MAX_OBS_LIMIT = 2**24  # the largest max_obs_length (vector envs batch observations in memory)
 MAX_COMMAND = 10_000  # a command is a line
 
 
@@ -23,31 +25,40 @@ class TextEnv(gym.Env):
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
     def __init__(self, render_mode: str | None = None, max_obs_length: int = MAX_OBS):
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
-        self.render_mode = render_mode
+        self.render_mode = choice("render_mode", render_mode, self.metadata["render_modes"],
+                                  optional=True)
+        integer("max_obs_length", max_obs_length, 1, MAX_OBS_LIMIT)
         self.observation_space = ObservationText(max_length=max_obs_length,
                                                  charset=string.printable)
         self.action_space = spaces.Text(max_length=MAX_COMMAND, charset=string.printable)
         self._last_obs = ""
 
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """Check ``seed`` and ``options`` (see :func:`~.arguments.check_reset`), then
+        seed ``np_random``; subclasses build the episode."""
+        check_reset(seed, options)
+        super().reset(seed=seed)
+
     def _choose_instance(self, options: dict | None) -> int:
-        """``options["instance"]`` if given (``load_instance`` checks it), else one drawn
-        from the seed among the subclass's ``num_instances``."""
+        """``options["instance"]`` if given, else one drawn from the seed among the
+        subclass's ``num_instances``."""
         if options and "instance" in options:
-            return int(options["instance"])
+            return self._check_instance(options["instance"])
         return int(self.np_random.integers(self.num_instances))
 
     def _seeded_instance(self, seed: int | None, options: dict | None) -> int:
-        """For worlds generated from a seed, the seed is the instance:
-        ``options["instance"]``, else the reset seed, else one drawn from the seed."""
+        """For worlds generated from a seed, the seed is the instance (0 to
+        :data:`~.arguments.MAX_SEED`): ``options["instance"]``, else the reset seed,
+        else one drawn from the seed."""
         if options and "instance" in options:
-            return int(options["instance"])
-        return seed if seed is not None else int(self.np_random.integers(2**31))
+            return integer("instance", options["instance"], 0, MAX_SEED)
+        if seed is not None:
+            return integer("seed", seed, 0, MAX_SEED)
+        return int(self.np_random.integers(MAX_SEED + 1))
 
-    def _check_instance(self, index: int) -> None:
-        if not 0 <= index < self.num_instances:
-            raise IndexError(f"instance {index} out of range 0..{self.num_instances - 1}")
+    def _check_instance(self, index) -> int:
+        """``index`` if it is an instance (0 to ``num_instances - 1``)."""
+        return integer("instance", index, 0, self.num_instances - 1)
 
     @staticmethod
     def _command(action) -> str:

@@ -19,6 +19,7 @@ from ..pddl.render import (
     Templates, join_phrases, render_action, render_fact, render_facts, templates_for,
 )
 from ..pddl.writer import formula_text, write_domain, write_problem
+from .arguments import choice
 
 OBS_FORMATS = ("text", "pddl")
 
@@ -45,8 +46,7 @@ class TaskView:
     goal_texts: dict = field(default_factory=dict)  # problem name -> its goal in words
 
     def __post_init__(self):
-        if self.obs_format not in OBS_FORMATS:
-            raise ValueError(f"obs_format must be one of {OBS_FORMATS}, not {self.obs_format!r}")
+        choice("obs_format", self.obs_format, OBS_FORMATS)
         self._inverse = self.renaming.inverse()
         self._texts: dict[Task, _TaskTexts] = {}
         self._last: tuple = (None, None)  # the task asked for last, and its texts

@@ -352,11 +352,12 @@ def test_gym_make_takes_the_feedback_mode():
                                         f"game's commands: {FORMS}."
 
 
-@pytest.mark.parametrize("feedback", ["Detailed", "verbose", None, 1])
-def test_an_unknown_feedback_mode_is_refused(feedback):
-    with pytest.raises(ValueError, match="feedback must be one of"):
+@pytest.mark.parametrize("feedback, error", [("Detailed", ValueError), ("verbose", ValueError),
+                                             (None, TypeError), (1, TypeError)])
+def test_an_unknown_feedback_mode_is_refused(feedback, error):
+    with pytest.raises(error, match="feedback must be one of"):
         CoinCollectorEnv(feedback=feedback)
-    with pytest.raises(ValueError, match="feedback must be one of"):
+    with pytest.raises(error, match="feedback must be one of"):
         ALFWorldEnv(game_file=ALFWORLD / GAMES[0] / "game.tw-pddl", feedback=feedback)
 
 

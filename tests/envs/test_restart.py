@@ -70,5 +70,5 @@ def test_coin_instance_is_the_house_seed():
 def test_a_layout_is_one_house():
     env = gym.make("CoinCollector-v0", layout=DATA / "twx_coin/coin_L5_D1_X0_train_s3.json")
     assert env.reset(seed=4)[1]["instance"] == 0
-    with pytest.raises(IndexError, match="instance 0"):
+    with pytest.raises(ValueError, match="instance must be 0, not 3"):
         env.reset(options={"instance": 3})

@@ -7,7 +7,8 @@ from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
-from ...pddl import write_domain, write_problem
+from ...pddl import Limits, write_domain, write_problem
+from .. import arguments
 from ..feedback import check_feedback, no_error, observation
 from ..text_env import MAX_OBS, TextEnv
 from .causes import explain
@@ -15,8 +16,10 @@ from .engine import Engine, Outcome, World
 from .game import Game, load_game
 from .generate import find_logic_dir, generate_game
 from .sources import (
-    RELEASE, file_entry, folder_entries, generated_entries, split_folder,
+    RELEASE, SPLITS, file_entry, folder_entries, generated_entries, split_folder,
 )
+
+MAX_GENERATED = 100_000  # num_generated; ALFWorld's own train split has 3,553 games
 
 
 _ALWAYS_KNOWN = frozenset({"agent", "otype", "rtype"})
@@ -33,7 +36,9 @@ class ALFWorldEnv(TextEnv):
     the ``alfworld`` package). ``task_types=`` selects task types. Games are in sorted
     order; the instance is drawn from the seed or given as ``reset(options={"instance":
     i})``. Games ALFWorld's own environment skips (sliced objects, movable receptacles)
-    are kept, with ``info["flags"]`` saying so, unless ``skip_flagged=True``.
+    are kept, with ``info["flags"]`` saying so, unless ``skip_flagged=True``. Each
+    game's PDDL is read and grounded within ``limits`` (a :class:`~planloop.pddl.Limits`
+    or a dict of its fields).
 
     Observations and actions are strings; the texts, admissible commands and win are
     those of ALFWorld's text environment. ``info`` carries ``admissible_actions``,
@@ -49,11 +54,16 @@ class ALFWorldEnv(TextEnv):
                  data_dir: str | os.PathLike | None = None, split: str | None = None,
                  task_types=None, skip_flagged: bool = False, num_generated: int = 600,
                  logic_dir: str | os.PathLike | None = None, feedback: str = "game",
-                 render_mode: str | None = None, max_obs_length: int = MAX_OBS):
+                 render_mode: str | None = None, max_obs_length: int = MAX_OBS,
+                 limits: Limits | dict | None = None):
         super().__init__(render_mode, max_obs_length)
         self.feedback = check_feedback(feedback)
         if game_file is not None and data_dir is not None:
             raise ValueError("give game_file= or data_dir=, not both")
+        split = arguments.choice("split", split, SPLITS, optional=True)
+        skip_flagged = arguments.boolean("skip_flagged", skip_flagged)
+        num_generated = arguments.integer("num_generated", num_generated, 1, MAX_GENERATED)
+        self.limits = arguments.limits(limits)
         self.logic_dir = None
         released = os.environ.get("ALFWORLD_DATA")
         if game_file is not None:
@@ -82,13 +92,13 @@ class ALFWorldEnv(TextEnv):
 
     def load_instance(self, index: int) -> Engine:
         """The engine of game ``index`` (loaded, or generated, once)."""
-        self._check_instance(index)
+        index = self._check_instance(index)
         engine = self._engines.get(index)
         if engine is None:
             entry = self.games[index]
             source = entry.path if entry.path is not None else \
                 generate_game(entry.task_type, entry.seed, self.logic_dir)
-            engine = self._engines[index] = Engine(load_game(source))
+            engine = self._engines[index] = Engine(load_game(source, self.limits))
         return engine
 
     @property
@@ -111,7 +121,7 @@ class ALFWorldEnv(TextEnv):
 
     # -- gymnasium API ---------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        super().reset(seed=seed)
+        super().reset(seed=seed, options=options)
         self.instance = self._choose_instance(options)
         self.engine = self.load_instance(self.instance)
         self.world = self.engine.initial_world()

@@ -8,7 +8,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...pddl import Task, ground, parse_domain, parse_problem
+from ...pddl import Limits, Task, ground, parse_domain, parse_problem
+from ..arguments import instance_of
 from .grammar import Entity, Grammar
 
 TASK_TYPES = (
@@ -21,6 +22,8 @@ def check_task_types(task_types) -> tuple[str, ...]:
     """The task types asked for (one name or several; None for all), each checked."""
     if task_types is None:
         return TASK_TYPES
+    instance_of("task_types", task_types, (str, list, tuple, set, frozenset),
+                "a task type or a list of them", optional=True)
     chosen = (task_types,) if isinstance(task_types, str) else tuple(task_types)
     unknown = [t for t in chosen if t not in TASK_TYPES]
     if unknown or not chosen:
@@ -48,16 +51,17 @@ class Game:
         return self.path.parent.name if self.path is not None else ""
 
 
-def load_game(source: str | os.PathLike | dict) -> Game:
-    """Read a ``game.tw-pddl`` file (or its JSON object) and ground its task."""
+def load_game(source: str | os.PathLike | dict, limits: Limits = Limits()) -> Game:
+    """Read a ``game.tw-pddl`` file (or its JSON object) and ground its task within
+    ``limits``."""
     path = None
     if isinstance(source, dict):
         data = source
     else:
         path = Path(source)
         data = json.loads(path.read_text())
-    domain = parse_domain(fast_downward_reading(data["pddl_domain"]))
-    task = ground(domain, parse_problem(data["pddl_problem"], domain))
+    domain = parse_domain(fast_downward_reading(data["pddl_domain"]), limits)
+    task = ground(domain, parse_problem(data["pddl_problem"], domain, limits), limits)
     grammar = Grammar.parse(data["grammar"])
     task_rule = grammar.rules.get("task", [])
     found = _TASK_LINE.match(task_rule[0].rhs) if task_rule else None

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...pddl import parse_command, solve
+from ..arguments import MissingPath, instance_of
 from .engine import Engine
 from .game import TASK_TYPES, check_task_types, load_game
 
@@ -208,6 +209,7 @@ def find_logic_dir(logic_dir: str | os.PathLike | None = None) -> Path:
     (found without importing it), else the copies shipped with planloop. Nothing is
     downloaded."""
     if logic_dir is not None:
+        instance_of("logic_dir", logic_dir, (str, os.PathLike), "the path of a folder")
         return _checked(Path(logic_dir), "logic_dir")
     if os.environ.get("ALFWORLD_DATA"):
         return _checked(Path(os.environ["ALFWORLD_DATA"]) / "logic", "$ALFWORLD_DATA/logic")
@@ -221,7 +223,7 @@ def find_logic_dir(logic_dir: str | os.PathLike | None = None) -> Path:
 def _checked(folder: Path, origin: str) -> Path:
     missing = [name for name in LOGIC_FILES if not (folder / name).is_file()]
     if missing:
-        raise FileNotFoundError(f"{', '.join(missing)} not found in {folder} ({origin}). "
+        raise MissingPath(f"{', '.join(missing)} not found in {folder} ({origin}). "
                                 f"{_HOW_TO_GET}.")
     return folder
 

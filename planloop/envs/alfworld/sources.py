@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import arguments
 from .game import check_task_types, task_type_of
 
 SPLITS = ("train", "valid_seen", "valid_unseen", "valid_train")
@@ -36,9 +37,10 @@ def flags_of(path: Path) -> tuple[str, ...]:
 
 
 def file_entry(path: str | os.PathLike) -> GameEntry:
+    arguments.instance_of("game_file", path, (str, os.PathLike), "the path of a game file")
     path = Path(path)
     if not path.is_file():
-        raise FileNotFoundError(f"no game file {path}")
+        raise arguments.MissingPath(f"no game file {path}")  # the words planloop play prints
     return GameEntry(task_type_of(path), path, flags=flags_of(path))
 
 
@@ -63,14 +65,12 @@ def split_folder(data_dir: str | os.PathLike, split: str | None) -> Path:
     """The folder of ``split`` in ALFWorld's released data at ``data_dir`` (the folder
     holding ``json_2.1.1``, or ``json_2.1.1`` itself); ``data_dir`` itself when no split
     is asked for and it is not the released layout."""
-    root = Path(data_dir).expanduser()
-    if not root.is_dir():
-        raise FileNotFoundError(f"no data folder {root}")
+    arguments.instance_of("data_dir", data_dir, (str, os.PathLike), "the path of a folder")
+    root = Path(arguments.path("data_dir", Path(data_dir).expanduser(), folder=True))
     release = root / RELEASE if (root / RELEASE).is_dir() else root
     if split is None:
         return release / "train" if release.name == RELEASE else root
-    if split not in SPLITS:
-        raise ValueError(f"unknown split {split!r}; choose from {', '.join(SPLITS)}")
+    arguments.choice("split", split, SPLITS)
     folder = release / split
     if not folder.is_dir():
         raise FileNotFoundError(f"no {split} split at {folder}: point ALFWORLD_DATA or "

@@ -3,6 +3,7 @@ or the real game with ``backend="twx"``."""
 
 import gymnasium as gym
 
+from ..arguments import choice
 from .env import CoinCollectorEnv
 from .generate import generate_house
 from .layout import House, load_layout
@@ -10,11 +11,9 @@ from .layout import House, load_layout
 
 def coin_collector(backend: str = "native", **kwargs) -> gym.Env:
     """``CoinCollector-v0``: ``backend="native"`` (default, our engine) or ``"twx"``."""
-    if backend == "twx":
+    if choice("backend", backend, ("native", "twx")) == "twx":
         from .twx import TWXCoinCollectorEnv  # needs the twx extra and java
         return TWXCoinCollectorEnv(**kwargs)
-    if backend != "native":
-        raise ValueError(f"backend must be 'native' or 'twx', not {backend!r}")
     return CoinCollectorEnv(**kwargs)
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..feedback import check_feedback, no_error, observation, slip_of
+from ..arguments import integer
 from ..text_env import MAX_OBS, TextEnv
 from . import text
 from .causes import command_cause, fact_cause
-from .generate import generate_house
+from .generate import check_house, generate_house
 from .layout import House, load_layout
 from .names import fact
 from .shuffle import JavaRandom
@@ -41,18 +42,17 @@ class CoinCollectorEnv(TextEnv):
                  max_obs_length: int = MAX_OBS):
         super().__init__(render_mode, max_obs_length)
         self.feedback = check_feedback(feedback)
-        self.params = dict(num_locations=num_locations, include_doors=bool(include_doors),
+        self.params = dict(num_locations=num_locations, include_doors=include_doors,
                            num_distractor_items=num_distractor_items, fold=fold)
+        check_house(**self.params)
         self.layout: House | None = None if layout is None else load_layout(layout)
-        if self.layout is None:
-            generate_house(**self.params, seed=0)  # check the parameters now
         self.world: World | None = None
         self.instance: int | None = None
         self._info: dict = {}
 
     # -- gymnasium API ----------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        super().reset(seed=seed)
+        super().reset(seed=seed, options=options)
         self.instance = self._house_instance(seed, options)
         house = self.layout if self.layout is not None else \
             generate_house(**self.params, seed=self.instance)
@@ -106,10 +106,9 @@ class CoinCollectorEnv(TextEnv):
         """The house's seed (see ``_seeded_instance``); a layout is the one house 0."""
         if self.layout is None:
             return self._seeded_instance(seed, options)
-        instance = int(options["instance"]) if options and "instance" in options else 0
-        if instance != 0:
-            raise IndexError(f"a layout is one house, instance 0, not {instance}")
-        return instance
+        if options and "instance" in options:
+            return integer("instance", options["instance"], 0, 0)
+        return 0
 
     def _invalid(self, command: str) -> dict:
         """Why a command is not valid now: a case or spacing slip of a valid command is

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from .. import arguments
 from .layout import Exit, Furniture, House, Room
 from .vocab import (DIRECTIONS, FURNITURE, ITEMS, KITCHEN_CHOICE, LINKS, OPPOSITE, ROOM_ORDER,
                     STEP, furniture_kind)
@@ -15,12 +16,7 @@ def generate_house(num_locations: int, include_doors: bool, num_distractor_items
                    seed: int, fold: str = "train") -> House:
     """A house of ``num_locations`` rooms (kitchen first) laid out as a tree on a grid, so
     that north/south/east/west are consistent; the same arguments give the same house."""
-    if not 1 <= num_locations <= len(ROOM_ORDER):
-        raise ValueError(f"num_locations must be in 1..{len(ROOM_ORDER)}")
-    if not 0 <= num_distractor_items <= MAX_DISTRACTORS:
-        raise ValueError(f"num_distractor_items must be in 0..{MAX_DISTRACTORS}")
-    if fold not in ITEMS:
-        raise ValueError(f"fold must be one of {sorted(ITEMS)}")
+    check_house(num_locations, include_doors, num_distractor_items, fold)
     rng = random.Random(f"coin:{num_locations}:{seed}")
     names = ROOM_ORDER[:num_locations]
     links = _place_rooms(names, rng)
@@ -46,6 +42,14 @@ def generate_house(num_locations: int, include_doors: bool, num_distractor_items
                  for d in DIRECTIONS if d in links[name]}
         rooms.append(Room(name, tuple(pieces), ("coin",) if name == coin_room else (), exits))
     return House(tuple(rooms), names[0])
+
+
+def check_house(num_locations, include_doors, num_distractor_items, fold) -> None:
+    """A TypeError or ValueError naming the first of the house's parameters that is wrong."""
+    arguments.integer("num_locations", num_locations, 1, len(ROOM_ORDER))
+    arguments.boolean("include_doors", include_doors)
+    arguments.integer("num_distractor_items", num_distractor_items, 0, MAX_DISTRACTORS)
+    arguments.choice("fold", fold, sorted(ITEMS))
 
 
 def _place_rooms(names, rng: random.Random) -> dict[str, dict[str, str]]:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from .. import arguments
 from .vocab import DIRECTIONS
 
 
@@ -58,12 +59,19 @@ class House:
 
 def load_layout(source: str | os.PathLike | Mapping) -> House:
     """The house of a recorded game: a transcript file path, its JSON object or its ``map``."""
-    data = source if isinstance(source, Mapping) else json.loads(Path(source).read_text())
-    data = data.get("map", data)
-    rooms = tuple(_room(room) for room in data["rooms"])
-    open_doors = frozenset(frozenset(side["room"] for side in door["between"])
-                           for door in data.get("doors", ()) if door.get("starts_open"))
-    return House(rooms, data.get("start_room", rooms[0].name), open_doors)
+    arguments.instance_of("layout", source, (str, os.PathLike, Mapping),
+                          "a transcript path, its JSON object or its map")
+    try:
+        data = source if isinstance(source, Mapping) else \
+            json.loads(Path(arguments.path("layout", source)).read_text())
+        data = data.get("map", data)
+        rooms = tuple(_room(room) for room in data["rooms"])
+        open_doors = frozenset(frozenset(side["room"] for side in door["between"])
+                               for door in data.get("doors", ()) if door.get("starts_open"))
+        return House(rooms, data.get("start_room", rooms[0].name), open_doors)
+    except (AttributeError, IndexError, KeyError, TypeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"layout is not a TextWorld Express transcript or map: "
+                         f"{type(exc).__name__}: {str(exc):.200}") from None
 
 
 def _room(data: Mapping) -> Room:

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import shutil
 
+from ..arguments import MAX_SEED, integer
 from ..feedback import check_feedback, no_error
 from ..text_env import MAX_OBS, TextEnv
 from . import text
 from .causes import command_cause
+from .generate import check_house
 
 
 class TWXCoinCollectorEnv(TextEnv):
@@ -23,6 +25,8 @@ class TWXCoinCollectorEnv(TextEnv):
                  num_distractor_items: int = 0, fold: str = "train", step_limit: int = 200,
                  feedback: str = "game", render_mode: str | None = None,
                  max_obs_length: int = MAX_OBS):
+        check_house(num_locations, include_doors, num_distractor_items, fold)
+        integer("step_limit", step_limit, 1, MAX_SEED)
         if check_feedback(feedback) != "game":
             raise ValueError("feedback='detailed' needs backend='native': the real game "
                              "shows no hidden world to explain a failure with")
@@ -44,7 +48,7 @@ class TWXCoinCollectorEnv(TextEnv):
         self.instance: int | None = None
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        super().reset(seed=seed)
+        super().reset(seed=seed, options=options)
         self.instance = self._seeded_instance(seed, options)
         obs, infos = self._game.reset(seed=self.instance, gameFold=self.fold,
                                       generateGoldPath=True)
