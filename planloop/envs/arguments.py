@@ -86,10 +86,12 @@ def path(name: str, value, folder: bool = False) -> os.PathLike | str:
 
 def source(name: str, value, parsed: type | None = None):
     """A path to an existing file or folder, or PDDL text (or a ``parsed`` object): a
-    one-line str without ``(`` that names nothing on disk is a missing path."""
+    blank str is empty, a str without ``(`` that names nothing on disk a missing path."""
     kinds = (str, os.PathLike) + ((parsed,) if parsed else ())
     what = "a path, PDDL text" + (f" or a {parsed.__name__}" if parsed else "")
     instance_of(name, value, kinds, what)
+    if isinstance(value, str) and not value.strip():
+        raise ValueError(f"{name} is empty: give a path or PDDL text")
     if isinstance(value, (str, os.PathLike)) and "(" not in os.fspath(value) and \
             source_path(value) is None:
         raise MissingPath(f"{name}: no such file or folder {received(os.fspath(value))}")

@@ -170,7 +170,7 @@ def test_bad_input_is_a_tool_error_and_the_server_goes_on(client):
     assert "cannot read the task" in unreadable
     assert "domain and problem" in client.error("start_session")
     assert "cannot start PDDL-v0" in client.error("start_session", env_id="PDDL-v0")
-    assert "out of range" in client.error("start_session", env_id="Baking-v0", instance=99)
+    assert "instance must be an integer from 0 to 3, not 99" in client.error("start_session", env_id="Baking-v0", instance=99)
     inapplicable = client.error("execute_action", session_id=sid, action="(stack c b)")
     assert "inapplicable" in inapplicable and "(holding c)" in inapplicable
     unknown = client.error("execute_action", session_id=sid, action="(fly a)")
