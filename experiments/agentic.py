@@ -247,7 +247,8 @@ def main(argv=None, model=None) -> int:
     print(text)
     groups = by_condition(records, args.conditions)
     show_success_plot({"success": [(ROWS[c], *tally(g)) for c, g in groups.items()]},
-                      args.out / "success.png", "approach")
+                      args.out / "success.png", "approach",
+                      title=f"Solved within the budget per approach, {study.model or 'no model'}")
     return 0
 
 

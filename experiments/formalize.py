@@ -206,7 +206,9 @@ def curve_plot(records: list[dict], iterations: int, path: Path) -> None:
     series = {LABELS[name]: [(str(t), sum(metrics_at(r, t)[name] or 0 for r in records),
                               sum(metrics_at(r, t)[name] is not None for r in records))
                              for t in range(iterations + 1)] for name in RATES}
-    show_success_plot(series, path, "iteration", "rate")
+    show_success_plot(series, path, "iteration (repairs made)", "rate", ordered=True,
+                      title=f"The repair curve: the candidate kept after each iteration, "
+                            f"{len(records)} problems")
 
 
 def paper_table(records: list[dict]) -> str:

@@ -190,7 +190,8 @@ def main(argv=None, model=None) -> int:
     print(table)
     series = {model.name: [(str(h), *tally(r for r in records if r["horizon"] == h))
                            for h in args.horizons]}
-    show_success_plot(series, args.out / "success.png", "horizon H")
+    show_success_plot(series, args.out / "success.png", "horizon H (actions per plan)",
+                      ordered=True, title=f"Success against the planning horizon, {args.env}")
     return 0
 
 

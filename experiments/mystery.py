@@ -340,25 +340,16 @@ def distribution_table(groups: dict[str, list[dict]]) -> str:
 
 
 def save_hazard_plot(groups: dict[str, list[dict]], path: Path) -> bool:
-    """Hazard by step, one line per condition; False (and no file) without matplotlib."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return False
-    figure, axes = plt.subplots(figsize=(6, 3.5))
+    """Hazard by step, a series per condition, each point failed/reached with its
+    Wilson interval; False (and no file) without matplotlib."""
     tables = {c: hazard(g) for c, g in groups.items()}
-    for condition, table in tables.items():
-        axes.plot(list(table), [f / n for f, n in table.values()], "o-", label=condition)
-    axes.set_xlabel("step")
-    axes.set_ylabel("hazard: P(first failure at step | reached)")
-    axes.set_ylim(-0.02, 1.02)
-    if any(tables.values()):
-        axes.legend(fontsize="small", frameon=False)
-    figure.savefig(path, dpi=120, bbox_inches="tight")
-    plt.close(figure)
-    return True
+    series = {c: [(str(step), failed, reached) for step, (failed, reached) in table.items()]
+              for c, table in tables.items() if table}
+    steps = sorted({step for table in tables.values() for step in table})
+    return save_success_plot(series, path, "step of the plan (1-based)",
+                             "hazard: P(first failure at the step | reached)",
+                             title="Where plans fail: hazard by step", ordered=True,
+                             order=[str(step) for step in steps])
 
 
 def report(records: list[dict], conditions: list[str], budget: int, top: int) -> str:
@@ -450,10 +441,12 @@ def main(argv=None, model=None) -> int:
     print(text)
     groups = by_condition(records, args.conditions)
     show_success_plot({"success": [(c, *tally(g)) for c, g in groups.items()]},
-                      args.out / "success.png", "condition")
+                      args.out / "success.png", "condition",
+                      title=f"Success per condition, {args.env}, {study.model or 'no model'}")
     retry = {c: retry_points(g, args.attempts) for c, g in groups.items() if c != "planner"}
     if retry:
-        save_success_plot(retry, args.out / "retry.png", "budget K (plans)")
+        save_success_plot(retry, args.out / "retry.png", "budget K (plans)", ordered=True,
+                          title="Success within K plans (the retry-benefit curve)")
     save_hazard_plot(groups, args.out / "hazard.png")
     return 0
 

@@ -459,9 +459,14 @@ def main(argv=None, model=None) -> int:
         judgement_table(latest)
     (args.out / "results.md").write_text(table + "\n")
     print(table)
-    print(f"\nreport: {write_report(latest, args.out / 'report.html', 'PDDLego+')}")
     series, xlabel = success_series(latest)
-    show_success_plot(series, args.out / "success.png", xlabel)
+    title = "PDDLego+: success by " + ("house size" if xlabel == "locations" else "task type")
+    show_success_plot(series, args.out / "success.png", xlabel, ordered=xlabel == "locations",
+                      title=title)
+    caption = f"{title}: each point k/n episodes, bars the 95% Wilson interval."
+    report = write_report(latest, args.out / "report.html", "PDDLego+",
+                          plots=[(args.out / "success.png", caption)])
+    print(f"\nreport: {report}")
     return 0
 
 

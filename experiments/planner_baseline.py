@@ -120,7 +120,8 @@ def main(argv=None) -> int:
     print(text)
     show_success_plot({"success": [(plot_label(c, groups), *tally(g))
                                    for c, g in groups.items()]},
-                      args.out / "success.png", "configuration")
+                      args.out / "success.png", "configuration",
+                      title="Planner baseline: success per configuration")
     return 0
 
 

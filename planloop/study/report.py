@@ -32,9 +32,10 @@ document.getElementById("show").addEventListener("change", (event) => {
 """
 _CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-"
         + base64.b64encode(hashlib.sha256(_SCRIPT.encode()).digest()).decode()
-        + "'; base-uri 'none'; form-action 'none'")
+        + "'; img-src data:; base-uri 'none'; form-action 'none'")
 _CSS = """
 body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #222; }
+figure img { max-width: 100%; }
 table { border-collapse: collapse; margin: .5em 0; }
 th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: left; vertical-align: top; }
 table.summary td { max-width: 16em; overflow: hidden; text-overflow: ellipsis;
@@ -59,13 +60,16 @@ _CONTROLS = ('<p><button id="expand" type="button">expand all</button> '
              '</select></label></p>')
 
 
-def write_report(records: Iterable[dict], path: Path | str, title: str) -> Path:
+def write_report(records: Iterable[dict], path: Path | str, title: str,
+                 plots: Iterable[tuple[Path, str]] = ()) -> Path:
     """Write the report of ``records`` (episode records as in ``episodes.jsonl``, e.g.
-    :func:`latest_records`' values) to ``path``; returns the path."""
+    :func:`latest_records`' values) to ``path``, with ``plots`` (PNG path, caption; a
+    missing file is left out) embedded in the page; returns the path."""
     records = list(records)
     won = sum(bool(r.get("won")) for r in records)
-    body = [f"<h1>{_e(title)}</h1>", f"<p>{len(records)} episodes, {won} won.</p>", _CONTROLS,
-            _summary(records), *(_episode(i, r) for i, r in enumerate(records))]
+    body = [f"<h1>{_e(title)}</h1>", f"<p>{len(records)} episodes, {won} won.</p>",
+            *(_figure(png, caption) for png, caption in plots if Path(png).is_file()),
+            _CONTROLS, _summary(records), *(_episode(i, r) for i, r in enumerate(records))]
     page = ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">'
             f"<title>{_e(title)}</title><style>{_CSS}</style></head>\n<body>\n"
@@ -73,6 +77,13 @@ def write_report(records: Iterable[dict], path: Path | str, title: str) -> Path:
     path = Path(path)
     path.write_text(page, encoding="utf-8", errors="backslashreplace")  # lone surrogates
     return path
+
+
+def _figure(png: Path, caption: str) -> str:
+    """A PNG embedded in the page (no file to carry beside it) with its caption."""
+    data = base64.b64encode(Path(png).read_bytes()).decode()
+    return (f'<figure><img alt="{_e(caption)}" src="data:image/png;base64,{data}">'
+            f"<figcaption>{_e(caption)}</figcaption></figure>")
 
 
 def _e(value: object) -> str:

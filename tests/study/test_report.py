@@ -4,6 +4,7 @@ headless Chromium (Debian's ``chromium``) over the DevTools protocol: it renders
 no script or console error, shows every episode and round, shows a hostile model reply
 as text without running it, and fetches nothing."""
 
+import importlib.util
 import json
 import os
 import re
@@ -288,7 +289,9 @@ DOM = """(() => {
     unanswered: [...document.querySelectorAll("tr.step")].filter(
       row => row.cells[2].textContent === "-").length,
     replies: [...document.querySelectorAll("details.reply pre")].map(p => p.textContent),
-    elements: document.querySelectorAll("script, img, iframe, link, object").length,
+    elements: document.querySelectorAll(
+      "script, iframe, link, object, img:not(figure > img)").length,
+    plots: [...document.querySelectorAll("figure > img")].map(i => i.naturalWidth > 0),
   };
 })()"""
 
@@ -303,6 +306,8 @@ def test_the_report_renders_in_chromium(run, chromium):
     assert dom["replies"] == [r["reply"] for r in records[2]["details"]["rounds"]]
     assert all(reply.startswith(HOSTILE) for reply in dom["replies"])
     assert dom["elements"] == 1  # the report's own script; nothing injected
+    plotted = importlib.util.find_spec("matplotlib") is not None
+    assert dom["plots"] == ([True] if plotted else [])  # embedded, drawn offline
     opened = "[...document.querySelectorAll('details')].map(d => d.open)"
     chromium.evaluate("document.getElementById('expand').click()")
     assert all(chromium.evaluate(opened))
@@ -313,4 +318,18 @@ def test_the_report_renders_in_chromium(run, chromium):
     assert chromium.evaluate("[...document.querySelectorAll('section.episode')]"
                              ".map(e => e.hidden)") == [False, False, True]
     assert chromium.errors == [] and chromium.dialogs == []
-    assert chromium.requests == [path.as_uri()]
+    assert [r for r in chromium.requests if not r.startswith("data:image/png;base64,")] \
+        == [path.as_uri()]  # nothing but the page itself and its embedded plot
+
+
+def test_the_report_embeds_its_plots_with_their_captions(tmp_path):
+    """Offline: the PNG is in the page as data, under a policy that allows only that."""
+    png = tmp_path / "success.png"
+    png.write_bytes(b"\x89PNG\r\n\x1a\n fake image bytes")
+    path = write_report([an_episode(None)], tmp_path / "r.html", "t",
+                        plots=[(png, "Success by house size <b>"), (tmp_path / "none.png", "x")])
+    html = path.read_text()
+    assert html.count("<figure>") == 1  # the missing PNG is left out
+    assert 'src="data:image/png;base64,iVBORw0KGgogZmFrZSBpbWFnZSBieXRlcw=="' in html
+    assert "<figcaption>Success by house size &lt;b&gt;</figcaption>" in html
+    assert "img-src data:;" in html and "default-src 'none'" in html
