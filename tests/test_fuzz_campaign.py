@@ -81,7 +81,7 @@ def test_the_watchdog_turns_a_stuck_case_into_a_hang(fuzz):
                 pass
 
     record, error, seconds, hung = fuzz.run_case(Stuck(), 0, 0)
-    assert hung and error is None and seconds < 2
+    assert hung and error is None and seconds < 30  # the watchdog fired (a hang guard)
 
 
 def test_a_crash_is_recorded_with_a_reproducer(fuzz):

