@@ -1161,11 +1161,13 @@ def make_targets() -> dict:
             **{name: make() for name, make in BOUNDARY.TARGETS.items()}}
 
 
-def run_case(target, seed: int, index: int) -> tuple[Record, BaseException | None, float, bool]:
-    """Run case ``index``: (record, exception or None, seconds, hung)."""
+def run_case(target, seed: int, index: int,
+             slack: float = 1.0) -> tuple[Record, BaseException | None, float, bool]:
+    """Run case ``index``: (record, exception or None, seconds, hung). ``slack``
+    multiplies the case's wall-clock budget (a loaded machine)."""
     rng = random.Random(f"{seed}/{target.name}/{index}")
     record = Record()
-    record.budget = target.budget(index)
+    record.budget = target.budget(index) * slack
     error, hung = None, False
     start = time.perf_counter()
     try:
@@ -1183,14 +1185,14 @@ def run_case(target, seed: int, index: int) -> tuple[Record, BaseException | Non
     return record, error, seconds, hung
 
 
-def run_target(target, cases: int, seed: int, progress=None) -> dict:
+def run_target(target, cases: int, seed: int, progress=None, slack: float = 1.0) -> dict:
     result = {"cases": 0, "crashes": [], "hangs": [], "outside_space": [], "violations": 0,
               "slowest": {"seconds": 0.0}, "seconds": 0.0, "coverage": {}}
     start = time.perf_counter()
     target.setup(cases)
     result["setup_seconds"] = round(time.perf_counter() - start, 3)
     for index in range(cases):
-        record, error, seconds, hung = run_case(target, seed, index)
+        record, error, seconds, hung = run_case(target, seed, index, slack)
         result["cases"] += 1
         source = record.label.split(" ")[0]  # the env, PDDL source, task or reply kind
         result["coverage"][source] = result["coverage"].get(source, 0) + 1
@@ -1221,8 +1223,10 @@ def run_target(target, cases: int, seed: int, progress=None) -> dict:
     return result
 
 
-def run_campaign(cases: int = 10_000, seed: int = 0, targets=TARGETS, progress=None) -> dict:
-    """Run ``cases`` generated cases split over ``targets``; the results by target."""
+def run_campaign(cases: int = 10_000, seed: int = 0, targets=TARGETS, progress=None,
+                 slack: float = 1.0) -> dict:
+    """Run ``cases`` generated cases split over ``targets``; the results by target.
+    ``slack`` multiplies every case's wall-clock budget (for a loaded machine)."""
     unknown = set(targets) - set(TARGETS)
     if unknown:
         raise ValueError(f"unknown targets {sorted(unknown)}; choose from {TARGETS}")
@@ -1233,7 +1237,7 @@ def run_campaign(cases: int = 10_000, seed: int = 0, targets=TARGETS, progress=N
     start = time.perf_counter()
     try:
         for name in targets:
-            results[name] = run_target(made[name], shares[name], seed, progress)
+            results[name] = run_target(made[name], shares[name], seed, progress, slack)
     finally:
         for target in made.values():
             if hasattr(target, "close"):

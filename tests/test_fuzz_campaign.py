@@ -30,7 +30,7 @@ def fuzz():
 
 @pytest.fixture(scope="module")
 def campaign(fuzz):
-    return fuzz.run_campaign(cases=250, seed=0)
+    return fuzz.run_campaign(cases=250, seed=0, slack=5)  # a hang, not a loaded machine
 
 
 def test_the_sample_covers_every_target(fuzz, campaign):
