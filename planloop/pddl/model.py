@@ -125,6 +125,7 @@ class Action:
     params: tuple[Param, ...]
     precondition: Formula
     effects: tuple[Effect, ...]
+    observe: tuple[Atom, ...] = ()  # a contingent domain's sensing action: what it tells
 
 
 @dataclass(frozen=True)
@@ -150,6 +151,9 @@ class Domain:
     external_constants: tuple[str, ...] = ()  # used by actions, left to the problem to declare
     warnings: tuple[Diagnostic, ...] = field(default=(), compare=False)
     unread_actions: tuple[UnreadAction, ...] = ()
+    # predicates grounding treats as changing although no action changes them (those whose
+    # initial value a contingent problem leaves unknown): never pruned as static
+    uncertain_predicates: tuple[str, ...] = ()
 
     def ancestors(self, type_name: str) -> tuple[str, ...]:
         """``type_name`` and every type above it, ending with ``object``."""
@@ -164,8 +168,9 @@ class Domain:
         return any(t in of for t in self.ancestors(type_name))
 
     def changed_predicates(self) -> set[str]:
-        """The predicates some action's effects change; the others are static."""
-        changed: set[str] = set()
+        """The predicates some action's effects change, and the uncertain ones; the others
+        are static."""
+        changed: set[str] = set(self.uncertain_predicates)
 
         def visit(effects):
             for effect in effects:
@@ -180,6 +185,15 @@ class Domain:
 
 
 @dataclass(frozen=True)
+class InitClause:
+    """A contingent problem's constraint on its initial state: ``oneof`` (exactly one of
+    ``literals`` holds) or ``or`` (at least one does)."""
+
+    kind: str
+    literals: tuple[Literal, ...]
+
+
+@dataclass(frozen=True)
 class Problem:
     name: str
     domain_name: str
@@ -187,3 +201,5 @@ class Problem:
     init: tuple[Atom, ...]
     goal: Formula
     warnings: tuple[Diagnostic, ...] = field(default=(), compare=False)
+    unknown: tuple[Atom, ...] = ()  # a contingent problem's '(unknown a)' atoms
+    clauses: tuple[InitClause, ...] = ()  # and its 'oneof' / 'or' constraints

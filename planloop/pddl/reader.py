@@ -10,6 +10,12 @@ among its own subtypes, an undeclared type, a repeated section or declaration, a
 negative literal in ``:init``, a requirement it does not support but nothing uses).
 ``strict=True`` refuses each of them as an error, for benchmark authors. Both refuse
 what both planners refuse.
+
+``contingent=True`` reads the contingent dialect of CLG, SDR and CPOR as well: the
+``:contingent`` requirement, sensing actions (``:observe`` an atom or an ``and`` of atoms,
+no effect), and an ``:init`` (maybe wrapped in one ``and``) with ``(unknown a)``,
+``(oneof l ...)`` and ``(or l ...)`` over literals; a problem naming another domain is a
+warning there, as those planners read it.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from functools import cached_property
 from .diagnostics import Diagnostic, PDDLError, quote
 from .model import (
     ROOT_TYPE, Action, And, Atom, Domain, Effect, Equals, Exists, Forall, ForallEffect, Formula,
-    Imply, Literal, Not, Or, Param, Predicate, Problem, UnreadAction, When,
+    Imply, InitClause, Literal, Not, Or, Param, Predicate, Problem, UnreadAction, When,
 )
 from .sexpr import SList, Sym, extract_define, snippet
 from .source import Limits, read_source
@@ -44,10 +50,11 @@ _COST_FUNCTION = "total-cost"
 class _Reader:
     """Shared state of one domain or problem read: the text and the errors so far."""
 
-    def __init__(self, text: str, stage: str, strict: bool = False):
+    def __init__(self, text: str, stage: str, strict: bool = False, contingent: bool = False):
         self.text = text
         self.stage = stage
         self.strict = strict
+        self.contingent = contingent
         self.errors: list[Diagnostic] = []
         self.warnings: list[Diagnostic] = []
         self.implicit_types: set[str] = set()
@@ -320,6 +327,10 @@ class _FormulaReader:
         if head in ("or", "exists", "imply", "="):
             self.r.error(f"{quote(head)} is not allowed in an effect", node)
             return []
+        if head in ("oneof", "probabilistic"):
+            kind = "non-deterministic" if head == "oneof" else "probabilistic"
+            self.r.error(f"{kind} effects ({quote(head)}) are not supported", node)
+            return []
         atom = self.atom(node, scope)
         return [Literal(atom)] if atom else []
 
@@ -328,12 +339,12 @@ _MERGEABLE = frozenset({":requirements", ":types", ":constants", ":predicates", 
                         ":objects", ":init"})
 
 
-def _read_sections(source, stage: str, limits: Limits, strict: bool):
+def _read_sections(source, stage: str, limits: Limits, strict: bool, contingent: bool = False):
     """(the reader, the ``define`` form, its name, its sections by key) of the ``stage``
     (domain or problem) text or file ``source``; the reader holds the warnings so far."""
     text = read_source(source, stage, limits)
     form, warnings = extract_define(text, stage, limits, strict)
-    r = _Reader(text, stage, strict)
+    r = _Reader(text, stage, strict, contingent)
     r.warnings.extend(warnings)
     name, sections = r.header(form, stage)
     return r, form, name, _sections(r, sections)
@@ -365,10 +376,10 @@ def _body(found: dict[str, list[SList]], key: str) -> list:
 
 
 def parse_domain(source: str | os.PathLike, limits: Limits = Limits(),
-                 strict: bool = False) -> Domain:
+                 strict: bool = False, contingent: bool = False) -> Domain:
     """Read a domain from a path or from PDDL text; ``strict`` refuses what planners
-    tolerate (see the module's docstring)."""
-    r, form, name, found = _read_sections(source, "domain", limits, strict)
+    tolerate, ``contingent`` reads sensing actions (see the module's docstring)."""
+    r, form, name, found = _read_sections(source, "domain", limits, strict, contingent)
     for key, parts in found.items():
         if key not in (":requirements", ":types", ":constants", ":predicates", ":functions",
                        ":action"):
@@ -437,7 +448,7 @@ def _requirements(r: _Reader, body) -> tuple[str, ...]:
     for req in body:
         if not isinstance(req, Sym):
             r.error("expected a requirement such as ':strips', found a list", req)
-        elif req in SUPPORTED_REQUIREMENTS:
+        elif req in SUPPORTED_REQUIREMENTS or (r.contingent and req == ":contingent"):
             requirements.append(str(req))
         else:
             defect = "unsupported" if req in UNSUPPORTED_REQUIREMENTS else "unknown"
@@ -584,7 +595,8 @@ def _read_action(r: _Reader, fr: _FormulaReader, node: SList) -> Action | None:
         if i + 1 >= len(items):
             r.error(f"{quote(key)} of action {quote(name)} has no value", key)
             return None
-        if key not in (":parameters", ":precondition", ":effect"):
+        if key not in (":parameters", ":precondition", ":effect") and \
+                not (r.contingent and key == ":observe"):
             r.error(f"unsupported action field {quote(key)}", key)
             continue
         if key in fields:
@@ -593,17 +605,42 @@ def _read_action(r: _Reader, fr: _FormulaReader, node: SList) -> Action | None:
     params, scope = fr.params(fields.get(":parameters", SList()), {})
     precondition = fr.formula(fields[":precondition"], scope) if ":precondition" in fields \
         else And(())
+    if ":observe" in fields:
+        if ":effect" in fields:
+            r.error(f"sensing action {quote(name)} has an ':effect': a sensing action only "
+                    f"observes", name)
+        return Action(str(name), params, precondition, (),
+                      _observed(r, fr, fields[":observe"], scope))
     if ":effect" not in fields:
         r.error(f"action {quote(name)} has no ':effect'", name)
     effects = fr.effect(fields[":effect"], scope) if ":effect" in fields else []
     return Action(str(name), params, precondition, tuple(effects))
 
 
+def _observed(r: _Reader, fr: _FormulaReader, node, scope) -> tuple[Atom, ...]:
+    """The atoms of ``:observe``: one atom, or an ``and`` of atoms."""
+    parts = node[1:] if isinstance(node, SList) and node and node[0] == "and" else [node]
+    atoms = []
+    for part in parts:
+        if not isinstance(part, SList) or not part or part[0] in _CONNECTIVES:
+            r.error("':observe' takes an atom or an 'and' of atoms", part)
+            continue
+        atom = fr.atom(part, scope)
+        if atom is not None:
+            atoms.append(atom)
+    return tuple(atoms)
+
+
+_CONNECTIVES = frozenset({"and", "or", "not", "imply", "exists", "forall", "when", "oneof",
+                          "unknown", "="})
+
+
 def parse_problem(source: str | os.PathLike, domain: Domain, limits: Limits = Limits(),
-                  strict: bool = False) -> Problem:
+                  strict: bool = False, contingent: bool = False) -> Problem:
     """Read a problem of ``domain`` from a path or from PDDL text; ``strict`` refuses what
-    planners tolerate (see the module's docstring)."""
-    r, form, name, found = _read_sections(source, "problem", limits, strict)
+    planners tolerate, ``contingent`` reads unknown facts and the constraints on them (see
+    the module's docstring)."""
+    r, form, name, found = _read_sections(source, "problem", limits, strict, contingent)
     for key, parts in found.items():
         if key not in (":domain", ":objects", ":init", ":goal", ":metric", ":requirements"):
             r.error(f"section {quote(key)} is not supported in a problem", parts[0])
@@ -617,6 +654,9 @@ def parse_problem(source: str | os.PathLike, domain: Domain, limits: Limits = Li
             r.error(f"the domain's actions use {quote(constant)}, which is declared neither as a "
                     f"constant of the domain nor as an object of the problem", form)
     init_nodes = _body(found, ":init")
+    if contingent and len(init_nodes) == 1 and isinstance(init_nodes[0], SList) \
+            and init_nodes[0] and init_nodes[0][0] == "and":
+        init_nodes = init_nodes[0][1:]
     limits.check("max_init_facts", len(init_nodes), "problem", "facts in ':init'")
     if ":init" not in found:
         r.error("missing ':init' section", form)
@@ -630,10 +670,15 @@ def parse_problem(source: str | os.PathLike, domain: Domain, limits: Limits = Li
         if all(_has_objects(domain.types, everything, t) for t in action.param_types):
             r.errors.extend(action.errors)
     fr = _FormulaReader(r, (domain.types, domain.predicates, domain.functions), everything)
+    unknown: list[Atom] = []
+    clauses: list[InitClause] = []
+    if contingent:
+        init_nodes = _read_uncertain(r, fr, init_nodes, unknown, clauses)
     init = _read_init(r, fr, init_nodes)
     goal = fr.formula(goal_node, {}) if goal_node is not None else And(())
     r.raise_if_errors()
-    return Problem(str(name), str(domain_name), objects, tuple(init), goal, tuple(r.warnings))
+    return Problem(str(name), str(domain_name), objects, tuple(init), goal, tuple(r.warnings),
+                   tuple(dict.fromkeys(unknown)), tuple(clauses))
 
 
 def _domain_name(r: _Reader, sections, domain: Domain, form) -> str | None:
@@ -645,8 +690,12 @@ def _domain_name(r: _Reader, sections, domain: Domain, form) -> str | None:
         r.error("expected '(:domain NAME)'", section)
         return None
     if section[1] != domain.name:
-        r.error(f"the problem is for domain {quote(section[1])} but the domain is "
-                f"{quote(domain.name)}", section[1])
+        message = f"the problem is for domain {quote(section[1])} but the domain is " \
+                  f"{quote(domain.name)}"
+        if not r.contingent:
+            r.error(message, section[1])
+        else:  # contingent planners (CLG, CPOR, unified-planning) ignore the name
+            r.tolerate(message, f"a problem of {quote(domain.name)}", section[1])
     return section[1]
 
 
@@ -658,6 +707,43 @@ def _goal_node(r: _Reader, sections, form):
     if len(section) != 2:
         r.error("':goal' takes exactly one condition", section)
     return section[1] if len(section) > 1 else SList()
+
+
+def _read_uncertain(r: _Reader, fr: _FormulaReader, nodes, unknown: list[Atom],
+                    clauses: list[InitClause]) -> list:
+    """Read the ``unknown``, ``oneof`` and ``or`` entries of a contingent ``:init`` into
+    ``unknown`` and ``clauses``; the other entries, for :func:`_read_init`."""
+    rest = []
+    for node in nodes:
+        head = node[0] if isinstance(node, SList) and node else None
+        if head == "unknown":
+            if len(node) != 2 or not isinstance(node[1], SList) or not node[1] \
+                    or node[1][0] in _CONNECTIVES:
+                r.error("'unknown' takes exactly one atom", node)
+                continue
+            atom = fr.atom(node[1], {})
+            if atom is not None:
+                unknown.append(atom)
+        elif head in ("oneof", "or"):
+            literals = [_init_literal(r, fr, part) for part in node[1:]]
+            if not literals:
+                r.error(f"{quote(head)} takes at least one literal", node)
+            elif None not in literals:
+                clauses.append(InitClause(str(head), tuple(literals)))
+        else:
+            rest.append(node)
+    return rest
+
+
+def _init_literal(r: _Reader, fr: _FormulaReader, node) -> Literal | None:
+    """An atom or ``(not atom)`` of a ``oneof`` or ``or`` in ``:init``."""
+    negated = isinstance(node, SList) and len(node) == 2 and node[0] == "not"
+    inner = node[1] if negated else node
+    if not isinstance(inner, SList) or not inner or inner[0] in _CONNECTIVES:
+        r.error("'oneof' and 'or' in ':init' take atoms and '(not atom)'", node)
+        return None
+    atom = fr.atom(inner, {})
+    return None if atom is None else Literal(atom, negated)
 
 
 def _read_init(r: _Reader, fr: _FormulaReader, nodes) -> list[Atom]:
@@ -701,8 +787,9 @@ def _count_lists(node) -> int:
 
 
 def parse(domain: str | os.PathLike, problem: str | os.PathLike, limits: Limits = Limits(),
-          strict: bool = False) -> tuple[Domain, Problem]:
+          strict: bool = False, contingent: bool = False) -> tuple[Domain, Problem]:
     """Read a domain and one of its problems (paths or PDDL text); ``strict`` refuses what
-    planners tolerate (see the module's docstring)."""
-    d = parse_domain(domain, limits, strict)
-    return d, parse_problem(problem, d, limits, strict)
+    planners tolerate, ``contingent`` reads the contingent dialect (see the module's
+    docstring)."""
+    d = parse_domain(domain, limits, strict, contingent)
+    return d, parse_problem(problem, d, limits, strict, contingent)

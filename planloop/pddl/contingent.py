@@ -1,0 +1,308 @@
+"""Contingent planning: a task whose initial world is hidden, played by knowledge.
+
+A contingent domain and problem (the CLG / SDR / CPOR dialect, read with
+``contingent=True``) ground into a :class:`ContingentTask`: the ground task, its initial
+:class:`~.belief.Belief` (the assignments of the unknown facts that satisfy every
+``oneof`` and ``or`` of ``:init``), and the facts each sensing action observes. An action
+may be taken only when its precondition holds in every world of the belief; the goal is
+reached when it holds in every world. A play tracks the belief and the true, hidden
+world side by side (see :meth:`ContingentTask.step`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from . import conditions as cond
+from .belief import Belief, facts_of, normal
+from .grounding import GroundAction, Task, UnmetFact, ground
+from .model import Atom, Domain, Problem
+from .reader import parse
+from .source import Limits
+from .writer import write_domain, write_problem
+
+MAX_BELIEF = 2**16  # the most assignments of one component of unknown facts
+GOLD_BUDGET = 200_000  # the most (world, belief) nodes gold_path generates
+
+
+@dataclass(frozen=True)
+class Sensed:
+    """What a sensing action told: ``fact`` has ``value`` in the true world."""
+
+    fact: Atom
+    value: bool
+
+
+class ContingentTask:
+    """A contingent problem of a domain, grounded. ``max_belief`` bounds each component of
+    the belief (a ValueError naming it past the bound); an initial belief without worlds
+    is a ValueError."""
+
+    def __init__(self, domain: Domain, problem: Problem, limits: Limits = Limits(),
+                 max_belief: int = MAX_BELIEF):
+        self.domain, self.problem, self.max_belief = domain, problem, max_belief
+        uncertain = tuple(dict.fromkeys(problem.unknown + tuple(
+            lit.atom for clause in problem.clauses for lit in clause.literals)))
+        predicates = tuple(sorted({a.predicate for a in uncertain}))
+        # grounded from every fact that may be true initially, with the uncertain
+        # predicates kept as fluents: no action of any world is pruned
+        self.task: Task = ground(
+            replace(domain, uncertain_predicates=predicates),
+            replace(problem, init=tuple(dict.fromkeys(problem.init + uncertain))), limits)
+        self.init: Belief = _initial_belief(self.task, problem, uncertain, max_belief)
+        self._observed: dict[GroundAction, tuple[int, ...]] = {}
+        self._extra: dict[GroundAction, tuple] = {}
+        goal = cond.literal_masks(self.task.goal)
+        self._goal = goal if goal is not None else (0, 0, (False,))
+
+    # -- the hidden world ------------------------------------------------------------
+    def draw_world(self, seed: int) -> int:
+        """A world of the initial belief, uniform: each component's assignment drawn
+        uniformly by ``numpy.random.default_rng(seed)``, in the components' order."""
+        rng = np.random.default_rng(seed)
+        world = self.init.known
+        for c in self.init.components:
+            world |= c.assignments[int(rng.integers(len(c.assignments)))]
+        return world
+
+    # -- knowledge -------------------------------------------------------------------
+    def observed(self, action: GroundAction) -> tuple[int, ...]:
+        """The facts (ids) a sensing action observes; () for any other action."""
+        found = self._observed.get(action)
+        if found is None:
+            schema = self.domain.actions[action.name]
+            binding = dict(zip((p.name for p in schema.params), action.args))
+            found = self._observed[action] = tuple(
+                self.task.fact_id(Atom(a.predicate, tuple(binding.get(t, t) for t in a.args)))
+                for a in schema.observe)
+        return found
+
+    def is_sensing(self, action: GroundAction) -> bool:
+        return bool(self.domain.actions[action.name].observe)
+
+    def knows(self, belief: Belief, action: GroundAction) -> bool:
+        """Whether ``action``'s precondition holds in every world of ``belief``."""
+        if action.pre_pos & ~belief.known or action.pre_neg & (belief.known | belief.unknown):
+            return False
+        test, reads = self._rest(action)
+        return test is None or belief.failing_world(test, reads) is None
+
+    def admissible(self, belief: Belief) -> list[GroundAction]:
+        """The actions known to be applicable, in grounding order."""
+        return [a for a in self.task.applicable(belief.some_world()) if self.knows(belief, a)]
+
+    def unmet(self, belief: Belief, action: GroundAction) -> list[UnmetFact]:
+        """The precondition literals not known to hold (whatever their hidden values)."""
+        unmet = [(fid, True) for fid in _ids(action.pre_pos & ~belief.known)]
+        unmet += [(fid, False) for fid in _ids(action.pre_neg & (belief.known | belief.unknown))]
+        test, reads = self._rest(action)
+        failing = None if test is None else belief.failing_world(test, reads)
+        if failing is not None:
+            rest = cond.conjoin(cond.literal_masks(action.precondition)[2])
+            unmet += [u for u in cond.unmet_literals(rest, failing) if u not in unmet]
+        facts = self.task.facts
+        return [UnmetFact(facts[fid], wanted) for fid, wanted in unmet]
+
+    def is_goal(self, belief: Belief) -> bool:
+        """Whether the goal holds in every world of ``belief``."""
+        pos, neg, rest = self._goal
+        if pos & ~belief.known or neg & (belief.known | belief.unknown):
+            return False
+        if not rest:
+            return True
+        condition = cond.conjoin(rest)
+        return belief.failing_world(cond.compile_condition(condition),
+                                    facts_of(condition)) is None
+
+    def step(self, belief: Belief, world: int,
+             action: GroundAction) -> tuple[Belief, int, tuple[Sensed, ...]]:
+        """(belief, world, what was sensed) after an admissible ``action``."""
+        if not self.is_sensing(action):
+            return belief.apply(action, self.max_belief), action.apply(world), ()
+        sensed = []
+        for fid in self.observed(action):
+            value = bool(world >> fid & 1)
+            belief = belief.sense(fid, value)
+            sensed.append(Sensed(self.task.facts[fid], value))
+        return belief, world, tuple(sensed)
+
+    def _rest(self, action: GroundAction) -> tuple:
+        """(test, facts read) of the precondition's parts past its literals, or (None, 0)."""
+        found = self._extra.get(action)
+        if found is None:
+            rest = cond.literal_masks(action.precondition)
+            rest = rest[2] if rest is not None else (False,)
+            condition = cond.conjoin(rest)
+            found = self._extra[action] = (None, 0) if condition is True else \
+                (cond.compile_condition(condition), facts_of(condition))
+        return found
+
+    # -- evaluators ------------------------------------------------------------------
+    def gold_path(self, belief: Belief, world: int,
+                  budget: int = GOLD_BUDGET) -> list[GroundAction] | None:
+        """A shortest list of actions that makes the goal known from (``belief``,
+        ``world``), by breadth-first search over (world, belief); None when there is none
+        or past ``budget`` nodes. Sensing a fact already known is never tried."""
+        if self.is_goal(belief):
+            return []
+        start = (world, belief)
+        parents: dict = {start: None}
+        queue = deque([start])
+        while queue:
+            node = queue.popleft()
+            now_world, now_belief = node
+            for action in self.admissible(now_belief):
+                if self.is_sensing(action) and not any(
+                        now_belief.unknown >> fid & 1 for fid in self.observed(action)):
+                    continue
+                next_belief, next_world, _ = self.step(now_belief, now_world, action)
+                child = (next_world, next_belief)
+                if child in parents:
+                    continue
+                parents[child] = (node, action)
+                if self.is_goal(next_belief):
+                    return _path(parents, child)
+                if len(parents) > budget:
+                    return None
+                queue.append(child)
+        return None
+
+    def world_pddl(self, world: int) -> tuple[str, str]:
+        """``world`` as a plain PDDL task: (domain without its sensing actions, problem
+        whose ``:init`` lists the world's true facts)."""
+        domain = replace(self.domain, requirements=tuple(
+            r for r in self.domain.requirements if r != ":contingent"), actions={
+            name: a for name, a in self.domain.actions.items() if not a.observe})
+        problem = replace(self.problem, domain_name=domain.name, init=tuple(self.task.atoms(world)),
+                          unknown=(), clauses=())
+        return write_domain(domain), write_problem(problem, domain)
+
+
+def load_contingent(domain: str | os.PathLike, problem: str | os.PathLike,
+                    limits: Limits = Limits(), strict: bool = False,
+                    max_belief: int = MAX_BELIEF) -> ContingentTask:
+    """Read a contingent domain and problem (paths or PDDL text) and ground them."""
+    return ContingentTask(*parse(domain, problem, limits, strict, contingent=True), limits,
+                          max_belief)
+
+
+def _initial_belief(task: Task, problem: Problem, uncertain: tuple[Atom, ...],
+                    max_belief: int) -> Belief:
+    """The worlds of ``problem``'s ``:init``: its facts true, each component of the
+    uncertain facts (those sharing a clause) in each of its satisfying assignments,
+    every other fact false. A fact both listed and uncertain is true."""
+    variables = [task.fact_id(a) for a in uncertain]
+    index = {fid: i for i, fid in enumerate(variables)}
+    known = 0
+    for atom in problem.init:
+        known |= 1 << task.fact_id(atom)
+    clauses = [(c.kind == "oneof", [(index[task.fact_id(lit.atom)], lit.negated)
+                                    for lit in c.literals]) for c in problem.clauses]
+    clauses += [(False, [(i, False)]) for i, fid in enumerate(variables) if known >> fid & 1]
+    for fid in variables:
+        known &= ~(1 << fid)
+    group = list(range(len(variables)))  # union-find over the variables sharing a clause
+
+    def root(i: int) -> int:
+        while group[i] != i:
+            group[i] = group[group[i]]
+            i = group[i]
+        return i
+
+    for _, literals in clauses:
+        for var, _ in literals[1:]:
+            group[root(var)] = root(literals[0][0])
+    members: dict[int, list[int]] = {}
+    for i in range(len(variables)):
+        members.setdefault(root(i), []).append(i)
+    of_group: dict[int, list] = {}
+    for clause in clauses:
+        of_group.setdefault(root(clause[1][0][0]), []).append(clause)
+    parts = []
+    for key, items in members.items():
+        local = {v: j for j, v in enumerate(items)}
+        local_clauses = [(exact, [(local[v], neg) for v, neg in lits])
+                         for exact, lits in of_group.get(key, [])]
+        names = ", ".join(str(task.facts[variables[i]]) for i in items[:4]) + \
+            (", ..." if len(items) > 4 else "")
+        solutions = _assignments(len(items), local_clauses, max_belief, names)
+        if not solutions:
+            raise ValueError(f"the initial belief is empty: no assignment of {names} satisfies "
+                             f"the 'oneof' and 'or' of ':init'")
+        masks = [sum(1 << variables[items[j]] for j in range(len(items)) if s >> j & 1)
+                 for s in solutions]
+        parts.append((sum(1 << variables[i] for i in items), masks))
+    return normal(known, parts)
+
+
+def _assignments(n: int, clauses: list, limit: int, names: str) -> list[int]:
+    """The assignments (bit j: variable j true) of ``n`` variables satisfying every
+    clause (exactly-one when its first item is True, else at least one; literals are
+    (variable, negated)), by depth-first search with the false value tried first; more
+    than ``limit`` is a ValueError naming the component's facts (``names``)."""
+    touching: list[list[tuple[int, bool]]] = [[] for _ in range(n)]
+    for c, (_, literals) in enumerate(clauses):
+        for var, negated in literals:
+            touching[var].append((c, negated))
+    trues = [0] * len(clauses)
+    free = [len(literals) for _, literals in clauses]
+    value: list[bool | None] = [None] * n
+    tried = [0] * n
+    found: list[int] = []
+
+    def assign(i: int, v: bool) -> bool:
+        ok = True
+        for c, negated in touching[i]:
+            free[c] -= 1
+            trues[c] += v != negated
+            if (clauses[c][0] and trues[c] > 1) or (not trues[c] and not free[c]):
+                ok = False
+        value[i] = v
+        return ok
+
+    def unassign(i: int) -> None:
+        for c, negated in touching[i]:
+            free[c] += 1
+            trues[c] -= value[i] != negated
+        value[i] = None
+
+    i = 0
+    while i >= 0:
+        if i == n:
+            found.append(sum(1 << j for j in range(n) if value[j]))
+            if len(found) > limit:
+                raise ValueError(f"the unknown facts {names} have more than {limit:,} possible "
+                                 f"assignments (max_belief={limit:,}): raise max_belief")
+            i -= 1
+            continue
+        if value[i] is not None:
+            unassign(i)
+        if tried[i] == 2:
+            tried[i] = 0
+            i -= 1
+            continue
+        tried[i] += 1
+        if assign(i, tried[i] == 2):
+            i += 1
+    return found
+
+
+def _ids(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _path(parents: dict, node) -> list[GroundAction]:
+    path = []
+    while parents[node] is not None:
+        node, action = parents[node]
+        path.append(action)
+    return path[::-1]
