@@ -1,5 +1,17 @@
-"""TextWorld Express's games through its own simulator (the ``twx`` extra and java)."""
+"""TextWorld Express's games through its own simulator (the ``twx`` extra and java):
+CoinCollector's ``backend="twx"`` and the seven other games, registered as ``TWX-*-v0``."""
 
 from .base import TWXEnv
+from .games import (
+    ArithmeticEnv, CookingWorldEnv, MapReaderEnv, PeckingOrderEnv, SimonSaysEnv, SortingEnv,
+    TWCEnv, TWXGameEnv,
+)
 
-__all__ = ["TWXEnv"]
+GAMES = {"CookingWorld": CookingWorldEnv, "TWC": TWCEnv, "MapReader": MapReaderEnv,
+         "Arithmetic": ArithmeticEnv, "Sorting": SortingEnv, "SimonSays": SimonSaysEnv,
+         "PeckingOrder": PeckingOrderEnv}
+TWX_ENVIRONMENTS = {f"TWX-{name}-v0": (f"{__name__}:{env.__name__}", env.max_steps)
+                    for name, env in GAMES.items()}
+
+__all__ = ["GAMES", "TWX_ENVIRONMENTS", "ArithmeticEnv", "CookingWorldEnv", "MapReaderEnv",
+           "PeckingOrderEnv", "SimonSaysEnv", "SortingEnv", "TWCEnv", "TWXEnv", "TWXGameEnv"]
