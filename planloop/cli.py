@@ -17,11 +17,12 @@ def _envs(args) -> int:
     import gymnasium as gym
 
     import planloop  # noqa: F401  (registers the environments)
-    from planloop.envs import ENVIRONMENTS
-    for env_id in ENVIRONMENTS:
+    from planloop.envs import ENVIRONMENTS, TWX_ENVIRONMENTS
+    for env_id in [*ENVIRONMENTS, *TWX_ENVIRONMENTS]:
         spec = gym.spec(env_id)
         entry = spec.entry_point if isinstance(spec.entry_point, str) else repr(spec.entry_point)
-        print(f"{env_id:24} max_episode_steps={spec.max_episode_steps:<5} {entry}")
+        extra = "  (the twx extra and java)" if env_id in TWX_ENVIRONMENTS else ""
+        print(f"{env_id:24} max_episode_steps={spec.max_episode_steps:<5} {entry}{extra}")
     return EXIT_OK
 
 

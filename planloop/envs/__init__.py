@@ -3,6 +3,7 @@
 from gymnasium.envs.registration import register, registry
 
 from .pddl_env import PDDLEnv
+from .twx import TWX_ENVIRONMENTS
 from .view import Outcome, TaskView
 
 ENVIRONMENTS = {
@@ -19,11 +20,14 @@ FULLY_OBSERVABLE = ("PDDL-v0", "Blocksworld-v0", "Mystery-BW-v0", "MysteryRandom
 
 
 def register_envs() -> None:
-    """Register every planloop environment id with gymnasium (idempotent)."""
-    for env_id, (entry_point, max_steps) in ENVIRONMENTS.items():
+    """Register every planloop environment id with gymnasium (idempotent): ENVIRONMENTS
+    (native, no extra needed) and TWX_ENVIRONMENTS (TextWorld Express's own games, the
+    ``twx`` extra and java)."""
+    for env_id, (entry_point, max_steps) in {**ENVIRONMENTS, **TWX_ENVIRONMENTS}.items():
         if env_id not in registry:
             register(id=env_id, entry_point=entry_point, max_episode_steps=max_steps,
                      disable_env_checker=False)
 
 
-__all__ = ["ENVIRONMENTS", "FULLY_OBSERVABLE", "Outcome", "PDDLEnv", "TaskView", "register_envs"]
+__all__ = ["ENVIRONMENTS", "FULLY_OBSERVABLE", "TWX_ENVIRONMENTS", "Outcome", "PDDLEnv",
+           "TaskView", "register_envs"]
