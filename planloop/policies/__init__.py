@@ -3,6 +3,7 @@
 from .agentic import AgenticPolicy
 from .base import GIVE_UP, RESTART, Policy
 from .classical import PlannerPolicy, RandomPolicy
+from .contingent_replanner import ContingentReplanner
 from .direct import DirectPlanPolicy
 from .loop import ClosedLoopPolicy, OpenLoopPolicy
 from .pddlego import PDDLegoPolicy
@@ -10,6 +11,6 @@ from .plangen import PlanGenPolicy
 from .repair import RepairPipelinePolicy
 from .runner import Episode, run_episode
 
-__all__ = ["AgenticPolicy", "ClosedLoopPolicy", "DirectPlanPolicy", "Episode", "GIVE_UP",
-           "OpenLoopPolicy", "PDDLegoPolicy", "PlanGenPolicy", "Policy", "PlannerPolicy",
-           "RESTART", "RandomPolicy", "RepairPipelinePolicy", "run_episode"]
+__all__ = ["AgenticPolicy", "ClosedLoopPolicy", "ContingentReplanner", "DirectPlanPolicy",
+           "Episode", "GIVE_UP", "OpenLoopPolicy", "PDDLegoPolicy", "PlanGenPolicy", "Policy",
+           "PlannerPolicy", "RESTART", "RandomPolicy", "RepairPipelinePolicy", "run_episode"]
