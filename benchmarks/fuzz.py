@@ -290,6 +290,9 @@ def make_env(env_id: str, obs_format: str = "text"):
             _, info = source.reset(options={"instance": instance})
             problems.append(info["problem_pddl"])
         kwargs.update(domain=ENV_DATA / "blocksworld.pddl", problem=problems)
+    if env_id == "ContingentPDDL-v0":  # the shipped sample's smallest, the blocks
+        sample = ENV_DATA / "contingent" / "blocks2"
+        kwargs.update(domain=sample / "domain.pddl", problem=sample / "problem.pddl")
     if env_id == "ALFWorld-v0":
         try:
             return gym.make(env_id)

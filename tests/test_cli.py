@@ -146,6 +146,7 @@ def test_dev_zero_and_huge_plans_are_refused_on_one_line(tmp_path, capsys):
     assert "cannot read" in one_line(capsys.readouterr().err)
 
 
+@pytest.mark.slow
 def test_hostile_tasks_are_refused_or_time_out(tmp_path, capsys):
     domain, problem = tmp_path / "d.pddl", tmp_path / "p.pddl"
     domain.write_text(FORALL5)

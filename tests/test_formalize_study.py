@@ -31,6 +31,7 @@ def records_of(out):
     return [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
 
 
+@pytest.mark.slow
 def test_the_ground_truth_scores_one_on_every_metric_in_every_domain_and_size(tmp_path, capsys):
     study = load_experiment("formalize")
     args = ["--llm", "groundtruth", "--domains", ",".join(DOMAINS), "--sizes", "10,20,30,40",
@@ -54,6 +55,7 @@ def test_the_ground_truth_scores_one_on_every_metric_in_every_domain_and_size(tm
     assert "0 to run" in capsys.readouterr().err and len(records_of(tmp_path)) == len(records)
 
 
+@pytest.mark.slow
 def test_scripted_defects_are_repaired_at_the_iteration_their_check_allows(tmp_path, capsys):
     study = load_experiment("formalize")
     assert study.main(["--llm", "scripted-defects", "--domains", "gripper", "--sizes", "10",
@@ -77,6 +79,7 @@ def test_scripted_defects_are_repaired_at_the_iteration_their_check_allows(tmp_p
     assert "| 0 | 2/6 [10%, 70%] |" in out  # SVR of the one shots: the three unread
 
 
+@pytest.mark.slow
 def test_a_server_answering_nonsense_is_kept_to_the_budget_and_a_rerun_asks_nothing(
         tmp_path, monkeypatch):
     pytest.importorskip("openai")
@@ -142,6 +145,7 @@ def test_bad_flags_are_one_line(tmp_path, capsys):
     # the goal's atom differs: 5 shared of 7; the plans share the move of 3 steps (Sim 1/3)
     (WRONG_BALL, 0.7143),
 ])
+@pytest.mark.slow
 def test_tsr_and_cr_score_atoms_and_actions_as_written_and_the_name_matched_ones_beside(
         tmp_path, candidate, tsr):
     study = load_experiment("formalize")

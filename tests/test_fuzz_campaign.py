@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # whole studies and campaigns: -m "not slow" skips them
+
 FUZZ = Path(__file__).parents[1] / "benchmarks" / "fuzz.py"
 
 

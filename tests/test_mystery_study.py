@@ -24,6 +24,7 @@ def records_of(out):
     return [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
 
 
+@pytest.mark.slow
 def test_fast_downward_solves_every_planbench_mystery_file(tmp_path, capsys):
     study = load_experiment("mystery")
     # PlanBench's Blocksworld files under Mystery names, and PlanBench's Mystery files
@@ -84,6 +85,7 @@ def planbench_model(plans):
     return ScriptedModel(reply)
 
 
+@pytest.mark.slow
 def test_direct_conditions_end_to_end_then_resume_without_a_call(tmp_path, capsys, plans):
     study = load_experiment("mystery")
     args = ["-o", f"instances={BW_FILES}", "--instances", "0:4", "--attempts", "2",
@@ -160,6 +162,7 @@ def test_pipeline_against_its_no_repair_ablation(tmp_path, capsys, plans):
     assert "| 1 | 1/3 (33%) | 3/4 (75%) |" in out  # hazard: 3 and 4 plans reach step 1
 
 
+@pytest.mark.slow
 def test_a_server_answering_nonsense_ends_every_episode_with_its_failure_kind(
         tmp_path, monkeypatch, capsys):
     pytest.importorskip("openai")

@@ -41,6 +41,7 @@ def test_flags_are_checked(capsys):
     assert "cannot play --policy plangen" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_a_server_answering_nonsense_between_429s_and_500s(tmp_path, monkeypatch, capsys):
     """Every episode ends on its loop budget, is recorded once with why it stopped, and
     a rerun makes no model call."""

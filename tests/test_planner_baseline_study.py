@@ -2,9 +2,12 @@
 
 import json
 
+import pytest
+
 from conftest import load_experiment
 
 
+@pytest.mark.slow
 def test_study_runs_resumes_and_reports(tmp_path, capsys):
     study = load_experiment("planner_baseline")
     out = tmp_path / "results"

@@ -7,6 +7,8 @@ import pytest
 from conftest import load_experiment
 from planloop.llm import LLMError, ScriptedModel
 
+pytestmark = pytest.mark.slow  # whole studies and campaigns: -m "not slow" skips them
+
 WORDS = {  # what each paper's table must name (the list)
     "pddlego-plus": ["PDDLego+", "PDDLego (no error fixing)", "PlanGen", "CoinCollector",
                      "ALFWorld", "success", "solver errors", "simulation errors",

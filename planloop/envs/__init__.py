@@ -2,6 +2,7 @@
 
 from gymnasium.envs.registration import register, registry
 
+from .contingent import CONTINGENT_ENVIRONMENTS
 from .pddl_env import PDDLEnv
 from .twx import TWX_ENVIRONMENTS
 from .view import Outcome, TaskView
@@ -14,6 +15,7 @@ ENVIRONMENTS = {
     "CoinCollector-v0": ("planloop.envs.coin:coin_collector", 200),
     "ALFWorld-v0": ("planloop.envs.alfworld:ALFWorldEnv", 50),
     "Baking-v0": ("planloop.envs.baking:baking_env", 100),
+    **CONTINGENT_ENVIRONMENTS,
 }
 FULLY_OBSERVABLE = ("PDDL-v0", "Blocksworld-v0", "Mystery-BW-v0", "MysteryRandom-BW-v0",
                     "Baking-v0")

@@ -48,6 +48,7 @@ def facts(game: dict, predicate: str) -> list[list[str]]:
     return [m.split() for m in re.findall(rf"\({predicate} ([^()]*)\)", init)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("task_type,seed", CASES)
 def test_walkthrough_wins_in_the_env(tmp_path, task_type, seed):
     game = game_for(task_type, seed)

@@ -144,6 +144,7 @@ def test_a_layout_is_instance_zero_only():
         env.reset(options={"instance": 1})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("env_id", RANGES)
 def test_the_defaults_and_good_values_still_work(env_id):
     kwargs, last = RANGES[env_id]
@@ -155,6 +156,7 @@ def test_the_defaults_and_good_values_still_work(env_id):
         check_env(env.unwrapped)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("env_id, kwargs", [("PDDL-v0", PDDL), ("Baking-v0", {}),
                                             ("Blocksworld-v0", {}), ("ALFWorld-v0", {})])
 def test_limits_reach_the_core(env_id, kwargs):

@@ -14,7 +14,9 @@ ALFWORLD_GAME = DATA / "alfworld/games/pick_and_place_simple-CellPhone-Bed-322/g
 DOMAIN = DATA / "planbench/blocksworld/generated_domain.pddl"
 PROBLEM = DATA / "planbench/blocksworld/generated_basic/instance-1.pddl"
 OPTIONS = {"PDDL-v0": {"domain": DOMAIN, "problem": PROBLEM},
-           "ALFWorld-v0": {"game_file": ALFWORLD_GAME}}
+           "ALFWorld-v0": {"game_file": ALFWORLD_GAME},
+           "ContingentPDDL-v0": {"domain": DATA / "contingent/lamps/domain.pddl",
+                                 "problem": DATA / "contingent/lamps/problem.pddl"}}
 
 NASTY = [
     "\x00", "pick-up\x00a", "feast a b\x1b[2J", "\u200fattack a", "attack \U0001F600",

@@ -57,6 +57,7 @@ def test_four_instances_in_the_order_of_the_issue():
                         "mixture1 is a baked cake and mixture2 is a baked souffle"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("instance", INSTANCES)
 def test_optimal_plan_lengths(instance):
     """Fast Downward's optimal planner and our breadth-first search agree on the length."""

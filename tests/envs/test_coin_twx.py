@@ -24,6 +24,7 @@ def twx_env():
     env.close()
 
 
+@pytest.mark.slow
 def test_twx_backend_reproduces_the_recording(twx_env):
     game = json.loads(RECORDED.read_text())
     for episode in game["episodes"]:

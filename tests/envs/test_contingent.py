@@ -200,6 +200,7 @@ def test_random_walks_keep_every_known_fact_true_in_the_hidden_world(name):
                 assert info["feedback"] and info["action_error"]["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("env_id, name", [("Contingent-Blocks-v0", None),
                                           ("Contingent-Logistics-v0", None),
                                           ("ContingentPDDL-v0", "doors3"),

@@ -254,6 +254,7 @@ def test_alfworld_cause_of_each_failure(game):
             assert obs == info["feedback"] == "Nothing happens."
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_alfworld_game_mode_prints_what_alfworld_printed(game):
     record = json.loads((ALFWORLD / game / "transcript.json").read_text())
@@ -281,6 +282,7 @@ def random_command(rng: random.Random, env: ALFWorldEnv, admissible: list[str]) 
     return form.replace("<object>", rng.choice(objects), 1).replace("<object>", rng.choice(objects))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES[::3])
 def test_alfworld_causes_tell_only_what_the_player_knows(game):
     rng = random.Random(game)

@@ -14,6 +14,7 @@ from conftest import DATA, PLANBENCH
 
 BW_DOMAIN = PLANBENCH / "blocksworld" / "generated_domain.pddl"
 BW_FOLDER = PLANBENCH / "blocksworld" / "generated_basic"
+CONTINGENT = DATA / "contingent" / "lamps"
 
 
 def make(env_id, **kwargs):
@@ -22,6 +23,9 @@ def make(env_id, **kwargs):
         kwargs.setdefault("problem", BW_FOLDER)
     if env_id == "ALFWorld-v0":
         kwargs.setdefault("data_dir", DATA / "alfworld" / "games")
+    if env_id == "ContingentPDDL-v0":
+        kwargs.setdefault("domain", CONTINGENT / "domain.pddl")
+        kwargs.setdefault("problem", CONTINGENT / "problem.pddl")
     return gym.make(env_id, **kwargs)
 
 

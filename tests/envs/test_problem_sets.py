@@ -37,6 +37,7 @@ def test_generated_problems_declare_size_objects_deterministically(name, size):
         assert problem.domain_name == s.domain().name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", SIZED)
 @pytest.mark.parametrize("size,seed", [(10, 0), (10, 1), (20, 0), (20, 1), (30, 2), (40, 3)])
 def test_generated_problems_are_solvable(name, size, seed):

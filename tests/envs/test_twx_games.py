@@ -10,12 +10,15 @@ from gymnasium.utils.env_checker import check_env
 
 from planloop.envs.twx import GAMES, TWX_ENVIRONMENTS
 
+pytestmark = pytest.mark.slow  # whole studies and campaigns: -m "not slow" skips them
+
 for _id, (_entry_point, _max_steps) in TWX_ENVIRONMENTS.items():
     if _id not in registry:
         register(id=_id, entry_point=_entry_point, max_episode_steps=_max_steps,
                  disable_env_checker=False)
 
-pytestmark = pytest.mark.filterwarnings("error:.*not within the observation space")
+pytestmark = [pytest.mark.filterwarnings("error:.*not within the observation space"),
+              pytest.mark.slow]  # a Java simulator per game: -m "not slow" skips them
 IDS = list(TWX_ENVIRONMENTS)
 INFO = {"admissible_actions": list, "task": str, "won": bool, "feedback": str,
         "action_error": dict, "score": float, "moves": int, "look": str, "inventory": str,

@@ -12,7 +12,9 @@ from conftest import DATA
 
 OPTIONS = {"PDDL-v0": {"domain": DATA / "planbench/blocksworld/generated_domain.pddl",
                        "problem": DATA / "planbench/blocksworld/generated_basic"},
-           "ALFWorld-v0": {"data_dir": DATA / "alfworld/games"}}
+           "ALFWorld-v0": {"data_dir": DATA / "alfworld/games"},
+           "ContingentPDDL-v0": {"domain": DATA / "contingent/lamps/domain.pddl",
+                                 "problem": DATA / "contingent/lamps/problem.pddl"}}
 SEEDS = [0, 1, 2]
 STEPS = 2  # max_episode_steps: the third step autoresets
 
@@ -38,6 +40,7 @@ def single_step(env, action: str, ended: bool) -> tuple:
     return env.step(action)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["sync", "async"])
 @pytest.mark.parametrize("env_id", list(ENVIRONMENTS))
 def test_vector_env_matches_single_envs(env_id, mode):

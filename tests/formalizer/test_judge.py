@@ -23,6 +23,7 @@ def errors(result):
     return {c: result[c] for c in CATEGORIES if result[c]}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family, rounds", [("coin", 3), ("alfworld", 6)])
 def test_the_truth_judged_against_itself_is_clean(family, rounds):
     episode = judge_episode(list(true_rounds(family)), family)

@@ -204,6 +204,7 @@ def admissible_lists():
     return lists
 
 
+@pytest.mark.slow
 def test_every_real_command_in_every_style_maps_back_to_itself(admissible_lists):
     verbs = {c.split()[0] for commands in admissible_lists for c in commands}
     assert verbs >= {"move", "open", "close", "take", "go", "examine", "heat", "cool", "clean",

@@ -129,6 +129,7 @@ def test_token_counts_are_counts_or_the_call_is_unmetered(usage, expected):
     (("slow", 5.0, "late"), {"timeout": 10}),  # the headers come after the deadline
     (("status", 500), {"backoff": 0.4, "max_backoff": 0.4, "max_retries": 10}),
 ], ids=["body_drip", "slow_headers", "backoff_pauses"])
+@pytest.mark.slow
 def test_every_call_ends_by_its_deadline(reply, options):
     with FakeChatServer([reply] * 11) as server:
         client = model(server, deadline=1.0, **options)
@@ -152,6 +153,7 @@ def test_the_default_deadline_covers_every_attempt_and_pause():
     (429, {"Retry-After": "1"}, 0.9),
     (503, {"retry-after-ms": "300"}, 0.3),
 ])
+@pytest.mark.slow
 def test_retry_after_is_honoured(status, headers, least):
     with FakeChatServer([("status", status, headers), ("ok", "done")]) as server:
         client = model(server)

@@ -56,6 +56,7 @@ def client():
         yield Client(portal, session)
 
 
+@pytest.mark.slow
 def test_tools_and_their_schemas(client):
     tools = client.tools()
     assert set(tools) == TOOLS

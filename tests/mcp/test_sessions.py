@@ -17,7 +17,11 @@ PROBLEM = (PLANBENCH / "blocksworld" / "generated_basic" / "instance-1.pddl").re
 @pytest.mark.parametrize("env_id", ENVIRONMENTS)
 def test_every_registered_environment_starts(env_id):
     registry = SessionRegistry()
-    env_kwargs = {"domain": DOMAIN, "problem": PROBLEM} if env_id == "PDDL-v0" else None
+    lamps = PLANBENCH.parent / "contingent" / "lamps"
+    env_kwargs = {"domain": DOMAIN, "problem": PROBLEM} if env_id == "PDDL-v0" else \
+        {"domain": (lamps / "domain.pddl").read_text(),
+         "problem": (lamps / "problem.pddl").read_text()} \
+        if env_id == "ContingentPDDL-v0" else None
     started = registry.start(env_id=env_id, seed=0, env_kwargs=env_kwargs)
     assert ("facts" in started) == (env_id in FULLY_OBSERVABLE) != ("observation" in started)
     assert started["goal"] and registry.run(started["session_id"], "applicable_actions")["actions"]

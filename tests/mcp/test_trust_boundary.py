@@ -69,6 +69,7 @@ def test_no_file_outside_the_root_reaches_a_reply(rooted, root):
         assert "outside the allowed roots" in reply and not leaked(reply), reply
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not PASSWD.is_file(), reason="no /etc/passwd here")
 def test_without_a_root_no_path_is_read():
     with serve() as client:
@@ -139,6 +140,7 @@ def test_ids_are_random_tokens_and_an_unknown_one_reveals_nothing(rooted):
         rooted.call("close_session", session_id=sid)
 
 
+@pytest.mark.slow
 def test_sessions_are_capped_and_the_server_goes_on():
     with serve() as client:
         opened, refused = [], []
@@ -159,6 +161,7 @@ def test_sessions_are_capped_and_the_server_goes_on():
         assert client.call("list_environments")["environments"]
 
 
+@pytest.mark.slow
 def test_idle_sessions_expire():
     with serve("--idle-timeout", "0.3") as client:
         sid = client.call("start_session", domain=DOMAIN, problem=PROBLEM)["session_id"]

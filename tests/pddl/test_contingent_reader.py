@@ -48,6 +48,7 @@ def _up_literal(fnode) -> tuple[str, bool]:
     return f"({atom.fluent().name.lower()}{' ' + args if args else ''})", negated
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
 def test_unified_planning_reads_the_same_facts_constraints_and_sensing(name):
     reader = pytest.importorskip("unified_planning.io")
@@ -236,6 +237,7 @@ def test_the_hidden_world_satisfies_the_constraints_varies_and_is_uniform():
     assert len({doors.draw_world(s) for s in range(20)}) == 20
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("folder", SMALL, ids=lambda p: p.name)
 def test_gold_paths_replay_to_a_known_goal(folder):
     ct = _load(folder)

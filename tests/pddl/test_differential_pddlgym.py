@@ -158,6 +158,7 @@ def _random_walk(domain: str, operators_as_actions: bool, seed: int, steps: int)
     return applied
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("domain, operators_as_actions, seed", CASES,
                          ids=[case[0] for case in CASES])
 def test_random_walk_matches_pddlgym(domain, operators_as_actions, seed):

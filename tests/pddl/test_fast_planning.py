@@ -146,6 +146,7 @@ CASES = (
        ("stuck", lambda: (BW_DOMAIN, STUCK_BW))])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("make", [make for _, make in CASES], ids=[name for name, _ in CASES])
 def test_auto_agrees_with_lama_first(make):
     domain, problem = make()

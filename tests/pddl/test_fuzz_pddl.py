@@ -262,6 +262,7 @@ def test_corpus_is_valid(domain, problem):
     assert not task.domain.warnings and not task.problem.warnings
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mutation", MUTATIONS, ids=[m.__name__ for m in MUTATIONS])
 def test_each_mutation_gives_task_or_diagnostics(mutation):
     @FUZZ

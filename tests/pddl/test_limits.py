@@ -63,6 +63,7 @@ def test_a_forall_within_the_limit_is_grounded_and_solved():
     assert solve(forall_domain(3), PROBLEM, planner="auto", timeout=30).solved
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("planner", ["auto", "bfs"])
 def test_the_timeout_bounds_grounding_when_the_limit_is_raised(planner):
     limits = Limits(max_expansion=10**12)
@@ -82,6 +83,7 @@ def test_grounding_stops_at_its_check():
         ground(domain, problem, Limits(max_expansion=10**12), check)
 
 
+@pytest.mark.slow
 def test_action_parameters_tried_count_against_the_limit():
     message = refused("max_expansion", load, MANY, MANY_PROBLEM)
     assert "grounding action 'a' expands" in message
@@ -89,6 +91,7 @@ def test_action_parameters_tried_count_against_the_limit():
                                                                            "unsolvable")
 
 
+@pytest.mark.slow
 def test_many_ground_actions_are_refused():
     domain = MANY.replace("(and (= ?a ?f) (not (= ?a ?f)))", "()")
     refused("max_ground_actions", load, domain, MANY_PROBLEM)

@@ -61,6 +61,7 @@ def assert_clean(folder: Path) -> None:
     assert planners_in(folder) == []
 
 
+@pytest.mark.slow
 @needs_proc
 def test_a_timeout_leaves_nothing_behind(tmp):
     result = solve(DOMAIN, HARD, planner="astar(lmcut())", timeout=0.8)
@@ -82,6 +83,7 @@ def test_out_of_memory_leaves_nothing_behind(tmp, blocks, megabytes, code):
                  planner="lama-first").solved  # the limit bound that call only
 
 
+@pytest.mark.slow
 @needs_proc
 @pytest.mark.parametrize("stage, blocks", [("search", 40), ("translator", 160)])
 def test_a_killed_caller_takes_its_planner_along(tmp, stage, blocks):

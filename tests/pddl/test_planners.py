@@ -66,6 +66,7 @@ def test_syntax_error_is_invalid_input_with_position():
     assert "unbalanced parentheses" in result.message and "line" in result.message
 
 
+@pytest.mark.slow
 def test_fast_downward_timeout_kills_and_cleans_up(tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # only this test's folders
     hard = generate_problem(40, seed=3, style="ipc")
@@ -80,6 +81,7 @@ def test_builtin_search_timeout():
     assert result.status == "timeout"
 
 
+@pytest.mark.slow
 def test_anytime_planner_keeps_best_plan_at_timeout():
     problem = generate_problem(14, seed=5, style="ipc")
     result = solve(IPC / "domain.pddl", problem, planner="seq-sat-lama-2011", timeout=4)

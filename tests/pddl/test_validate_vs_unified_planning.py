@@ -108,6 +108,7 @@ def validator():
         yield engine
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("domain,problem", PROBLEMS, ids=[p for _, p in PROBLEMS])
 def test_validate_agrees_with_unified_planning(validator, domain, problem):
     domain_path, problem_path = DATA / domain, DATA / problem

@@ -36,6 +36,7 @@ def test_generated_houses_with_doors(locations):
         assert episode.actions[-1] == "take coin"
 
 
+@pytest.mark.slow
 def test_every_recorded_textworld_express_game():
     games = sorted((DATA / "twx_coin").glob("*.json"))
     assert len(games) == 49
@@ -54,6 +55,7 @@ def test_the_plan_grows_round_by_round():
     assert sum(len(r["steps"]) for r in rounds) == episode.steps
 
 
+@pytest.mark.slow
 def test_every_alfworld_fixture_game():
     games = sorted((DATA / "alfworld" / "games").glob("*/game.tw-pddl"))
     assert {game.parent.name.split("-")[0] for game in games} == set(TASK_TYPES)
@@ -61,6 +63,7 @@ def test_every_alfworld_fixture_game():
         play(gym.make("ALFWorld-v0", game_file=game), "alfworld")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("task_type", TASK_TYPES)
 def test_generated_alfworld_games(task_type):
     env = gym.make("ALFWorld-v0", task_types=[task_type], num_generated=2)

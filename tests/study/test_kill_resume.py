@@ -19,6 +19,8 @@ import planloop
 
 from conftest import EXPERIMENTS
 
+pytestmark = pytest.mark.slow  # whole studies and campaigns: -m "not slow" skips them
+
 KILLS = 3
 PROVENANCE = {"planloop", "study", "env", "env_kwargs", "model", "model_spec", "settings",
               "condition", "instance", "trial", "seed", "policy", "prompt_version"}

@@ -25,6 +25,7 @@ def records(path):
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_a_signal_stops_the_study_in_one_line_and_a_rerun_finishes_it(tmp_path, signum, code):
     out = tmp_path / "out"
@@ -63,6 +64,7 @@ def test_a_server_gone_stops_the_study_after_three_episodes(tmp_path, capsys):
            f"connection: connection refused; {saved} of 6 episodes saved" in err
 
 
+@pytest.mark.slow
 def test_damaged_results_lines_are_set_aside_and_reported_once(tmp_path, capsys):
     study = load_experiment("planner_baseline")
     args = ["--env", "Mystery-BW-v0", "--instances", "0:3", "--out", str(tmp_path)]
@@ -124,6 +126,7 @@ def test_call_timeout_bounds_a_call_with_its_retries():
     assert getattr(model, "model", model).deadline == 7.5
 
 
+@pytest.mark.slow
 def test_a_task_refused_at_reset_is_one_line(tmp_path, capsys):
     """A problem past the core's limits, met when the study resets the environment."""
     study = load_experiment("planner_baseline")

@@ -63,6 +63,7 @@ def test_any_other_failure_is_one_line(monkeypatch):
     assert one_line_error(raised) == "cannot open model openai:m: OSError: disk full somewhere"
 
 
+@pytest.mark.slow
 def test_a_closed_port_fails_fast_and_leaves_episode_retries_alone(closed_port):
     pytest.importorskip("openai")
     model = open_model(f"http://127.0.0.1:{closed_port}/v1@m")

@@ -35,6 +35,7 @@ def test_study_main_on_ctrl_c_and_on_bugs(capsys):
         buggy()
 
 
+@pytest.mark.slow
 def test_the_sweep_against_a_closed_port(tmp_path, monkeypatch, capsys, closed_port):
     pytest.importorskip("openai")
     monkeypatch.setenv("HOME", str(tmp_path))  # the model cache lives under ~

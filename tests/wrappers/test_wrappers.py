@@ -64,6 +64,7 @@ def test_hide_admissible_actions():
     assert "admissible_actions" not in info and "action_error" in info
 
 
+@pytest.mark.slow
 def test_index_actions_mask_matches_admissible_actions():
     env = IndexActions(gym.make("Mystery-BW-v0"))
     assert isinstance(env.action_space, gym.spaces.Discrete)
@@ -78,6 +79,7 @@ def test_index_actions_mask_matches_admissible_actions():
             break
 
 
+@pytest.mark.slow
 def test_index_actions_masked_index_is_an_error_not_a_crash():
     env = IndexActions(gym.make("Mystery-BW-v0"))
     _, info = env.reset(seed=0)
