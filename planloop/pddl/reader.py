@@ -622,6 +622,10 @@ def _observed(r: _Reader, fr: _FormulaReader, node, scope) -> tuple[Atom, ...]:
     parts = node[1:] if isinstance(node, SList) and node and node[0] == "and" else [node]
     atoms = []
     for part in parts:
+        if isinstance(part, SList) and part and part[0] == "probabilistic":
+            r.error("probabilistic (noisy) observations ('probabilistic') are not "
+                    "supported: a sensing action tells the true value", part)
+            continue
         if not isinstance(part, SList) or not part or part[0] in _CONNECTIVES:
             r.error("':observe' takes an atom or an 'and' of atoms", part)
             continue
