@@ -114,7 +114,7 @@ def test_probabilistic_and_nondeterministic_effects_are_refused(effect, words):
      "sensing action 'look' has an ':effect'"),
     (SENSE.replace("(and (p a) (q a))", "(or (p a) (q a))"), None, "':observe' takes an atom"),
     (SENSE.replace("(and (p a) (q a))", "(probabilistic 0.8 (p a))"), None,
-     "probabilistic \\(noisy\\) observations"),
+     "probabilistic (noisy) observations"),
     (SENSE, "(:init (unknown (p a) (q a)))", "'unknown' takes exactly one atom"),
     (SENSE, "(:init (oneof (p a) (and (q a))))", "take atoms and '(not atom)'"),
     (SENSE, "(:init (oneof (s a)))", "unknown predicate 's'"),
