@@ -47,25 +47,37 @@ def main(argv=None) -> int:
     for path in GAMES[:: max(1, len(GAMES) // args.games)][: args.games]:
         game = json.loads(path.read_text())
         params = game["game_params"]["dict"]
-        kwargs = dict(num_locations=params["numLocations"],
-                      include_doors=bool(params["includeDoors"]),
-                      num_distractor_items=params["numDistractorItems"])
+        kwargs = dict(
+            num_locations=params["numLocations"],
+            include_doors=bool(params["includeDoors"]),
+            num_distractor_items=params["numDistractorItems"],
+        )
         twx = coin_collector("twx", fold=game["fold"], **kwargs)
         native = coin_collector(layout=path)
         twx_s, _ = walk(twx, game["seed"], args.steps)
         native_s, _ = walk(native, game["seed"], args.steps)
         twx.close()
-        rows.append({"game": path.stem, "steps": args.steps, "native_us": 1e6 * native_s / args.steps,
-                     "twx_us": 1e6 * twx_s / args.steps})
+        rows.append(
+            {
+                "game": path.stem,
+                "steps": args.steps,
+                "native_us": 1e6 * native_s / args.steps,
+                "twx_us": 1e6 * twx_s / args.steps,
+            }
+        )
     print("| game | steps | native µs/step | TextWorld Express µs/step | ratio |")
     print("|---|---:|---:|---:|---:|")
     for r in rows:
-        print(f"| {r['game']} | {r['steps']} | {r['native_us']:.1f} | {r['twx_us']:.1f} "
-              f"| {r['twx_us'] / r['native_us']:.1f}x |")
+        print(
+            f"| {r['game']} | {r['steps']} | {r['native_us']:.1f} | {r['twx_us']:.1f} "
+            f"| {r['twx_us'] / r['native_us']:.1f}x |"
+        )
     native_total = sum(r["native_us"] for r in rows)
     twx_total = sum(r["twx_us"] for r in rows)
-    print(f"\nall games: native {1e6 * len(rows) / native_total:,.0f} steps/s, TextWorld Express "
-          f"{1e6 * len(rows) / twx_total:,.0f} steps/s, ratio {twx_total / native_total:.1f}x")
+    print(
+        f"\nall games: native {1e6 * len(rows) / native_total:,.0f} steps/s, TextWorld Express "
+        f"{1e6 * len(rows) / twx_total:,.0f} steps/s, ratio {twx_total / native_total:.1f}x"
+    )
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=2))
     return 0

@@ -51,8 +51,12 @@ PDDLGYM_FOLDERS = ("blocks_operator_actions", "blocks_operator_actions_test")
 
 def copy_problems(target: Path) -> list[str]:
     """Copy PDDLGym's blocks problems without ``handfull`` to ``target`` as ``pNN.pddl``."""
-    sources = [f for folder in PDDLGYM_FOLDERS for f in sorted((PDDLGYM_DATA / folder).glob(
-        "*.pddl")) if "handfull" not in f.read_text()]
+    sources = [
+        f
+        for folder in PDDLGYM_FOLDERS
+        for f in sorted((PDDLGYM_DATA / folder).glob("*.pddl"))
+        if "handfull" not in f.read_text()
+    ]
     for i, source in enumerate(sources):
         shutil.copy(source, target / f"p{i:02d}.pddl")
     return [f"{s.parent.name}/{s.name}" for s in sources]
@@ -92,8 +96,12 @@ def command(literal) -> str:
 
 
 def sorted_literals(env, obs) -> list:
-    return [lit for _, lit in sorted((command(lit), lit)
-                                     for lit in env.action_space.all_ground_literals(obs))]
+    return [
+        lit
+        for _, lit in sorted(
+            (command(lit), lit) for lit in env.action_space.all_ground_literals(obs)
+        )
+    ]
 
 
 def walk_pddlgym(env, plan: list[int], steps: int, seed: int) -> dict:
@@ -122,12 +130,17 @@ def walk_pddlgym(env, plan: list[int], steps: int, seed: int) -> dict:
 
 
 def markdown(rows: list[dict], baseline: dict) -> str:
-    lines = ["| env | steps | step time s | steps/s | µs/step | resets | reset time s "
-             "| ours / PDDLGym |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        "| env | steps | step time s | steps/s | µs/step | resets | reset time s "
+        "| ours / PDDLGym |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for r in rows:
-        lines.append(f"| {r['env']} | {r['steps']} | {r['step_s']:.3f} | {r['steps_per_s']:,.0f} "
-                     f"| {1e6 / r['steps_per_s']:.1f} | {r['resets']} | {r['reset_s']:.3f} "
-                     f"| {r['steps_per_s'] / baseline['steps_per_s']:.1f}x |")
+        lines.append(
+            f"| {r['env']} | {r['steps']} | {r['step_s']:.3f} | {r['steps_per_s']:,.0f} "
+            f"| {1e6 / r['steps_per_s']:.1f} | {r['resets']} | {r['reset_s']:.3f} "
+            f"| {r['steps_per_s'] / baseline['steps_per_s']:.1f}x |"
+        )
     return "\n".join(lines)
 
 
@@ -135,8 +148,12 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--episodes", type=int, default=140, help="episodes per env")
     parser.add_argument("--steps", type=int, default=100, help="steps per episode")
-    parser.add_argument("--repeat", type=int, default=1,
-                        help="rounds over all envs; each env's fastest round is kept")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="rounds over all envs; each env's fastest round is kept",
+    )
     parser.add_argument("--seed", type=int, default=0, help="policy seed (same for all envs)")
     parser.add_argument("--json", type=Path, help="also write the results as JSON here")
     args = parser.parse_args(argv)
@@ -148,19 +165,27 @@ def main(argv=None) -> None:
         plan = schedule(args.episodes, len(sources))
         envs = {
             "planloop Blocksworld-v0 (gym.make)": lambda: gym.make(
-                "Blocksworld-v0", instances=folder, max_episode_steps=args.steps),
+                "Blocksworld-v0", instances=folder, max_episode_steps=args.steps
+            ),
             "planloop Blocksworld-v0 (unwrapped)": lambda: blocksworld_env(instances=folder),
             "planloop Blocksworld-v0 obs_format=pddl (gym.make)": lambda: gym.make(
-                "Blocksworld-v0", instances=folder, obs_format="pddl",
-                max_episode_steps=args.steps),
+                "Blocksworld-v0", instances=folder, obs_format="pddl", max_episode_steps=args.steps
+            ),
             "planloop PDDL-v0 on PDDLGym's domain (gym.make)": lambda: gym.make(
-                "PDDL-v0", domain=PDDLGYM_DOMAIN, problem=folder, max_episode_steps=args.steps),
+                "PDDL-v0", domain=PDDLGYM_DOMAIN, problem=folder, max_episode_steps=args.steps
+            ),
         }
         walks = {name: (walk_ours, make) for name, make in envs.items()}
         pddlgym_name = f"PDDLGym {version('pddlgym')}"
-        walks[pddlgym_name] = (walk_pddlgym, lambda: GymPDDLEnv(
-            str(PDDLGYM_DOMAIN), str(folder), operators_as_actions=True,
-            dynamic_action_space=True))
+        walks[pddlgym_name] = (
+            walk_pddlgym,
+            lambda: GymPDDLEnv(
+                str(PDDLGYM_DOMAIN),
+                str(folder),
+                operators_as_actions=True,
+                dynamic_action_space=True,
+            ),
+        )
         runs = {}
         for _ in range(args.repeat):  # rounds interleave the envs; the fastest round is kept
             for name, (walk, make) in walks.items():
@@ -172,22 +197,44 @@ def main(argv=None) -> None:
     for name, run in runs.items():
         if run["chosen"] != baseline["chosen"]:
             raise SystemExit(f"{name} walked differently from PDDLGym")
-    rows = [{"env": name, "steps": len(run["chosen"]), "step_s": run["step_s"],
-             "steps_per_s": len(run["chosen"]) / run["step_s"],
-             "resets": run["resets"], "reset_s": run["reset_s"]} for name, run in runs.items()]
+    rows = [
+        {
+            "env": name,
+            "steps": len(run["chosen"]),
+            "step_s": run["step_s"],
+            "steps_per_s": len(run["chosen"]) / run["step_s"],
+            "resets": run["resets"],
+            "reset_s": run["reset_s"],
+        }
+        for name, run in runs.items()
+    ]
     base_row = rows[-1]  # PDDLGym's
     headline = rows[0]["steps_per_s"] / base_row["steps_per_s"]
-    print(f"env steps/s with applicable actions every step: {len(sources)} PDDLGym blocks "
-          f"problems, {args.episodes} episodes x {args.steps} steps, seed {args.seed}, "
-          f"best of {args.repeat}, Python {platform.python_version()}; "
-          "identical walks on all envs\n")
+    print(
+        f"env steps/s with applicable actions every step: {len(sources)} PDDLGym blocks "
+        f"problems, {args.episodes} episodes x {args.steps} steps, seed {args.seed}, "
+        f"best of {args.repeat}, Python {platform.python_version()}; "
+        "identical walks on all envs\n"
+    )
     print(markdown(rows, base_row))
     print(f"\nheadline: Blocksworld-v0 (gym.make) / PDDLGym = {headline:.1f}x")
     if args.json:
-        args.json.write_text(json.dumps({
-            "episodes": args.episodes, "steps": args.steps, "seed": args.seed,
-            "repeat": args.repeat, "problems": sources, "python": platform.python_version(),
-            "planloop": planloop.__version__, "rows": rows, "ratio": headline}, indent=2))
+        args.json.write_text(
+            json.dumps(
+                {
+                    "episodes": args.episodes,
+                    "steps": args.steps,
+                    "seed": args.seed,
+                    "repeat": args.repeat,
+                    "problems": sources,
+                    "python": platform.python_version(),
+                    "planloop": planloop.__version__,
+                    "rows": rows,
+                    "ratio": headline,
+                },
+                indent=2,
+            )
+        )
 
 
 if __name__ == "__main__":

@@ -54,26 +54,42 @@ def measure(size: int, seeds: int, repeat: int) -> list[dict]:
                 metrics = score(domain, reference, verdict)
                 assert (metrics["eq"] == 1) == (kind != "missing_fact"), (name, seed, kind)
                 timings[kind].append(best_ms(lambda: score(domain, reference, verdict), repeat))
-        rows.append({"domain": name, "objects": size, "problems": seeds,
-                     **{f"{kind}_ms": round(statistics.fmean(values), 2)
-                        for kind, values in timings.items()}})
+        rows.append(
+            {
+                "domain": name,
+                "objects": size,
+                "problems": seeds,
+                **{
+                    f"{kind}_ms": round(statistics.fmean(values), 2)
+                    for kind, values in timings.items()
+                },
+            }
+        )
     return rows
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--size", type=int, default=40)
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--json")
     args = parser.parse_args()
     rows = measure(args.size, args.seeds, args.repeat)
-    print("| domain | objects | problems | " + " | ".join(f"{c} (ms)" for c in CANDIDATES) +
-          " |\n|---|---:|---:|" + "---:|" * len(CANDIDATES))
+    print(
+        "| domain | objects | problems | "
+        + " | ".join(f"{c} (ms)" for c in CANDIDATES)
+        + " |\n|---|---:|---:|"
+        + "---:|" * len(CANDIDATES)
+    )
     for row in rows:
-        print(f"| {row['domain']} | {row['objects']} | {row['problems']} | " +
-              " | ".join(f"{row[f'{c}_ms']:.2f}" for c in CANDIDATES) + " |")
+        print(
+            f"| {row['domain']} | {row['objects']} | {row['problems']} | "
+            + " | ".join(f"{row[f'{c}_ms']:.2f}" for c in CANDIDATES)
+            + " |"
+        )
     if args.json:
         with open(args.json, "w") as out:
             json.dump(rows, out, indent=1)

@@ -49,7 +49,15 @@ import gymnasium as gym
 
 import planloop  # noqa: F401  (registers the environments)
 from planloop.pddl import (
-    Atom, PlanCache, load, parse, parse_domain, parse_problem, solve, validate, write_problem,
+    Atom,
+    PlanCache,
+    load,
+    parse,
+    parse_domain,
+    parse_problem,
+    solve,
+    validate,
+    write_problem,
 )
 from planloop.pddl.writer import formula_text
 
@@ -67,8 +75,8 @@ class Round:
 
 # -- building the rounds --------------------------------------------------------------
 
-def round_problem(world_domain: str, world_problem: str, facts: list[str], goal,
-                  name: str) -> str:
+
+def round_problem(world_domain: str, world_problem: str, facts: list[str], goal, name: str) -> str:
     """A problem of ``facts`` (strings) and ``goal`` (a formula), declaring the objects
     they name and those the domain's actions name (ALFWorld's ``sinkbasintype``...)
     with their types in the hidden world."""
@@ -78,8 +86,9 @@ def round_problem(world_domain: str, world_problem: str, facts: list[str], goal,
     named = {arg for atom in atoms for arg in atom.args}
     named |= set(re.findall(r"[^\s()]+", formula_text(goal))) | set(domain.external_constants)
     objects = {o: t for o, t in world.objects.items() if o in named}
-    return write_problem(replace(world, name=name, objects=objects, init=tuple(atoms), goal=goal),
-                         domain)
+    return write_problem(
+        replace(world, name=name, objects=objects, init=tuple(atoms), goal=goal), domain
+    )
 
 
 def coin_goal(facts: list[str]):
@@ -132,13 +141,18 @@ def alfworld_goals(world, facts: list[str]) -> list:
     agent_at = {a[2] for a in atoms if a[0] == "atlocation"}
     places = sorted({a[2] for a in atoms if a[0] == "receptacleatlocation"} - agent_at)
     agent = next(o for o, t in world.objects.items() if t == "agent")
-    return [world.goal] + [Atom("opened", (r,)) for r in openable[:1]] + \
-        [Atom("atlocation", (agent, place)) for place in places[:1]]
+    return (
+        [world.goal]
+        + [Atom("opened", (r,)) for r in openable[:1]]
+        + [Atom("atlocation", (agent, place)) for place in places[:1]]
+    )
 
 
 def alfworld_rounds(generated: int) -> list[Round]:
-    games = [(path.parent.name, gym.make("ALFWorld-v0", game_file=path), 0)
-             for path in sorted(GAMES_DIR.glob("*/game.tw-pddl"))]
+    games = [
+        (path.parent.name, gym.make("ALFWorld-v0", game_file=path), 0)
+        for path in sorted(GAMES_DIR.glob("*/game.tw-pddl"))
+    ]
     if generated:
         env = gym.make("ALFWorld-v0", num_generated=generated)
         games += [(f"generated-{i}", env, i) for i in range(generated)]
@@ -161,6 +175,7 @@ def alfworld_rounds(generated: int) -> list[Round]:
 
 # -- timing ---------------------------------------------------------------------------
 
+
 def timed(call) -> tuple[float, object]:
     """The milliseconds ``call()`` took, and its result."""
     start = time.perf_counter()
@@ -176,8 +191,10 @@ def afresh(rounds: list[Round]) -> list[bool]:
     for r in rounds:
         domain, problem = parse(r.domain, r.problem)
         static = set(domain.predicates) - domain.changed_predicates()
-        key = (tuple(problem.objects.items()),
-               frozenset(a for a in problem.init if a.predicate in static))
+        key = (
+            tuple(problem.objects.items()),
+            frozenset(a for a in problem.init if a.predicate in static),
+        )
         flags.append(last.get(r.domain) != key)
         last[r.domain] = key
     return flags
@@ -195,20 +212,32 @@ def time_rounds(rounds: list[Round], repeat: int, trials: int) -> list[dict]:
     rows = []
     for i, (r, fresh) in enumerate(zip(rounds, afresh(rounds))):
         task = load(r.domain, r.problem)
-        rows.append({"env": r.env, "game": r.game, "step": r.step, "fd_ms": fd_ms[i],
-                     "auto_ms": auto_ms[i], "afresh": fresh, "fd_status": fd[i].status,
-                     "auto_status": auto[i].status, "auto_planner": auto[i].planner,
-                     "ground_actions": len(task.actions),
-                     "auto_valid": auto[i].solved and validate(task, list(auto[i].plan)).valid,
-                     "fd_plan": len(fd[i].plan or ()), "auto_plan": len(auto[i].plan or ())})
+        rows.append(
+            {
+                "env": r.env,
+                "game": r.game,
+                "step": r.step,
+                "fd_ms": fd_ms[i],
+                "auto_ms": auto_ms[i],
+                "afresh": fresh,
+                "fd_status": fd[i].status,
+                "auto_status": auto[i].status,
+                "auto_planner": auto[i].planner,
+                "ground_actions": len(task.actions),
+                "auto_valid": auto[i].solved and validate(task, list(auto[i].plan)).valid,
+                "fd_plan": len(fd[i].plan or ()),
+                "auto_plan": len(auto[i].plan or ()),
+            }
+        )
     cached = [[math.inf] * trials for _ in rows]
     for _ in range(repeat):
         cache = PlanCache()
         for episode in _episodes(rows):
             for trial in range(trials):
                 for i in episode:
-                    ms, _ = timed(lambda: cache.solve(rounds[i].domain, rounds[i].problem,
-                                                      planner="auto"))
+                    ms, _ = timed(
+                        lambda: cache.solve(rounds[i].domain, rounds[i].problem, planner="auto")
+                    )
                     cached[i][trial] = min(cached[i][trial], ms)
     for row, times in zip(rows, cached):
         row["cached_ms"] = times
@@ -225,23 +254,32 @@ def _episodes(rows: list[dict]) -> list[list[int]]:
 
 # -- reporting ------------------------------------------------------------------------
 
+
 def stats(values: list[float]) -> dict:
     ordered = sorted(values)
-    return {"mean": statistics.fmean(ordered), "p50": statistics.median(ordered),
-            "p90": ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]}
+    return {
+        "mean": statistics.fmean(ordered),
+        "p50": statistics.median(ordered),
+        "p90": ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))],
+    }
 
 
 def summary(rows: list[dict]) -> dict:
     actions = sorted(r["ground_actions"] for r in rows)
     fresh = [r["auto_ms"] for r in rows if r["afresh"]]
     reused = [r["auto_ms"] for r in rows if not r["afresh"]]
-    return {"rounds": len(rows), "games": len({r["game"] for r in rows}),
-            "actions_median": statistics.median(actions), "actions_max": actions[-1],
-            "fallbacks": sum(r["auto_planner"] == "auto/lama-first" for r in rows),
-            "fd": stats([r["fd_ms"] for r in rows]), "auto": stats([r["auto_ms"] for r in rows]),
-            "afresh": (len(fresh), statistics.fmean(fresh) if fresh else math.nan),
-            "reused": (len(reused), statistics.fmean(reused) if reused else math.nan),
-            "cached": stats([t for r in rows for t in r["cached_ms"]])}
+    return {
+        "rounds": len(rows),
+        "games": len({r["game"] for r in rows}),
+        "actions_median": statistics.median(actions),
+        "actions_max": actions[-1],
+        "fallbacks": sum(r["auto_planner"] == "auto/lama-first" for r in rows),
+        "fd": stats([r["fd_ms"] for r in rows]),
+        "auto": stats([r["auto_ms"] for r in rows]),
+        "afresh": (len(fresh), statistics.fmean(fresh) if fresh else math.nan),
+        "reused": (len(reused), statistics.fmean(reused) if reused else math.nan),
+        "cached": stats([t for r in rows for t in r["cached_ms"]]),
+    }
 
 
 def mean_of(ms: float, rounds: int) -> str:
@@ -253,34 +291,47 @@ def fmt(s: dict) -> str:
 
 
 def markdown(groups: list[tuple[str, dict]], trials: int) -> str:
-    lines = ["| env | games | rounds | ground actions (median, max) | FD lama-first ms "
-             "(mean / p50 / p90) | auto ms (mean / p50 / p90) | FD/auto (means) "
-             "| auto ms, rounds grounded afresh / reusing the last round's actions (mean, "
-             f"rounds) | cached auto, {trials} trials, ms per call (mean / p50 / p90) "
-             "| FD/cached (means) |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        "| env | games | rounds | ground actions (median, max) | FD lama-first ms "
+        "(mean / p50 / p90) | auto ms (mean / p50 / p90) | FD/auto (means) "
+        "| auto ms, rounds grounded afresh / reusing the last round's actions (mean, "
+        f"rounds) | cached auto, {trials} trials, ms per call (mean / p50 / p90) "
+        "| FD/cached (means) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for name, s in groups:
         (fresh, fresh_ms), (reused, reused_ms) = s["afresh"], s["reused"]
-        lines.append(f"| {name} | {s['games']} | {s['rounds']} | {s['actions_median']:g}, "
-                     f"{s['actions_max']} | {fmt(s['fd'])} | {fmt(s['auto'])} "
-                     f"| **{s['fd']['mean'] / s['auto']['mean']:.0f}x** "
-                     f"| {mean_of(fresh_ms, fresh)} / {mean_of(reused_ms, reused)} "
-                     f"| {fmt(s['cached'])} | **{s['fd']['mean'] / s['cached']['mean']:.0f}x** |")
+        lines.append(
+            f"| {name} | {s['games']} | {s['rounds']} | {s['actions_median']:g}, "
+            f"{s['actions_max']} | {fmt(s['fd'])} | {fmt(s['auto'])} "
+            f"| **{s['fd']['mean'] / s['auto']['mean']:.0f}x** "
+            f"| {mean_of(fresh_ms, fresh)} / {mean_of(reused_ms, reused)} "
+            f"| {fmt(s['cached'])} | **{s['fd']['mean'] / s['cached']['mean']:.0f}x** |"
+        )
     return "\n".join(lines)
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--locations", type=int, nargs="+", default=[5, 7, 11],
-                        help="CoinCollector house sizes")
+    parser.add_argument(
+        "--locations", type=int, nargs="+", default=[5, 7, 11], help="CoinCollector house sizes"
+    )
     parser.add_argument("--seeds", type=int, default=5, help="houses per size")
-    parser.add_argument("--generated", type=int, default=6,
-                        help="generated ALFWorld games, besides the 18 fixtures")
+    parser.add_argument(
+        "--generated", type=int, default=6, help="generated ALFWorld games, besides the 18 fixtures"
+    )
     parser.add_argument("--repeat", type=int, default=3, help="timed runs per round (best kept)")
-    parser.add_argument("--trials", type=int, default=3,
-                        help="times (c) meets each episode's rounds (see the docstring)")
-    parser.add_argument("--quick", action="store_true",
-                        help="a fast run: 2 seeds, 11 rooms only, 2 generated games, 1 repeat")
+    parser.add_argument(
+        "--trials",
+        type=int,
+        default=3,
+        help="times (c) meets each episode's rounds (see the docstring)",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a fast run: 2 seeds, 11 rooms only, 2 generated games, 1 repeat",
+    )
     parser.add_argument("--json", type=Path, help="also write the results as JSON here")
     args = parser.parse_args(argv)
     if args.quick:
@@ -291,20 +342,32 @@ def main(argv=None) -> int:
     rounds += alfworld_rounds(args.generated)
     rows = time_rounds(rounds, args.repeat, args.trials)
     disagree = [r for r in rows if r["auto_status"] != r["fd_status"] or not r["auto_valid"]]
-    groups = [(env, summary([r for r in rows if r["env"] == env]))
-              for env in ("CoinCollector", "ALFWorld")]
+    groups = [
+        (env, summary([r for r in rows if r["env"] == env]))
+        for env in ("CoinCollector", "ALFWorld")
+    ]
     groups.append(("both", summary(rows)))
 
-    print(f"planning per formalization round, Python {platform.python_version()}; "
-          f"CoinCollector houses of {args.locations} rooms x {args.seeds} seeds, ALFWorld "
-          f"fixtures + {args.generated} generated; best of {args.repeat}; Fast Downward answered "
-          f"for auto in {groups[-1][1]['fallbacks']} rounds; auto and FD disagree or "
-          f"auto's plan is invalid in {len(disagree)} rounds\n")
+    print(
+        f"planning per formalization round, Python {platform.python_version()}; "
+        f"CoinCollector houses of {args.locations} rooms x {args.seeds} seeds, ALFWorld "
+        f"fixtures + {args.generated} generated; best of {args.repeat}; Fast Downward answered "
+        f"for auto in {groups[-1][1]['fallbacks']} rounds; auto and FD disagree or "
+        f"auto's plan is invalid in {len(disagree)} rounds\n"
+    )
     print(markdown(groups, args.trials))
     if args.json:
-        args.json.write_text(json.dumps({"args": vars(args) | {"json": str(args.json)},
-                                         "python": platform.python_version(),
-                                         "summary": dict(groups), "rows": rows}, indent=2))
+        args.json.write_text(
+            json.dumps(
+                {
+                    "args": vars(args) | {"json": str(args.json)},
+                    "python": platform.python_version(),
+                    "summary": dict(groups),
+                    "rows": rows,
+                },
+                indent=2,
+            )
+        )
     return 1 if disagree else 0
 
 

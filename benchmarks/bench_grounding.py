@@ -31,8 +31,9 @@ from pathlib import Path
 from planloop.envs.blocksworld import generate_problem
 from planloop.pddl import ground, load, parse
 
-DOMAIN = Path(__file__).resolve().parent.parent / "tests" / "data" / "ipc2000-blocks" / \
-    "domain.pddl"
+DOMAIN = (
+    Path(__file__).resolve().parent.parent / "tests" / "data" / "ipc2000-blocks" / "domain.pddl"
+)
 
 
 def timed(call, repeat: int) -> tuple[list[float], object]:
@@ -50,8 +51,9 @@ def pddlgym_run(domain: Path, folder: Path, repeat: int) -> tuple[list[float], i
     from pddlgym.core import PDDLEnv
 
     def build():
-        env = PDDLEnv(str(domain), str(folder), operators_as_actions=True,
-                      dynamic_action_space=True)
+        env = PDDLEnv(
+            str(domain), str(folder), operators_as_actions=True, dynamic_action_space=True
+        )
         env.fix_problem_index(0)
         obs, _ = env.reset()
         env.action_space.all_ground_literals(obs)
@@ -64,9 +66,11 @@ def pddlgym_run(domain: Path, folder: Path, repeat: int) -> tuple[list[float], i
 def up_run(domain: Path, folder: Path, repeat: int) -> tuple[list[float], None]:
     from unified_planning.io import PDDLReader
     from unified_planning.shortcuts import get_environment
+
     get_environment().credits_stream = None
-    times, _ = timed(lambda: PDDLReader().parse_problem(str(domain), str(folder / "p.pddl")),
-                     repeat)
+    times, _ = timed(
+        lambda: PDDLReader().parse_problem(str(domain), str(folder / "p.pddl")), repeat
+    )
     return times, None
 
 
@@ -86,15 +90,21 @@ def in_child(run, args: tuple, timeout: float):
 
 
 def row(tool: str, timed_part: str, times: list[float] | None, actions) -> dict:
-    return {"tool": tool, "timed": timed_part, "ground_actions": actions,
-            "runs": len(times) if times else 0,
-            "min_ms": min(times) * 1e3 if times else None,
-            "median_ms": statistics.median(times) * 1e3 if times else None}
+    return {
+        "tool": tool,
+        "timed": timed_part,
+        "ground_actions": actions,
+        "runs": len(times) if times else 0,
+        "min_ms": min(times) * 1e3 if times else None,
+        "median_ms": statistics.median(times) * 1e3 if times else None,
+    }
 
 
 def markdown(rows: list[dict]) -> str:
-    lines = ["| tool | timed | ground actions | runs | min ms | median ms |",
-             "|---|---|---:|---:|---:|---:|"]
+    lines = [
+        "| tool | timed | ground actions | runs | min ms | median ms |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
     for r in rows:
         times = f"{r['min_ms']:.1f} | {r['median_ms']:.1f}" if r["runs"] else "timeout | timeout"
         actions = "-" if r["ground_actions"] is None else r["ground_actions"]
@@ -108,8 +118,9 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=0, help="problem generator seed")
     parser.add_argument("--repeat", type=int, default=10, help="timed runs of ours")
     parser.add_argument("--peer-repeat", type=int, default=3, help="timed runs of each peer")
-    parser.add_argument("--timeout", type=float, default=120,
-                        help="seconds allowed to each peer's runs in all")
+    parser.add_argument(
+        "--timeout", type=float, default=120, help="seconds allowed to each peer's runs in all"
+    )
     parser.add_argument("--skip-pddlgym", action="store_true")
     parser.add_argument("--skip-up", action="store_true")
     parser.add_argument("--json", type=Path, help="also write the results as JSON here")
@@ -120,31 +131,56 @@ def main(argv=None) -> None:
     parse_times, (domain, problem) = timed(lambda: parse(DOMAIN, text), args.repeat)
     ground_times, _ = timed(lambda: ground(domain, problem), args.repeat)
     actions = len(task.actions)
-    rows = [row("planloop", "load = parse + ground", load_times, actions),
-            row("planloop", "parse", parse_times, None),
-            row("planloop", "ground", ground_times, actions)]
+    rows = [
+        row("planloop", "load = parse + ground", load_times, actions),
+        row("planloop", "parse", parse_times, None),
+        row("planloop", "ground", ground_times, actions),
+    ]
 
-    peers = [(f"PDDLGym {version('pddlgym')}", "construct + reset + all_ground_literals",
-              pddlgym_run, args.skip_pddlgym),
-             (f"unified-planning {version('unified-planning')}", "PDDLReader.parse_problem",
-              up_run, args.skip_up)]
+    peers = [
+        (
+            f"PDDLGym {version('pddlgym')}",
+            "construct + reset + all_ground_literals",
+            pddlgym_run,
+            args.skip_pddlgym,
+        ),
+        (
+            f"unified-planning {version('unified-planning')}",
+            "PDDLReader.parse_problem",
+            up_run,
+            args.skip_up,
+        ),
+    ]
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         (folder / "p.pddl").write_text(text)
         for tool, timed_part, run, skip in peers:
             if not skip:
-                times, count = in_child(run, (DOMAIN, folder, args.peer_repeat),
-                                        args.timeout) or (None, None)
+                times, count = in_child(run, (DOMAIN, folder, args.peer_repeat), args.timeout) or (
+                    None,
+                    None,
+                )
                 rows.append(row(tool, timed_part, times, count))
 
-    print(f"parse + ground of a generated {args.blocks}-block IPC-2000 Blocksworld problem "
-          f"(seed {args.seed}, {len(task.facts)} facts), Python {platform.python_version()}\n")
+    print(
+        f"parse + ground of a generated {args.blocks}-block IPC-2000 Blocksworld problem "
+        f"(seed {args.seed}, {len(task.facts)} facts), Python {platform.python_version()}\n"
+    )
     print(markdown(rows))
     if args.json:
-        args.json.write_text(json.dumps({
-            "blocks": args.blocks, "seed": args.seed, "repeat": args.repeat,
-            "peer_repeat": args.peer_repeat, "python": platform.python_version(),
-            "rows": rows}, indent=2))
+        args.json.write_text(
+            json.dumps(
+                {
+                    "blocks": args.blocks,
+                    "seed": args.seed,
+                    "repeat": args.repeat,
+                    "peer_repeat": args.peer_repeat,
+                    "python": platform.python_version(),
+                    "rows": rows,
+                },
+                indent=2,
+            )
+        )
 
 
 if __name__ == "__main__":

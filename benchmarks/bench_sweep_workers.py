@@ -42,8 +42,9 @@ def plans_by_goal(env_id: str, instances) -> dict[str, list[str]]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--env", default="Baking-v0")
     parser.add_argument("--delay", type=float, default=0.2, help="seconds per model call")
     parser.add_argument("--workers", type=int, default=8)
@@ -58,20 +59,40 @@ def main(argv=None) -> int:
             for run in ("first", "rerun"):
                 model = following_model(lambda m: plans[goal_of(m)], delay=args.delay)
                 start = time.monotonic()
-                records = sweep.run_sweep(args.env, model, horizons, instances, trials, out,
-                                          workers=workers, temperature=0.0)
+                records = sweep.run_sweep(
+                    args.env,
+                    model,
+                    horizons,
+                    instances,
+                    trials,
+                    out,
+                    workers=workers,
+                    temperature=0.0,
+                )
                 seconds = time.monotonic() - start
-                rows.append((workers, run, len(records), sum(r["won"] for r in records),
-                             model.calls, seconds))
-    print(f"## Horizon sweep on {args.env}: 32 episodes, scripted model at "
-          f"{args.delay * 1000:.0f} ms a call\n")
+                rows.append(
+                    (
+                        workers,
+                        run,
+                        len(records),
+                        sum(r["won"] for r in records),
+                        model.calls,
+                        seconds,
+                    )
+                )
+    print(
+        f"## Horizon sweep on {args.env}: 32 episodes, scripted model at "
+        f"{args.delay * 1000:.0f} ms a call\n"
+    )
     print("| workers | run | episodes | won | model calls | seconds |")
     print("|---:|:---|---:|---:|---:|---:|")
     for workers, run, episodes, won, calls, seconds in rows:
         print(f"| {workers} | {run} | {episodes} | {won} | {calls} | {seconds:.2f} |")
     serial, parallel = rows[0][-1], rows[2][-1]
-    print(f"\n--workers {args.workers} is {serial / parallel:.1f}x faster than --workers 1; "
-          f"identical reruns made {rows[1][4] + rows[3][4]} model calls.")
+    print(
+        f"\n--workers {args.workers} is {serial / parallel:.1f}x faster than --workers 1; "
+        f"identical reruns made {rows[1][4] + rows[3][4]} model calls."
+    )
     return 0
 
 

@@ -16,8 +16,12 @@ from planloop.envs.contingent import CONTINGENT_ENVIRONMENTS
 from planloop.policies.contingent_replanner import ContingentReplanner
 from planloop.policies.runner import run_episode
 
-SAMPLE = ("Contingent-Blocks-v0", "Contingent-Logistics-v0", "Contingent-Doors-v0",
-          "Contingent-ColorBalls-v0")
+SAMPLE = (
+    "Contingent-Blocks-v0",
+    "Contingent-Logistics-v0",
+    "Contingent-Doors-v0",
+    "Contingent-ColorBalls-v0",
+)
 
 
 def main() -> None:
@@ -28,6 +32,7 @@ def main() -> None:
     args = parser.parse_args()
     import gymnasium as gym
     from gymnasium.envs.registration import register, registry
+
     for env_id, (entry_point, steps) in CONTINGENT_ENVIRONMENTS.items():
         if env_id not in registry:
             register(id=env_id, entry_point=entry_point, max_episode_steps=steps)
@@ -40,11 +45,20 @@ def main() -> None:
             wins += episode.won
             steps.append(episode.steps)
             calls.append(policy.planner_calls)
-        print(json.dumps({"env": env_id, "seeds": args.seeds, "wins": wins,
-                          "win_rate": wins / args.seeds,
-                          "mean_steps": sum(steps) / len(steps),
-                          "mean_planner_calls": sum(calls) / len(calls),
-                          "seconds": round(time.monotonic() - start, 1)}), flush=True)
+        print(
+            json.dumps(
+                {
+                    "env": env_id,
+                    "seeds": args.seeds,
+                    "wins": wins,
+                    "win_rate": wins / args.seeds,
+                    "mean_steps": sum(steps) / len(steps),
+                    "mean_planner_calls": sum(calls) / len(calls),
+                    "seconds": round(time.monotonic() - start, 1),
+                }
+            ),
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

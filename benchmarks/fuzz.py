@@ -78,18 +78,21 @@ def _boundary_targets():
     """``benchmarks/fuzz_boundary.py``, the trust boundary's targets (a script beside
     this one, loaded by path)."""
     import importlib.util
+
     spec = importlib.util.spec_from_file_location(
-        "planloop_fuzz_boundary", Path(__file__).resolve().parent / "fuzz_boundary.py")
+        "planloop_fuzz_boundary", Path(__file__).resolve().parent / "fuzz_boundary.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
 ENV_DATA = ROOT / "planloop" / "envs" / "data"
 ALFWORLD_LOGIC = ROOT / "tests" / "data" / "alfworld" / "logic"
 
 BOUNDARY = _boundary_targets()
 TARGETS = ("env", "pddl", "plan", "model", *BOUNDARY.TARGETS)
-WEIGHTS = {"env": 0.56, "pddl": 0.18, "plan": 0.11, "model": 0.07,
-           **BOUNDARY.WEIGHTS}  # of --cases
+WEIGHTS = {"env": 0.56, "pddl": 0.18, "plan": 0.11, "model": 0.07, **BOUNDARY.WEIGHTS}  # of --cases
 BUDGET = 10.0  # seconds of wall clock per case before it counts as a hang
 INPUT_REPR = 200  # characters of an input's repr kept in a crash record
 
@@ -97,7 +100,7 @@ INPUT_REPR = 200  # characters of an input's repr kept in a crash record
 CONTROL = [chr(c) for c in range(32)] + ["\x7f", "\x85", "\x9b", "\x1b[2J"]
 UNICODE = {
     "nul": ["\x00"],
-    "emoji": ["\U0001F600", "\U0001F9D1\u200d\U0001F373", "\U0001F1FA\U0001F1F8", "\u2764\ufe0f"],
+    "emoji": ["\U0001f600", "\U0001f9d1\u200d\U0001f373", "\U0001f1fa\U0001f1f8", "\u2764\ufe0f"],
     "rtl": ["\u200f", "\u202e", "\u2067", "\u061c", "\u202b"],
     "combining": ["\u0301", "\u0336", "\u20dd", "\u0301" * 30, "\u0489"],
     "zero_width": ["\u200b", "\u200d", "\ufeff", "\u2060"],
@@ -107,11 +110,54 @@ UNICODE = {
     "other": ["\ufffd", "\uffff", "\U0010ffff", "\u00e9", "\u4e2d\u6587", "\u0928\u093f"],
 }
 ALL_UNICODE = [c for pool in UNICODE.values() for c in pool] + CONTROL
-JUNK_WORDS = ["look", "inventory", "help", "quit", "restart", "reset", "undo", "go", "north",
-              "take", "the", "coin", "open", "door", "1", "-1", "0", "NaN", "inf", "None",
-              "null", "true", ":q", "; drop table", "$(rm -rf /)", "%s%n", "{0}", "{}",
-              "../../etc/passwd", "\\", "'", '"', "`", "and", "then", "please", "(", ")",
-              "?x", "- object", ":action", "define", "not", "=", "*", "<|endoftext|>"]
+JUNK_WORDS = [
+    "look",
+    "inventory",
+    "help",
+    "quit",
+    "restart",
+    "reset",
+    "undo",
+    "go",
+    "north",
+    "take",
+    "the",
+    "coin",
+    "open",
+    "door",
+    "1",
+    "-1",
+    "0",
+    "NaN",
+    "inf",
+    "None",
+    "null",
+    "true",
+    ":q",
+    "; drop table",
+    "$(rm -rf /)",
+    "%s%n",
+    "{0}",
+    "{}",
+    "../../etc/passwd",
+    "\\",
+    "'",
+    '"',
+    "`",
+    "and",
+    "then",
+    "please",
+    "(",
+    ")",
+    "?x",
+    "- object",
+    ":action",
+    "define",
+    "not",
+    "=",
+    "*",
+    "<|endoftext|>",
+]
 SENTENCE = "I think the best next step is to pick up the red block and put it on the table."
 
 
@@ -144,20 +190,52 @@ def command_mutation(rng: random.Random, action: str, vocab: list[str]) -> tuple
     """(kind, a mutated command) from an admissible ``action``."""
     words = split_command(action)
     verb, args = words[0], words[1:]
-    kind = rng.choice(["as_is", "case", "parens", "call", "commas", "extra_arg", "missing_arg",
-                       "swap_args", "joined", "words", "control", "nul", "emoji", "rtl",
-                       "combining", "unicode", "surrogate", "blank", "long", "numeric",
-                       "padding"])
+    kind = rng.choice(
+        [
+            "as_is",
+            "case",
+            "parens",
+            "call",
+            "commas",
+            "extra_arg",
+            "missing_arg",
+            "swap_args",
+            "joined",
+            "words",
+            "control",
+            "nul",
+            "emoji",
+            "rtl",
+            "combining",
+            "unicode",
+            "surrogate",
+            "blank",
+            "long",
+            "numeric",
+            "padding",
+        ]
+    )
     if kind == "as_is":
         return kind, action
     if kind == "case":
         return kind, flip_case(rng, action)
     if kind == "parens":
         plain = " ".join(words)
-        return kind, rng.choice([plain, "(" + plain, plain + ")", "((" + plain + "))",
-                                 "(" + verb + " (" + " ".join(args) + "))", ")" + plain + "(",
-                                 "(" * rng.randint(2, 200) + plain, plain + ")" * 50, "()",
-                                 "(" + plain + ")(" + plain + ")", "[" + plain + "]"])
+        return kind, rng.choice(
+            [
+                plain,
+                "(" + plain,
+                plain + ")",
+                "((" + plain + "))",
+                "(" + verb + " (" + " ".join(args) + "))",
+                ")" + plain + "(",
+                "(" * rng.randint(2, 200) + plain,
+                plain + ")" * 50,
+                "()",
+                "(" + plain + ")(" + plain + ")",
+                "[" + plain + "]",
+            ]
+        )
     if kind == "call":
         return kind, f"{verb}({', '.join(args)})" + rng.choice(["", ";", ")", "\n"])
     if kind == "commas":
@@ -166,36 +244,59 @@ def command_mutation(rng: random.Random, action: str, vocab: list[str]) -> tuple
         extra = [rng.choice(vocab) for _ in range(rng.randint(1, 3))]
         return kind, "(" + " ".join(words + extra) + ")"
     if kind == "missing_arg":
-        return kind, "(" + " ".join(words[:rng.randint(0, max(0, len(words) - 1))]) + ")"
+        return kind, "(" + " ".join(words[: rng.randint(0, max(0, len(words) - 1))]) + ")"
     if kind == "swap_args":
         shuffled = args[:]
         rng.shuffle(shuffled)
         return kind, "(" + " ".join([verb] + shuffled[::-1]) + ")"
     if kind == "joined":
         return kind, rng.choice(["\n", "; ", " and ", "\r\n", " then ", "\r"]).join(
-            [action, rng.choice(vocab + [action])])
+            [action, rng.choice(vocab + [action])]
+        )
     if kind == "words":
         return kind, " ".join(rng.choice(vocab + JUNK_WORDS) for _ in range(rng.randint(1, 6)))
     if kind == "control":
-        return kind, mutate_text(rng, action, None) if rng.random() < 0.5 else \
-            "".join(rng.choice(CONTROL) for _ in range(rng.randint(1, 20)))
+        return kind, mutate_text(rng, action, None) if rng.random() < 0.5 else "".join(
+            rng.choice(CONTROL) for _ in range(rng.randint(1, 20))
+        )
     if kind in ("nul", "emoji", "rtl", "combining", "surrogate"):
         return kind, mutate_text(rng, action, kind)
     if kind == "unicode":
         return kind, mutate_text(rng, action, rng.choice(list(UNICODE)))
     if kind == "blank":
-        return kind, rng.choice(["", " ", "\t", "\n", "\r\n", "\u3000", "\u00a0", "\x0b\x0c",
-                                 "   \n\t  ", "\u200b"])
+        return kind, rng.choice(
+            ["", " ", "\t", "\n", "\r\n", "\u3000", "\u00a0", "\x0b\x0c", "   \n\t  ", "\u200b"]
+        )
     if kind == "numeric":
-        return kind, rng.choice(["0", "1", "-1", "99999999999999999999999", "1e308", "nan",
-                                 "0x10", str(rng.randrange(-100, 100))])
+        return kind, rng.choice(
+            [
+                "0",
+                "1",
+                "-1",
+                "99999999999999999999999",
+                "1e308",
+                "nan",
+                "0x10",
+                str(rng.randrange(-100, 100)),
+            ]
+        )
     if kind == "padding":
         pad = rng.choice([" ", "\t", "\n", "\u3000"]) * rng.choice([10, 9_999, 10_001, 100_000])
         return kind, rng.choice([pad + action, action + pad, pad + action + pad])
     # long: around the command limit and up to 1 MB
     size = rng.choice([9_999, 10_000, 10_001, 50_000, 300_000, 1_000_000])
-    unit = rng.choice([action + " ", "x", "(", ")", "\u00e9", "\U0001F600", "a" + "\u0301",
-                       verb + " " + " ".join(args + ["b"] * 5) + " "])
+    unit = rng.choice(
+        [
+            action + " ",
+            "x",
+            "(",
+            ")",
+            "\u00e9",
+            "\U0001f600",
+            "a" + "\u0301",
+            verb + " " + " ".join(args + ["b"] * 5) + " ",
+        ]
+    )
     return kind, (unit * (size // len(unit) + 1))[:size]
 
 
@@ -204,10 +305,19 @@ class StrCommand(str):
 
 
 NON_STRINGS = [
-    lambda a: None, lambda a: 3, lambda a: 2.5, lambda a: True, lambda a: a.encode(),
-    lambda a: bytearray(a.encode()), lambda a: np.array(split_command(a)),
-    lambda a: np.array([a]), lambda a: [a], lambda a: (a,), lambda a: {"action": a},
-    lambda a: object(), lambda a: np.int64(0),
+    lambda a: None,
+    lambda a: 3,
+    lambda a: 2.5,
+    lambda a: True,
+    lambda a: a.encode(),
+    lambda a: bytearray(a.encode()),
+    lambda a: np.array(split_command(a)),
+    lambda a: np.array([a]),
+    lambda a: [a],
+    lambda a: (a,),
+    lambda a: {"action": a},
+    lambda a: object(),
+    lambda a: np.int64(0),
 ]
 
 
@@ -269,14 +379,19 @@ def where(exc: BaseException) -> str:
     if frame is None:
         return "?"
     name = frame.filename.replace("\\", "/")
-    name = name[name.rfind("/planloop/") + 1:] if "/planloop/" in name else Path(name).name
+    name = name[name.rfind("/planloop/") + 1 :] if "/planloop/" in name else Path(name).name
     return f"{name}:{frame.lineno} {frame.name}"
 
 
 # -- target: commands to the environments -------------------------------------------------
 ENV_IDS = list(ENVIRONMENTS)
-FULLY_OBSERVABLE = ("PDDL-v0", "Blocksworld-v0", "Mystery-BW-v0", "MysteryRandom-BW-v0",
-                    "Baking-v0")
+FULLY_OBSERVABLE = (
+    "PDDL-v0",
+    "Blocksworld-v0",
+    "Mystery-BW-v0",
+    "MysteryRandom-BW-v0",
+    "Baking-v0",
+)
 ALFWORLD_GAMES = 3  # generated games the ALFWorld cases draw from (made once, in setup)
 
 
@@ -342,25 +457,25 @@ class EnvTarget:
 
     def run(self, rng: random.Random, index: int, record: Record) -> None:
         env_id = ENV_IDS[index % len(ENV_IDS)]
-        obs_format = rng.choice(["text", "text", "pddl"]) if env_id in FULLY_OBSERVABLE \
-            else "text"
+        obs_format = rng.choice(["text", "text", "pddl"]) if env_id in FULLY_OBSERVABLE else "text"
         record.env_key = (env_id, obs_format)
         env = self.env(env_id, obs_format)
         keys = self.keys[record.env_key]
-        options = {"instance": rng.randrange(ALFWORLD_GAMES)} if env_id == "ALFWorld-v0" \
-            else None
+        options = {"instance": rng.randrange(ALFWORLD_GAMES)} if env_id == "ALFWorld-v0" else None
         obs, info = env.reset(seed=rng.randrange(2**31), options=options)
         for _ in range(rng.choice([0, 0, 1, 2, 3, 6])):  # a short random walk first
             if not info["admissible_actions"]:
                 break
-            obs, _, terminated, truncated, info = env.step(rng.choice(
-                sorted(info["admissible_actions"])))
+            obs, _, terminated, truncated, info = env.step(
+                rng.choice(sorted(info["admissible_actions"]))
+            )
             if terminated or truncated:
                 obs, info = env.reset(seed=rng.randrange(2**31), options=options)
         admissible = sorted(info["admissible_actions"]) or ["look"]
         action = rng.choice(admissible)
-        vocab = sorted({w for a in admissible for w in split_command(a)}
-                       | set(str(obs).split()[:50]))
+        vocab = sorted(
+            {w for a in admissible for w in split_command(a)} | set(str(obs).split()[:50])
+        )
         roll = rng.random()
         if roll < 0.08:
             maker = rng.randrange(len(NON_STRINGS))
@@ -380,24 +495,31 @@ class EnvTarget:
                 env.step(command)
             except TypeError:
                 if snapshot(env) != before:
-                    record.violation("StateChanged", "a rejected non-string action changed "
-                                     "the state")
+                    record.violation(
+                        "StateChanged", "a rejected non-string action changed the state"
+                    )
                 return
             record.violation("NoTypeError", f"a {type(command).__name__} action was accepted")
             return
         obs, reward, terminated, truncated, info = env.step(command)
         if not env.observation_space.contains(obs):
-            bad = sorted({c for c in obs if c not in env.observation_space.character_set})[:10] \
-                if isinstance(obs, str) else type(obs).__name__
+            bad = (
+                sorted({c for c in obs if c not in env.observation_space.character_set})[:10]
+                if isinstance(obs, str)
+                else type(obs).__name__
+            )
             size = len(obs) if isinstance(obs, str) else "-"
-            record.outside.append(f"obs of length {size}, characters outside the charset: "
-                                  f"{bad!r}")
+            record.outside.append(f"obs of length {size}, characters outside the charset: {bad!r}")
         if set(info) != keys:
-            record.violation("InfoKeys", f"info keys {sorted(set(info) ^ keys)} differ from "
-                             "the reset's")
+            record.violation(
+                "InfoKeys", f"info keys {sorted(set(info) ^ keys)} differ from the reset's"
+            )
         if action_failure(info) is not None and snapshot(env) != before:
-            record.violation("StateChanged", "an invalid command changed the state "
-                             f"(action_error kind {info['action_error'].get('kind')!r})")
+            record.violation(
+                "StateChanged",
+                "an invalid command changed the state "
+                f"(action_error kind {info['action_error'].get('kind')!r})",
+            )
 
 
 # -- target: PDDL text to the reader, and to the planners ---------------------------------
@@ -411,10 +533,15 @@ IPC_TYPED_PROBLEM = """\
 )
 """
 _TOKENS = re.compile(r"\s+|\(|\)|[^\s()]+")
-PROSE = [("Here is the PDDL you asked for:\n```pddl\n", "\n```\nLet me know if this helps!"),
-         ("Sure! ", ""), ("", "\n\nNote: I added the missing predicate."),
-         ("```\n", "\n```"), ("<think>hmm</think>\n", ""), ("(define", ""),
-         ("Domain:\n", "\nProblem:\n(define (problem p) (:domain d))")]
+PROSE = [
+    ("Here is the PDDL you asked for:\n```pddl\n", "\n```\nLet me know if this helps!"),
+    ("Sure! ", ""),
+    ("", "\n\nNote: I added the missing predicate."),
+    ("```\n", "\n```"),
+    ("<think>hmm</think>\n", ""),
+    ("(define", ""),
+    ("Domain:\n", "\nProblem:\n(define (problem p) (:domain d))"),
+]
 
 
 def pddl_sources(target_envs) -> list[tuple[str, str, str, float]]:
@@ -426,10 +553,12 @@ def pddl_sources(target_envs) -> list[tuple[str, str, str, float]]:
             env = gym.make(env_id).unwrapped
             for instance in (0, 3):
                 _, info = env.reset(options={"instance": instance})
-                sources.append((f"{env_id}#{instance}", info["domain_pddl"],
-                                info["problem_pddl"], 1.0))
-        sources.append(("blocks_typed", (ENV_DATA / "blocks_typed.pddl").read_text(),
-                        IPC_TYPED_PROBLEM, 1.0))
+                sources.append(
+                    (f"{env_id}#{instance}", info["domain_pddl"], info["problem_pddl"], 1.0)
+                )
+        sources.append(
+            ("blocks_typed", (ENV_DATA / "blocks_typed.pddl").read_text(), IPC_TYPED_PROBLEM, 1.0)
+        )
         coin = gym.make("CoinCollector-v0").unwrapped
         coin.reset(seed=0)
         sources.append(("CoinCollector-world", *coin.world_pddl()[:2], 1.0))
@@ -443,10 +572,28 @@ def pddl_sources(target_envs) -> list[tuple[str, str, str, float]]:
 
 
 PDDL_KINDS = {  # kind: weight
-    "delete": 1, "duplicate": 1, "swap": 1, "replace": 1, "drop_paren": 1, "add_paren": 1,
-    "unicode": 1, "control": 1, "line_ends": 1, "prose": 1, "case": 1, "truncate": 1,
-    "lines": 1, "comments": 1, "empty": 0.5, "sentence": 0.5, "long_word": 0.5,
-    "other_file": 0.5, "path_like": 0.5, "facts": 0.3, "nesting": 0.6, "limits": 0.12,
+    "delete": 1,
+    "duplicate": 1,
+    "swap": 1,
+    "replace": 1,
+    "drop_paren": 1,
+    "add_paren": 1,
+    "unicode": 1,
+    "control": 1,
+    "line_ends": 1,
+    "prose": 1,
+    "case": 1,
+    "truncate": 1,
+    "lines": 1,
+    "comments": 1,
+    "empty": 0.5,
+    "sentence": 0.5,
+    "long_word": 0.5,
+    "other_file": 0.5,
+    "path_like": 0.5,
+    "facts": 0.3,
+    "nesting": 0.6,
+    "limits": 0.12,
 }
 # Paths whose reading never ends or never stops growing: tried only in a child process
 # with a memory cap (an unbounded read would take the whole machine down), like the
@@ -459,11 +606,14 @@ def reader_limits():
     written with when that module is not there."""
     try:
         from planloop.pddl.source import Limits
+
         return Limits()
     except ImportError:
+
         class Defaults:
             max_bytes, max_depth, max_objects = 8_000_000, 100, 20_000
             max_init_facts, max_goal_size = 200_000, 100_000
+
         return Defaults()
 
 
@@ -483,9 +633,22 @@ def mutate_pddl(rng: random.Random, text: str, other: str, side: str) -> tuple[s
         tokens[i], tokens[j] = tokens[j], tokens[i]
     elif kind == "replace":
         i = rng.choice(words)
-        tokens[i] = rng.choice(JUNK_WORDS + [tokens[rng.choice(words)], "?" + tokens[i],
-                                             ":" + tokens[i], tokens[i] + "-", "-", "--",
-                                             "either", ":types", "object", "(", ")"])
+        tokens[i] = rng.choice(
+            JUNK_WORDS
+            + [
+                tokens[rng.choice(words)],
+                "?" + tokens[i],
+                ":" + tokens[i],
+                tokens[i] + "-",
+                "-",
+                "--",
+                "either",
+                ":types",
+                "object",
+                "(",
+                ")",
+            ]
+        )
     elif kind in ("drop_paren", "add_paren"):
         parens = [i for i in words if tokens[i] in "()"]
         for _ in range(rng.randint(1, 3)):
@@ -502,11 +665,23 @@ def mutate_pddl(rng: random.Random, text: str, other: str, side: str) -> tuple[s
         before, after = rng.choice(PROSE)
         return kind, before + text + after
     elif kind == "empty":
-        return kind, rng.choice(["", " ", "\n", "\t\n  ", "()", "(define)", "(define (domain))",
-                                 ";; nothing here\n", "\ufeff"])
+        return kind, rng.choice(
+            [
+                "",
+                " ",
+                "\n",
+                "\t\n  ",
+                "()",
+                "(define)",
+                "(define (domain))",
+                ";; nothing here\n",
+                "\ufeff",
+            ]
+        )
     elif kind == "sentence":
-        return kind, rng.choice([SENTENCE, "I cannot help with that.", "Sorry, as an AI...",
-                                 "None", "null", "{}", "[]"])
+        return kind, rng.choice(
+            [SENTENCE, "I cannot help with that.", "Sorry, as an AI...", "None", "null", "{}", "[]"]
+        )
     elif kind == "long_word":
         word = "".join(rng.choice("abcdefghij-_") for _ in range(300))
         if rng.random() < 0.4:
@@ -521,7 +696,7 @@ def mutate_pddl(rng: random.Random, text: str, other: str, side: str) -> tuple[s
     elif kind == "case":
         return kind, flip_case(rng, text)
     elif kind == "truncate":
-        return kind, text[:rng.randrange(len(text) + 1)]
+        return kind, text[: rng.randrange(len(text) + 1)]
     elif kind == "lines":
         lines = text.splitlines()
         i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
@@ -538,10 +713,26 @@ def mutate_pddl(rng: random.Random, text: str, other: str, side: str) -> tuple[s
     elif kind == "path_like":
         if rng.random() < 0.25:
             return "device_path", rng.choice(DEVICE_PATHS)
-        return kind, rng.choice(["domain.pddl", "/", "/etc", ".", "~", "\x00", "a\x00b",
-                                 "/dev/null", "../../../../etc/hostname", "C:\\domain.pddl",
-                                 "x" * 5000, "\udc80.pddl", "/proc/self/mem", "/etc/passwd",
-                                 str(ROOT / "README.md"), str(ROOT)])
+        return kind, rng.choice(
+            [
+                "domain.pddl",
+                "/",
+                "/etc",
+                ".",
+                "~",
+                "\x00",
+                "a\x00b",
+                "/dev/null",
+                "../../../../etc/hostname",
+                "C:\\domain.pddl",
+                "x" * 5000,
+                "\udc80.pddl",
+                "/proc/self/mem",
+                "/etc/passwd",
+                str(ROOT / "README.md"),
+                str(ROOT),
+            ]
+        )
     elif kind == "comments":
         i = rng.choice(words)
         tokens[i] = rng.choice([";", "; (", ";)", "#", "//"]) + tokens[i]
@@ -551,18 +742,20 @@ def mutate_pddl(rng: random.Random, text: str, other: str, side: str) -> tuple[s
 def _huge(rng: random.Random, text: str) -> str:
     """A fact list (the :init, or a domain's :predicates) repeated many times."""
     copies = rng.choice([100, 1_000, 5_000])
-    match = re.search(r"\(:init(.*?)\)\s*\(:goal", text, re.IGNORECASE | re.DOTALL) or \
-        re.search(r"\(:predicates(.*?)\)\s*\(:", text, re.IGNORECASE | re.DOTALL)
+    match = re.search(r"\(:init(.*?)\)\s*\(:goal", text, re.IGNORECASE | re.DOTALL) or re.search(
+        r"\(:predicates(.*?)\)\s*\(:", text, re.IGNORECASE | re.DOTALL
+    )
     if match is None:
         return text * 100
     body = match.group(1)
-    return text[:match.start(1)] + (body + "\n") * copies + text[match.end(1):]
+    return text[: match.start(1)] + (body + "\n") * copies + text[match.end(1) :]
 
 
 def _nested(rng: random.Random, text: str) -> str:
     limit = reader_limits().max_depth
-    depth = rng.choice([limit - 5, limit - 2, limit - 1, limit, limit + 1, limit + 5,
-                        10_000, 200_000])
+    depth = rng.choice(
+        [limit - 5, limit - 2, limit - 1, limit, limit + 1, limit + 5, 10_000, 200_000]
+    )
     style = rng.randrange(4)
     if style == 0:  # deep (and ...) in the goal or a precondition
         at = text.lower().find("(:goal")
@@ -582,23 +775,25 @@ def _at_limits(rng: random.Random, text: str, side: str) -> tuple[str, str]:
     """``text`` grown to just under or just over one of the reader's size limits."""
     limits = reader_limits()
     over = rng.random() < 0.5
-    field = rng.choice(["max_bytes", "max_objects", "max_init_facts", "max_goal_size"]
-                       if side == "problem" else ["max_bytes", "max_objects"])
+    field = rng.choice(
+        ["max_bytes", "max_objects", "max_init_facts", "max_goal_size"]
+        if side == "problem"
+        else ["max_bytes", "max_objects"]
+    )
     count = getattr(limits, field) + (1 if over else -1)
     kind = f"limits:{field}{'+1' if over else '-1'}"
     lower = text.lower()
     if field == "max_bytes":
         pad = "\n; " + "x" * 997
-        filler = (pad * (count // len(pad) + 1))[:max(0, count - len(text))]
+        filler = (pad * (count // len(pad) + 1))[: max(0, count - len(text))]
         return kind, text + filler
     if field == "max_objects":
         at = lower.find("(:objects") if side == "problem" else -1
         if at >= 0:  # keep the declared ones, then add up to the limit
-            declared = text[at + len("(:objects"):form_end(text, at) - 1].split()
+            declared = text[at + len("(:objects") : form_end(text, at) - 1].split()
             count -= len(declared) - 2 * declared.count("-")
             at += len("(:objects")
-            return kind, text[:at] + " " + " ".join(f"o{i}" for i in range(count)) + " " \
-                + text[at:]
+            return kind, text[:at] + " " + " ".join(f"o{i}" for i in range(count)) + " " + text[at:]
         names = " ".join(f"o{i}" for i in range(count))
         at = lower.find("(:predicates")
         at = at if at >= 0 else lower.find("(:action")
@@ -608,15 +803,17 @@ def _at_limits(rng: random.Random, text: str, side: str) -> tuple[str, str]:
         if match is None:
             return kind, text
         fact = match.group(1)
-        return kind, text[:match.end(1)] + (" " + fact) * (count - 1) + text[match.end(1):]
+        return kind, text[: match.end(1)] + (" " + fact) * (count - 1) + text[match.end(1) :]
     start = lower.find("(:goal")
-    atom = re.search(r"\((?!and\b)[^()]*\)", text[start + 1:], re.IGNORECASE) \
-        if start >= 0 else None
+    atom = (
+        re.search(r"\((?!and\b)[^()]*\)", text[start + 1 :], re.IGNORECASE) if start >= 0 else None
+    )
     if atom is None:
         return kind, text
     end = form_end(text, start)
-    return kind, text[:start] + "(:goal (and " + " ".join([atom.group(0)] * (count - 1)) \
-        + "))" + text[end:]
+    return kind, text[:start] + "(:goal (and " + " ".join(
+        [atom.group(0)] * (count - 1)
+    ) + "))" + text[end:]
 
 
 def form_end(text: str, start: int) -> int:
@@ -671,13 +868,18 @@ def load_in_child(domain: str, problem: str, budget: float) -> None:
     """``load`` in a memory-capped child process: raises SandboxedCrash or Hang."""
     import subprocess
     import tempfile
+
     with tempfile.TemporaryDirectory() as folder:
         inputs = Path(folder) / "inputs.json"
         inputs.write_text(json.dumps([domain, problem]), encoding="utf-8")
         try:
-            done = subprocess.run([sys.executable, "-c", SANDBOX, str(inputs)],
-                                  capture_output=True, text=True, timeout=budget,
-                                  stdin=subprocess.DEVNULL)
+            done = subprocess.run(
+                [sys.executable, "-c", SANDBOX, str(inputs)],
+                capture_output=True,
+                text=True,
+                timeout=budget,
+                stdin=subprocess.DEVNULL,
+            )
         except subprocess.TimeoutExpired:
             raise Hang() from None
     lines = done.stdout.strip().splitlines()
@@ -685,8 +887,9 @@ def load_in_child(domain: str, problem: str, budget: float) -> None:
         raise SandboxedCrash(f"exit {done.returncode}", done.stderr.strip()[-300:], "sandbox")
     answer = json.loads(lines[-1])
     if answer["outcome"] == "crash":
-        raise SandboxedCrash(answer["type"], answer["message"], answer["where"],
-                             answer.get("traceback", ""))
+        raise SandboxedCrash(
+            answer["type"], answer["message"], answer["where"], answer.get("traceback", "")
+        )
 
 
 class PddlTarget:
@@ -700,6 +903,7 @@ class PddlTarget:
 
     def setup(self, cases: int) -> None:
         from planloop.pddl import load
+
         self.sources = pddl_sources(self.envs)
         for name, domain, problem, _ in self.sources:  # every source itself is valid
             load(domain, problem)
@@ -715,8 +919,10 @@ class PddlTarget:
 
     def run(self, rng: random.Random, index: int, record: Record) -> None:
         from planloop.pddl import PDDLError, load
-        name, domain, problem, _ = rng.choices(self.sources,
-                                               weights=[s[3] for s in self.sources])[0]
+
+        name, domain, problem, _ = rng.choices(self.sources, weights=[s[3] for s in self.sources])[
+            0
+        ]
         side = rng.choice(["domain", "problem", "problem", "both"])
         kinds = []
         if side in ("domain", "both"):
@@ -729,8 +935,13 @@ class PddlTarget:
         sandboxed = any(k in kind for kind in kinds for k in ("device_path", "limits:"))
         solving = self.solving(index) and not sandboxed
         record.label = f"{'solve ' if solving else ''}{name} {' '.join(kinds)}"
-        record.input = {side: domain} if side == "domain" else \
-            {side: problem} if side == "problem" else {"domain": domain, "problem": problem}
+        record.input = (
+            {side: domain}
+            if side == "domain"
+            else {side: problem}
+            if side == "problem"
+            else {"domain": domain, "problem": problem}
+        )
         if solving:
             return self._solve(rng, domain, problem, record)
         if sandboxed:
@@ -747,6 +958,7 @@ class PddlTarget:
 
     def _solve(self, rng: random.Random, domain: str, problem: str, record: Record) -> None:
         from planloop.pddl import PDDLError, PlanResult, load, solve, validate
+
         planner = rng.choice(["lama-first", "lama-first", "bfs", "astar"])
         record.label += f" [{planner}]"
         result = solve(domain, problem, planner=planner, timeout=self.SOLVE_TIMEOUT)
@@ -768,18 +980,43 @@ class PddlTarget:
 
 def check_pddl_error(exc: Exception, record: Record) -> None:
     from planloop.pddl import Diagnostic
+
     diagnostics = getattr(exc, "diagnostics", None)
-    if not diagnostics or not all(isinstance(d, Diagnostic) and isinstance(d.message, str)
-                                  for d in diagnostics):
-        record.violation("BadDiagnostics", f"PDDLError without well-formed diagnostics: "
-                         f"{cut(diagnostics, 120)}")
+    if not diagnostics or not all(
+        isinstance(d, Diagnostic) and isinstance(d.message, str) for d in diagnostics
+    ):
+        record.violation(
+            "BadDiagnostics", f"PDDLError without well-formed diagnostics: {cut(diagnostics, 120)}"
+        )
 
 
 # -- target: plans to the validator -------------------------------------------------------
 MAX_PLAN_TEXT = 5_000_000  # the largest plan text generated, in characters
-PLAN_JUNK = ["Plan:", "Here is the plan:", "```", "```pddl", "1.", "Step:", "- ", "* ", "...",
-             "; cost = 4 (unit cost)", "(", ")", "()", "END", "Done!", SENTENCE,
-             "0.000: (", "[1]", "Step 1: ", "#", "\t", "\u2022 (x)", "(a)(b)(c)"]
+PLAN_JUNK = [
+    "Plan:",
+    "Here is the plan:",
+    "```",
+    "```pddl",
+    "1.",
+    "Step:",
+    "- ",
+    "* ",
+    "...",
+    "; cost = 4 (unit cost)",
+    "(",
+    ")",
+    "()",
+    "END",
+    "Done!",
+    SENTENCE,
+    "0.000: (",
+    "[1]",
+    "Step 1: ",
+    "#",
+    "\t",
+    "\u2022 (x)",
+    "(a)(b)(c)",
+]
 
 
 def plan_formats(rng: random.Random, steps: list[str]) -> str:
@@ -788,9 +1025,16 @@ def plan_formats(rng: random.Random, steps: list[str]) -> str:
     lines = []
     for i, step in enumerate(steps, start=1):
         words = split_command(step)
-        lines.append([step, f"{i}. {step}", f"Step {i}: {' '.join(words)}",
-                      f"{i - 1}.000: {step} [1]", f"{words[0]}({', '.join(words[1:])})",
-                      step.upper()][style])
+        lines.append(
+            [
+                step,
+                f"{i}. {step}",
+                f"Step {i}: {' '.join(words)}",
+                f"{i - 1}.000: {step} [1]",
+                f"{words[0]}({', '.join(words[1:])})",
+                step.upper(),
+            ][style]
+        )
     return "\n".join(lines)
 
 
@@ -803,6 +1047,7 @@ class PlanTarget:
 
     def setup(self, cases: int) -> None:
         from planloop.pddl import load, solve
+
         if self.pddl.sources is None:
             self.pddl.sources = pddl_sources(self.pddl.envs)
         self.tasks = []
@@ -822,6 +1067,7 @@ class PlanTarget:
 
     def run(self, rng: random.Random, index: int, record: Record) -> None:
         from planloop.pddl import PDDLError, PlanReport, validate
+
         name, task, plan = rng.choice(self.tasks)
         kind, value = self._plan(rng, task, plan)
         record.label, record.input = f"{name} {kind}", value
@@ -833,8 +1079,7 @@ class PlanTarget:
         if not isinstance(report, PlanReport):
             record.violation("NotPlanReport", f"validate returned {cut(report, 80)}")
         elif report.valid and not task.is_goal(report.final_state):
-            record.violation("ValidWithoutGoal", "a valid report whose final state misses "
-                             "the goal")
+            record.violation("ValidWithoutGoal", "a valid report whose final state misses the goal")
         elif not isinstance(report.advice, str):
             record.violation("BadAdvice", f"advice {cut(report.advice, 80)}")
 
@@ -844,20 +1089,49 @@ class PlanTarget:
         roll = rng.random()
         if roll < 0.10:  # not text at all
             text = plan_formats(rng, steps)
-            return "non_text", rng.choice([
-                None, 0, 7, 2.5, True, text.encode(), bytearray(text.encode()),
-                {"plan": text}, object(), [None], [1, 2], [steps], [b"(x)"],
-                np.array(steps), (s for s in steps), [steps[0], 3]])
+            return "non_text", rng.choice(
+                [
+                    None,
+                    0,
+                    7,
+                    2.5,
+                    True,
+                    text.encode(),
+                    bytearray(text.encode()),
+                    {"plan": text},
+                    object(),
+                    [None],
+                    [1, 2],
+                    [steps],
+                    [b"(x)"],
+                    np.array(steps),
+                    (s for s in steps),
+                    [steps[0], 3],
+                ]
+            )
         if roll < 0.25:  # a list of commands
-            items = [command_mutation(rng, s, vocab)[1] if rng.random() < 0.3 else s
-                     for s in steps]
+            items = [command_mutation(rng, s, vocab)[1] if rng.random() < 0.3 else s for s in steps]
             return "list", items if rng.random() < 0.8 else tuple(items)
         lines = plan_formats(rng, steps).split("\n")
         kinds = []
         for _ in range(rng.randint(1, 3)):
-            op = rng.choice(["delete", "duplicate", "swap", "command", "junk", "unicode",
-                             "line_ends", "huge", "long_line", "one_line", "empty", "case",
-                             "prose"])
+            op = rng.choice(
+                [
+                    "delete",
+                    "duplicate",
+                    "swap",
+                    "command",
+                    "junk",
+                    "unicode",
+                    "line_ends",
+                    "huge",
+                    "long_line",
+                    "one_line",
+                    "empty",
+                    "case",
+                    "prose",
+                ]
+            )
             kinds.append(op)
             i = rng.randrange(len(lines)) if lines else 0
             if not lines:
@@ -880,8 +1154,9 @@ class PlanTarget:
                 lines = [sep.join(lines)]
             elif op == "huge":  # up to about MAX_PLAN_TEXT
                 size = sum(len(line) + 1 for line in lines)
-                lines = lines * max(1, min(rng.choice([100, 10_000, 50_000]),
-                                           MAX_PLAN_TEXT // max(1, size)))
+                lines = lines * max(
+                    1, min(rng.choice([100, 10_000, 50_000]), MAX_PLAN_TEXT // max(1, size))
+                )
             elif op == "long_line":
                 lines[i] = lines[i] + " " + "x" * rng.choice([300, 100_000, 1_000_000])
             elif op == "one_line":
@@ -901,9 +1176,14 @@ GOOD_USAGE = {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18}
 
 
 def completion(message: object, **fields) -> dict:
-    body = {"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "m",
-            "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
-            "usage": dict(GOOD_USAGE)}
+    body = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "m",
+        "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+        "usage": dict(GOOD_USAGE),
+    }
     body.update(fields)
     return body
 
@@ -925,48 +1205,126 @@ def garbage(rng: random.Random, depth: int = 0) -> object:
         return mutate_text(rng, "text")
     if pick == 6:
         return [garbage(rng, depth + 1) for _ in range(rng.randint(0, 3))]
-    return {rng.choice(["content", "role", "name", "x", ""]): garbage(rng, depth + 1)
-            for _ in range(rng.randint(0, 3))}
+    return {
+        rng.choice(["content", "role", "name", "x", ""]): garbage(rng, depth + 1)
+        for _ in range(rng.randint(0, 3))
+    }
 
 
 def mutated_completion(rng: random.Random) -> tuple[str, dict]:
     message = {"role": "assistant", "content": "(attack a)"}
     body = completion(message)
-    field = rng.choice(["content", "message", "choices", "tool_calls", "usage", "model",
-                        "finish_reason", "top", "extra", "missing", "role"])
+    field = rng.choice(
+        [
+            "content",
+            "message",
+            "choices",
+            "tool_calls",
+            "usage",
+            "model",
+            "finish_reason",
+            "top",
+            "extra",
+            "missing",
+            "role",
+        ]
+    )
     if field == "content":
-        message["content"] = rng.choice([None, 5, -1.5, True, ["a", "b"],
-                                         [{"type": "text", "text": "hi"}], {"text": "hi"},
-                                         "", "x" * 100_000, garbage(rng)])
+        message["content"] = rng.choice(
+            [
+                None,
+                5,
+                -1.5,
+                True,
+                ["a", "b"],
+                [{"type": "text", "text": "hi"}],
+                {"text": "hi"},
+                "",
+                "x" * 100_000,
+                garbage(rng),
+            ]
+        )
     elif field == "message":
-        body["choices"][0]["message"] = rng.choice([None, "hi", 3, [], {}, [message],
-                                                    garbage(rng)])
+        body["choices"][0]["message"] = rng.choice([None, "hi", 3, [], {}, [message], garbage(rng)])
     elif field == "choices":
-        body["choices"] = rng.choice([[], "hi", None, 0, {}, [None], [{}], [[]], ["x"],
-                                      [{"message": message}] * 50, garbage(rng)])
+        body["choices"] = rng.choice(
+            [
+                [],
+                "hi",
+                None,
+                0,
+                {},
+                [None],
+                [{}],
+                [[]],
+                ["x"],
+                [{"message": message}] * 50,
+                garbage(rng),
+            ]
+        )
     elif field == "tool_calls":
-        message["tool_calls"] = rng.choice([
-            "garbage", 5, {}, [None], [5], ["x"], [{}], [{"function": None}],
-            [{"id": "c", "type": "function", "function": {"name": 5, "arguments": {"a": 1}}}],
-            [{"id": None, "type": "function", "function": {"name": None, "arguments": None}}],
-            [{"id": "c", "type": "function", "function": {"name": "act",
-                                                          "arguments": "{not json"}}],
-            [{"id": "c", "type": "function", "function": {"name": "act", "arguments": "{}"}}] * 30,
-            [{"id": "c", "type": "nonsense", "function": "act"}], garbage(rng)])
+        message["tool_calls"] = rng.choice(
+            [
+                "garbage",
+                5,
+                {},
+                [None],
+                [5],
+                ["x"],
+                [{}],
+                [{"function": None}],
+                [{"id": "c", "type": "function", "function": {"name": 5, "arguments": {"a": 1}}}],
+                [{"id": None, "type": "function", "function": {"name": None, "arguments": None}}],
+                [
+                    {
+                        "id": "c",
+                        "type": "function",
+                        "function": {"name": "act", "arguments": "{not json"},
+                    }
+                ],
+                [{"id": "c", "type": "function", "function": {"name": "act", "arguments": "{}"}}]
+                * 30,
+                [{"id": "c", "type": "nonsense", "function": "act"}],
+                garbage(rng),
+            ]
+        )
     elif field == "usage":
-        body["usage"] = rng.choice([
-            None, "lots", 5, [], {}, {"prompt_tokens": "11", "completion_tokens": "7"},
-            {"prompt_tokens": -5, "completion_tokens": -1}, {"prompt_tokens": 1.5},
-            {"prompt_tokens": None, "completion_tokens": None}, {"prompt_tokens": 10**30},
-            {"prompt_tokens": True, "completion_tokens": False}, {"prompt_tokens": "NaN"},
-            {"prompt_tokens": [1]}, {"completion_tokens": {"x": 1}}, garbage(rng)])
+        body["usage"] = rng.choice(
+            [
+                None,
+                "lots",
+                5,
+                [],
+                {},
+                {"prompt_tokens": "11", "completion_tokens": "7"},
+                {"prompt_tokens": -5, "completion_tokens": -1},
+                {"prompt_tokens": 1.5},
+                {"prompt_tokens": None, "completion_tokens": None},
+                {"prompt_tokens": 10**30},
+                {"prompt_tokens": True, "completion_tokens": False},
+                {"prompt_tokens": "NaN"},
+                {"prompt_tokens": [1]},
+                {"completion_tokens": {"x": 1}},
+                garbage(rng),
+            ]
+        )
     elif field == "model":
         body["model"] = rng.choice([None, 5, "", [], {"x": 1}])
     elif field == "finish_reason":
         body["choices"][0]["finish_reason"] = rng.choice([None, "length", 5, "content_filter"])
     elif field == "top":
-        body = rng.choice([None, [], "hi", 5, [body], {"error": {"message": "overloaded"}},
-                           {"error": "x"}, {"object": "error", "message": "bad"}])
+        body = rng.choice(
+            [
+                None,
+                [],
+                "hi",
+                5,
+                [body],
+                {"error": {"message": "overloaded"}},
+                {"error": "x"},
+                {"object": "error", "message": "bad"},
+            ]
+        )
     elif field == "extra":
         body[rng.choice(["x", "choices_", "system_fingerprint"])] = garbage(rng)
     elif field == "missing":
@@ -978,21 +1336,47 @@ def mutated_completion(rng: random.Random) -> tuple[str, dict]:
 
 def raw_body(rng: random.Random) -> tuple[str, tuple]:
     good = json.dumps(completion({"role": "assistant", "content": "(attack a)"})).encode()
-    kind = rng.choice(["truncated", "random_bytes", "deep", "sse", "html", "content_type",
-                       "bad_utf8", "bom", "empty", "gzip", "length_short", "length_long",
-                       "chunked", "nan", "huge", "duplicate_keys", "status_body"])
+    kind = rng.choice(
+        [
+            "truncated",
+            "random_bytes",
+            "deep",
+            "sse",
+            "html",
+            "content_type",
+            "bad_utf8",
+            "bom",
+            "empty",
+            "gzip",
+            "length_short",
+            "length_long",
+            "chunked",
+            "nan",
+            "huge",
+            "duplicate_keys",
+            "status_body",
+        ]
+    )
     status, headers = 200, {}
     if kind == "truncated":
-        body = good[:rng.randrange(len(good))]
+        body = good[: rng.randrange(len(good))]
     elif kind == "random_bytes":
         body = bytes(rng.randrange(256) for _ in range(rng.randint(0, 2000)))
     elif kind == "deep":
         depth = rng.choice([100, 1_000, 100_000])
-        body = (b"[" * depth + b"]" * depth) if rng.random() < 0.5 else \
-            (b'{"choices": ' + b'{"a":' * depth + b"1" + b"}" * depth + b"}")
+        body = (
+            (b"[" * depth + b"]" * depth)
+            if rng.random() < 0.5
+            else (b'{"choices": ' + b'{"a":' * depth + b"1" + b"}" * depth + b"}")
+        )
     elif kind == "sse":
-        chunk = {"id": "x", "object": "chat.completion.chunk", "created": 0, "model": "m",
-                 "choices": [{"index": 0, "delta": {"content": "hi"}, "finish_reason": None}]}
+        chunk = {
+            "id": "x",
+            "object": "chat.completion.chunk",
+            "created": 0,
+            "model": "m",
+            "choices": [{"index": 0, "delta": {"content": "hi"}, "finish_reason": None}],
+        }
         body = f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n".encode()
         headers = {"Content-Type": rng.choice(["text/event-stream", "application/json"])}
     elif kind == "html":
@@ -1000,8 +1384,17 @@ def raw_body(rng: random.Random) -> tuple[str, tuple]:
         headers = {"Content-Type": "text/html"}
     elif kind == "content_type":
         body = good
-        headers = {"Content-Type": rng.choice(["text/plain", "application/octet-stream",
-                                               "image/png", "", "application/json; charset=x"])}
+        headers = {
+            "Content-Type": rng.choice(
+                [
+                    "text/plain",
+                    "application/octet-stream",
+                    "image/png",
+                    "",
+                    "application/json; charset=x",
+                ]
+            )
+        }
     elif kind == "bad_utf8":
         body = good.replace(b"(attack a)", b"\xff\xfe\xc3(")
     elif kind == "bom":
@@ -1023,24 +1416,44 @@ def raw_body(rng: random.Random) -> tuple[str, tuple]:
     elif kind == "nan":
         body = good.replace(b"11", rng.choice([b"NaN", b"Infinity", b"-Infinity", b"1e999"]))
     elif kind == "huge":
-        body = json.dumps(completion({"role": "assistant",
-                                      "content": "x" * rng.choice([10**5, 5 * 10**6])})).encode()
+        body = json.dumps(
+            completion({"role": "assistant", "content": "x" * rng.choice([10**5, 5 * 10**6])})
+        ).encode()
     elif kind == "duplicate_keys":
         body = good[:-1] + b', "choices": null}'
     else:
         status = rng.choice([200, 201, 204, 299, 301, 302, 304, 400, 429, 500, 503, 999])
         body = good if rng.random() < 0.5 else b"{}"
         if status in (301, 302):
-            headers = {"Location": rng.choice(["http://127.0.0.1:1/", "/v1/chat/completions",
-                                               "ftp://x"])}
+            headers = {
+                "Location": rng.choice(["http://127.0.0.1:1/", "/v1/chat/completions", "ftp://x"])
+            }
     return kind, ("raw", status, headers, body)
 
 
 def retry_after(rng: random.Random) -> dict:
-    value = rng.choice(["0", "1", "-5", "abc", "99999", "1e9", "NaN", "0.01", "",
-                        "Wed, 21 Oct 2015 07:28:00 GMT", "Fri, 31 Dec 9999 23:59:59 GMT"])
-    return rng.choice([{"Retry-After": value}, {"retry-after-ms": value},
-                       {"Retry-After": value, "retry-after-ms": "5"}])
+    value = rng.choice(
+        [
+            "0",
+            "1",
+            "-5",
+            "abc",
+            "99999",
+            "1e9",
+            "NaN",
+            "0.01",
+            "",
+            "Wed, 21 Oct 2015 07:28:00 GMT",
+            "Fri, 31 Dec 9999 23:59:59 GMT",
+        ]
+    )
+    return rng.choice(
+        [
+            {"Retry-After": value},
+            {"retry-after-ms": value},
+            {"Retry-After": value, "retry-after-ms": "5"},
+        ]
+    )
 
 
 def model_script(rng: random.Random) -> tuple[str, list]:
@@ -1055,16 +1468,27 @@ def model_script(rng: random.Random) -> tuple[str, list]:
     if roll < 0.80:
         code = rng.choice([400, 401, 403, 404, 408, 409, 413, 422, 429, 429, 500, 502, 503, 504])
         first = ("status", code, retry_after(rng)) if rng.random() < 0.5 else ("status", code)
-        second = rng.choice([("ok", "after the retry"), ("status", 500),
-                             ("json", mutated_completion(rng)[1])])
+        second = rng.choice(
+            [("ok", "after the retry"), ("status", 500), ("json", mutated_completion(rng)[1])]
+        )
         return f"status:{code}{'+retry-after' if len(first) == 3 else ''}", [first, second]
     if roll < 0.95:
         if rng.random() < 0.5:
-            text = rng.choice(["", " ", "(attack a)", mutate_text(rng, "(feast a b)"),
-                               "x" * 200_000, "\ud800", "\x00" * 10])
+            text = rng.choice(
+                [
+                    "",
+                    " ",
+                    "(attack a)",
+                    mutate_text(rng, "(feast a b)"),
+                    "x" * 200_000,
+                    "\ud800",
+                    "\x00" * 10,
+                ]
+            )
             return "ok", [("ok", text)]
-        arguments = rng.choice(['{"command": "(attack a)"}', "{not json", "", "null", "[]",
-                                '"x"', "\x00", "{" * 1000])
+        arguments = rng.choice(
+            ['{"command": "(attack a)"}', "{not json", "", "null", "[]", '"x"', "\x00", "{" * 1000]
+        )
         return "tool", [("tool", rng.choice(["act", "", "\u202e", "x" * 1000]), arguments)]
     if roll < 0.975:
         seconds = rng.choice([0.2, 0.6, 1.3, 3.0])
@@ -1083,6 +1507,7 @@ class ModelTarget:
 
     def setup(self, cases: int) -> None:
         from planloop.llm import OpenAIChat
+
         parameters = inspect.signature(OpenAIChat.__init__).parameters
         self.options = {"timeout": 1, "max_retries": 1, "backoff": 0.01}
         for name in ("deadline", "max_retry_after"):
@@ -1092,6 +1517,7 @@ class ModelTarget:
 
     def _start(self) -> None:
         from planloop.llm.fake_server import FakeChatServer
+
         if self.server is not None:
             self.server.__exit__(None, None, None)
         self.server = FakeChatServer([]).__enter__()
@@ -1110,14 +1536,28 @@ class ModelTarget:
 
     def run(self, rng: random.Random, index: int, record: Record) -> None:
         from planloop.llm import ChatResponse, LLMError, OpenAIChat
+
         kind, script = model_script(rng)
         record.label, record.input = kind, script
         self.server.script[:] = script
         self.server.requests.clear()
         model = OpenAIChat("m", base_url=self.server.url, **self.options)
-        tools = [{"type": "function", "function": {
-            "name": "act", "parameters": {"type": "object", "properties": {
-                "command": {"type": "string"}}}}}] if kind == "tool" else None
+        tools = (
+            [
+                {
+                    "type": "function",
+                    "function": {
+                        "name": "act",
+                        "parameters": {
+                            "type": "object",
+                            "properties": {"command": {"type": "string"}},
+                        },
+                    },
+                }
+            ]
+            if kind == "tool"
+            else None
+        )
         try:
             reply = model.complete([{"role": "user", "content": "next action?"}], tools=tools)
         except LLMError:
@@ -1143,8 +1583,9 @@ class ModelTarget:
             if not isinstance(call.name, str) or not isinstance(call.arguments, str):
                 record.violation("BadToolCall", f"tool call {cut(call, 120)}")
         if script[0][0] == "ok" and reply.text != script[0][1]:
-            record.violation("TextChanged", f"sent {cut(script[0][1], 60)}, got "
-                             f"{cut(reply.text, 60)}")
+            record.violation(
+                "TextChanged", f"sent {cut(script[0][1], 60)}, got {cut(reply.text, 60)}"
+            )
 
 
 # -- the campaign --------------------------------------------------------------------------
@@ -1152,7 +1593,7 @@ def split_cases(cases: int, targets) -> dict[str, int]:
     """``cases`` shared among ``targets`` by WEIGHTS; the shares sum to ``cases``."""
     total = sum(WEIGHTS[t] for t in targets)
     shares = {t: int(cases * WEIGHTS[t] / total) for t in targets}
-    for t in sorted(targets, key=lambda t: -WEIGHTS[t])[:cases - sum(shares.values())]:
+    for t in sorted(targets, key=lambda t: -WEIGHTS[t])[: cases - sum(shares.values())]:
         shares[t] += 1
     return shares
 
@@ -1160,12 +1601,18 @@ def split_cases(cases: int, targets) -> dict[str, int]:
 def make_targets() -> dict:
     envs = EnvTarget()
     pddl = PddlTarget(envs)
-    return {"env": envs, "pddl": pddl, "plan": PlanTarget(pddl), "model": ModelTarget(),
-            **{name: make() for name, make in BOUNDARY.TARGETS.items()}}
+    return {
+        "env": envs,
+        "pddl": pddl,
+        "plan": PlanTarget(pddl),
+        "model": ModelTarget(),
+        **{name: make() for name, make in BOUNDARY.TARGETS.items()},
+    }
 
 
-def run_case(target, seed: int, index: int,
-             slack: float = 1.0) -> tuple[Record, BaseException | None, float, bool]:
+def run_case(
+    target, seed: int, index: int, slack: float = 1.0
+) -> tuple[Record, BaseException | None, float, bool]:
     """Run case ``index``: (record, exception or None, seconds, hung). ``slack``
     multiplies the case's wall-clock budget (a loaded machine)."""
     rng = random.Random(f"{seed}/{target.name}/{index}")
@@ -1189,8 +1636,16 @@ def run_case(target, seed: int, index: int,
 
 
 def run_target(target, cases: int, seed: int, progress=None, slack: float = 1.0) -> dict:
-    result = {"cases": 0, "crashes": [], "hangs": [], "outside_space": [], "violations": 0,
-              "slowest": {"seconds": 0.0}, "seconds": 0.0, "coverage": {}}
+    result = {
+        "cases": 0,
+        "crashes": [],
+        "hangs": [],
+        "outside_space": [],
+        "violations": 0,
+        "slowest": {"seconds": 0.0},
+        "seconds": 0.0,
+        "coverage": {},
+    }
     start = time.perf_counter()
     target.setup(cases)
     result["setup_seconds"] = round(time.perf_counter() - start, 3)
@@ -1199,35 +1654,51 @@ def run_target(target, cases: int, seed: int, progress=None, slack: float = 1.0)
         result["cases"] += 1
         source = record.label.split(" ")[0]  # the env, PDDL source, task or reply kind
         result["coverage"][source] = result["coverage"].get(source, 0) + 1
-        reproducer = {"seed": seed, "case": index, "replay": f"--seed {seed} --replay "
-                      f"{target.name}:{index}", "label": record.label,
-                      "input": cut(record.input)}
+        reproducer = {
+            "seed": seed,
+            "case": index,
+            "replay": f"--seed {seed} --replay {target.name}:{index}",
+            "label": record.label,
+            "input": cut(record.input),
+        }
         if hung:
-            result["hangs"].append({**reproducer, "seconds": round(seconds, 3),
-                                    "budget": record.budget})
+            result["hangs"].append(
+                {**reproducer, "seconds": round(seconds, 3), "budget": record.budget}
+            )
             target.recover(record)
         elif error is not None:
             sandboxed = isinstance(error, SandboxedCrash)
-            result["crashes"].append({
-                **reproducer, "type": error.kind if sandboxed else type(error).__name__,
-                "message": str(error)[:300], "where": error.place if sandboxed else where(error)})
+            result["crashes"].append(
+                {
+                    **reproducer,
+                    "type": error.kind if sandboxed else type(error).__name__,
+                    "message": str(error)[:300],
+                    "where": error.place if sandboxed else where(error),
+                }
+            )
         for kind, message in record.violations:
             result["violations"] += 1
-            result["crashes"].append({**reproducer, "type": kind, "message": message[:300],
-                                      "where": "contract"})
+            result["crashes"].append(
+                {**reproducer, "type": kind, "message": message[:300], "where": "contract"}
+            )
         for message in record.outside:
             result["outside_space"].append({**reproducer, "message": message[:300]})
         if seconds > result["slowest"]["seconds"]:
-            result["slowest"] = {"seconds": round(seconds, 4), "case": index,
-                                 "label": record.label, "input": cut(record.input, 120)}
+            result["slowest"] = {
+                "seconds": round(seconds, 4),
+                "case": index,
+                "label": record.label,
+                "input": cut(record.input, 120),
+            }
         if progress:
             progress(target.name, index + 1, cases)
     result["seconds"] = round(time.perf_counter() - start, 3)
     return result
 
 
-def run_campaign(cases: int = 10_000, seed: int = 0, targets=TARGETS, progress=None,
-                 slack: float = 1.0) -> dict:
+def run_campaign(
+    cases: int = 10_000, seed: int = 0, targets=TARGETS, progress=None, slack: float = 1.0
+) -> dict:
     """Run ``cases`` generated cases split over ``targets``; the results by target.
     ``slack`` multiplies every case's wall-clock budget (for a loaded machine)."""
     unknown = set(targets) - set(TARGETS)
@@ -1245,30 +1716,43 @@ def run_campaign(cases: int = 10_000, seed: int = 0, targets=TARGETS, progress=N
         for target in made.values():
             if hasattr(target, "close"):
                 target.close()
-    return {"seed": seed, "cases": cases, "targets": results,
-            "seconds": round(time.perf_counter() - start, 3),
-            "python": platform.python_version(), "planloop": planloop.__version__}
+    return {
+        "seed": seed,
+        "cases": cases,
+        "targets": results,
+        "seconds": round(time.perf_counter() - start, 3),
+        "python": platform.python_version(),
+        "planloop": planloop.__version__,
+    }
 
 
 def failures(campaign: dict) -> int:
-    return sum(len(r["crashes"]) + len(r["hangs"]) + len(r["outside_space"])
-               for r in campaign["targets"].values())
+    return sum(
+        len(r["crashes"]) + len(r["hangs"]) + len(r["outside_space"])
+        for r in campaign["targets"].values()
+    )
 
 
 def markdown(campaign: dict) -> str:
-    lines = ["| target | cases | crashes | hangs | outside space | slowest case s |",
-             "|---|---:|---:|---:|---:|---:|"]
+    lines = [
+        "| target | cases | crashes | hangs | outside space | slowest case s |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
     for name, r in campaign["targets"].items():
         slow = r["slowest"]
-        lines.append(f"| {name} | {r['cases']} | {len(r['crashes'])} | {len(r['hangs'])} "
-                     f"| {len(r['outside_space'])} | {slow['seconds']:.3f} "
-                     f"(#{slow.get('case', '-')} {slow.get('label', '')}) |")
+        lines.append(
+            f"| {name} | {r['cases']} | {len(r['crashes'])} | {len(r['hangs'])} "
+            f"| {len(r['outside_space'])} | {slow['seconds']:.3f} "
+            f"(#{slow.get('case', '-')} {slow.get('label', '')}) |"
+        )
     total = campaign["targets"].values()
-    lines.append(f"| **all** | {sum(r['cases'] for r in total)} "
-                 f"| {sum(len(r['crashes']) for r in total)} "
-                 f"| {sum(len(r['hangs']) for r in total)} "
-                 f"| {sum(len(r['outside_space']) for r in total)} "
-                 f"| {max((r['slowest']['seconds'] for r in total), default=0):.3f} |")
+    lines.append(
+        f"| **all** | {sum(r['cases'] for r in total)} "
+        f"| {sum(len(r['crashes']) for r in total)} "
+        f"| {sum(len(r['hangs']) for r in total)} "
+        f"| {sum(len(r['outside_space']) for r in total)} "
+        f"| {max((r['slowest']['seconds'] for r in total), default=0):.3f} |"
+    )
     return "\n".join(lines)
 
 
@@ -1282,14 +1766,18 @@ def details(campaign: dict, examples: int = 2) -> str:
         for hang in r["hangs"]:
             groups.setdefault(("hang", "Hang", hang["label"].split(" ")[0]), []).append(hang)
         for outside in r["outside_space"]:
-            groups.setdefault(("outside", "OutsideSpace", outside["label"].split(" ")[0]),
-                              []).append(outside)
+            groups.setdefault(
+                ("outside", "OutsideSpace", outside["label"].split(" ")[0]), []
+            ).append(outside)
         for (what, kind, place), items in sorted(groups.items(), key=lambda g: -len(g[1])):
             first = items[0]
-            message = first.get("message", f"{first.get('seconds')} s over a "
-                                           f"{first.get('budget')} s budget")
-            out.append(f"- {name} {what} x{len(items)}: {kind} at {place}: "
-                       f"{message.splitlines()[0][:160] if message else ''}")
+            message = first.get(
+                "message", f"{first.get('seconds')} s over a {first.get('budget')} s budget"
+            )
+            out.append(
+                f"- {name} {what} x{len(items)}: {kind} at {place}: "
+                f"{message.splitlines()[0][:160] if message else ''}"
+            )
             for item in items[:examples]:
                 out.append(f"    - `{item['replay']}` [{item['label']}] input {item['input']}")
     return "\n".join(out)
@@ -1323,11 +1811,15 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=10_000, help="cases in all targets")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--targets", default=",".join(TARGETS),
-                        help=f"comma-separated, of {','.join(TARGETS)}")
+    parser.add_argument(
+        "--targets", default=",".join(TARGETS), help=f"comma-separated, of {','.join(TARGETS)}"
+    )
     parser.add_argument("--json", type=Path, help="also write the results as JSON here")
-    parser.add_argument("--replay", metavar="TARGET:CASE",
-                        help="run one case of the campaign and print its traceback")
+    parser.add_argument(
+        "--replay",
+        metavar="TARGET:CASE",
+        help="run one case of the campaign and print its traceback",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress line")
     args = parser.parse_args(argv)
     if args.replay:
@@ -1339,12 +1831,18 @@ def main(argv=None) -> int:
 
     def progress(name, done, total):
         if not args.quiet and (done % 100 == 0 or done == total):
-            print(f"\r{name}: {done}/{total}" if live else f"{name}: {done}/{total}",
-                  end="" if live and done < total else "\n", file=sys.stderr, flush=True)
+            print(
+                f"\r{name}: {done}/{total}" if live else f"{name}: {done}/{total}",
+                end="" if live and done < total else "\n",
+                file=sys.stderr,
+                flush=True,
+            )
 
     campaign = run_campaign(args.cases, args.seed, targets, progress)
-    print(f"fuzz campaign: {sum(r['cases'] for r in campaign['targets'].values())} cases, "
-          f"seed {args.seed}, {campaign['seconds']:.1f} s, Python {campaign['python']}\n")
+    print(
+        f"fuzz campaign: {sum(r['cases'] for r in campaign['targets'].values())} cases, "
+        f"seed {args.seed}, {campaign['seconds']:.1f} s, Python {campaign['python']}\n"
+    )
     print(markdown(campaign))
     found = failures(campaign)
     if found:

@@ -84,24 +84,50 @@ class McpTarget:
 
     def _call(self, rng: random.Random) -> tuple[str, tuple]:
         outside = str(self.outside / "secret.pddl")
-        paths = [outside, str(self.root / ".." / "outside" / "secret.pddl"),
-                 str(self.root / "link.pddl"), str(self.root / "out" / "secret.pddl"),
-                 "../outside/secret.pddl", "/etc/passwd", "/dev/zero", "/proc/self/environ",
-                 "~/.ssh/id_rsa", "\x00", "", " " * 3]
-        kind = rng.choice(["path_out", "env_kwargs_out", "start_inside", "broken_inside",
-                           "text", "long_text", "guess_id", "real_id", "flood"])
+        paths = [
+            outside,
+            str(self.root / ".." / "outside" / "secret.pddl"),
+            str(self.root / "link.pddl"),
+            str(self.root / "out" / "secret.pddl"),
+            "../outside/secret.pddl",
+            "/etc/passwd",
+            "/dev/zero",
+            "/proc/self/environ",
+            "~/.ssh/id_rsa",
+            "\x00",
+            "",
+            " " * 3,
+        ]
+        kind = rng.choice(
+            [
+                "path_out",
+                "env_kwargs_out",
+                "start_inside",
+                "broken_inside",
+                "text",
+                "long_text",
+                "guess_id",
+                "real_id",
+                "flood",
+            ]
+        )
         if kind == "path_out":
-            domain, problem = rng.choice([(rng.choice(paths), PROBLEM),
-                                          (DOMAIN, rng.choice(paths))])
+            domain, problem = rng.choice(
+                [(rng.choice(paths), PROBLEM), (DOMAIN, rng.choice(paths))]
+            )
             return kind, ("start", {"domain": domain, "problem": problem})
         if kind == "env_kwargs_out":
             key = rng.choice(["domain", "problem", "instances", "game_file"])
             env_id = rng.choice(["PDDL-v0", "Blocksworld-v0", "ALFWorld-v0"])
             return kind, ("start", {"env_id": env_id, "env_kwargs": {key: rng.choice(paths)}})
         if kind == "start_inside":
-            return kind, ("start", {"domain": str(self.root / "domain.pddl"),
-                                    "problem": rng.choice(["problem.pddl",
-                                                           str(self.root / "problem.pddl")])})
+            return kind, (
+                "start",
+                {
+                    "domain": str(self.root / "domain.pddl"),
+                    "problem": rng.choice(["problem.pddl", str(self.root / "problem.pddl")]),
+                },
+            )
         if kind == "broken_inside":
             return kind, ("start", {"domain": "domain.pddl", "problem": "broken.pddl"})
         if kind == "text":
@@ -142,8 +168,9 @@ class McpTarget:
             record.violation("FileLeaked", "an error holds /etc/passwd")
         echoed = _longest_run(message, sent)
         if echoed > EXCERPT + 2:
-            record.violation("LongEcho", f"an error quotes {echoed} characters of the input: "
-                                         f"{message[:160]}")
+            record.violation(
+                "LongEcho", f"an error quotes {echoed} characters of the input: {message[:160]}"
+            )
         if call[0] == "run" and message != "no such session":
             record.violation("IdLeak", f"an unknown id got: {message[:160]}")
 
@@ -153,7 +180,7 @@ def _longest_run(message: str, source: str) -> int:
     best = 0
     for start in range(len(message)):
         size = best + 1
-        while start + size <= len(message) and message[start:start + size] in source:
+        while start + size <= len(message) and message[start : start + size] in source:
             best = size
             size += 1
     return best
@@ -179,9 +206,19 @@ class ResultsTarget:
         from planloop.results import ResultsFile
         from planloop.study.runner import episode_problem
 
-        lines = [json.dumps({"key": f"k/{i}/0", "study": "s", "instance": i, "trial": 0,
-                             "won": rng.random() < 0.5, "error": None}).encode()
-                 for i in range(rng.randint(1, 8))]
+        lines = [
+            json.dumps(
+                {
+                    "key": f"k/{i}/0",
+                    "study": "s",
+                    "instance": i,
+                    "trial": 0,
+                    "won": rng.random() < 0.5,
+                    "error": None,
+                }
+            ).encode()
+            for i in range(rng.randint(1, 8))
+        ]
         damaged = [self._damage(rng, line) if rng.random() < 0.4 else line for line in lines]
         data = b"\n".join(damaged) + (b"\n" if rng.random() < 0.8 else b"")
         path = self.folder / f"{index}.jsonl"
@@ -199,10 +236,11 @@ class ResultsTarget:
     @staticmethod
     def _damage(rng: random.Random, line: bytes) -> bytes:
         record = json.loads(line)
-        kind = rng.choice(["cut", "won", "instance", "drop", "bytes", "surrogate", "huge",
-                           "array", "key"])
+        kind = rng.choice(
+            ["cut", "won", "instance", "drop", "bytes", "surrogate", "huge", "array", "key"]
+        )
         if kind == "cut":
-            return line[:rng.randrange(1, len(line))]
+            return line[: rng.randrange(1, len(line))]
         if kind == "won":
             record["won"] = rng.choice(["yes", 1, None, [True], "true"])
         elif kind == "instance":
@@ -258,50 +296,67 @@ class ExplosionTarget:
     def _forall(self, rng: random.Random) -> tuple[str, str]:
         k, n = rng.randint(1, 6), rng.choice([5, 20, 40])
         variables = " ".join(f"?v{i}" for i in range(k))
-        domain = (f"(define (domain d) (:requirements :adl) (:predicates (p {variables}) (q))"
-                  f" (:action a :parameters () :precondition (forall ({variables}) "
-                  f"(p {variables})) :effect (q)))")
-        return domain, (f"(define (problem x) (:domain d) (:objects {self._objects(n)}) "
-                        f"(:init) (:goal (q)))")
+        domain = (
+            f"(define (domain d) (:requirements :adl) (:predicates (p {variables}) (q))"
+            f" (:action a :parameters () :precondition (forall ({variables}) "
+            f"(p {variables})) :effect (q)))"
+        )
+        return domain, (
+            f"(define (problem x) (:domain d) (:objects {self._objects(n)}) (:init) (:goal (q)))"
+        )
 
     @staticmethod
     def _type_chain(rng: random.Random) -> tuple[str, str]:
         n = rng.choice([100, 2_000, 8_000, 20_000])
         types = " ".join(f"t{i + 1} - t{i}" for i in range(n))
-        domain = (f"(define (domain d) (:requirements :typing) (:types t0 {types}) "
-                  f"(:predicates (p ?x - t0)) (:action a :parameters (?x - t{n}) "
-                  f":precondition (and) :effect (p ?x)))")
-        return domain, (f"(define (problem x) (:domain d) (:objects o - t{n}) (:init) "
-                        f"(:goal (p o)))")
+        domain = (
+            f"(define (domain d) (:requirements :typing) (:types t0 {types}) "
+            f"(:predicates (p ?x - t0)) (:action a :parameters (?x - t{n}) "
+            f":precondition (and) :effect (p ?x)))"
+        )
+        return domain, (
+            f"(define (problem x) (:domain d) (:objects o - t{n}) (:init) (:goal (p o)))"
+        )
 
     @staticmethod
     def _type_tree(rng: random.Random) -> tuple[str, str]:
         n = rng.choice([100, 5_000, 30_000])
         types = " ".join(f"t{i} - t{(i - 1) // 2}" for i in range(1, n))
-        domain = (f"(define (domain d) (:requirements :typing) (:types t0 {types}) "
-                  f"(:predicates (p ?x - t0)) (:action a :parameters (?x - t0) "
-                  f":precondition (and) :effect (p ?x)))")
-        return domain, (f"(define (problem x) (:domain d) (:objects o - t{n - 1}) (:init) "
-                        f"(:goal (p o)))")
+        domain = (
+            f"(define (domain d) (:requirements :typing) (:types t0 {types}) "
+            f"(:predicates (p ?x - t0)) (:action a :parameters (?x - t0) "
+            f":precondition (and) :effect (p ?x)))"
+        )
+        return domain, (
+            f"(define (problem x) (:domain d) (:objects o - t{n - 1}) (:init) (:goal (p o)))"
+        )
 
     def _when(self, rng: random.Random) -> tuple[str, str]:
         depth, n = rng.choice([3, 10, 50]), rng.choice([3, 30])
         effect = "(q)"
         for i in range(depth):
             effect = f"(forall (?w{i}) (when (p ?w{i}) {effect}))"
-        domain = (f"(define (domain d) (:requirements :adl) (:predicates (p ?x) (q)) "
-                  f"(:action a :parameters () :precondition (and) :effect {effect}))")
+        domain = (
+            f"(define (domain d) (:requirements :adl) (:predicates (p ?x) (q)) "
+            f"(:action a :parameters () :precondition (and) :effect {effect}))"
+        )
         init = " ".join(f"(p o{i})" for i in range(n))
-        return domain, (f"(define (problem x) (:domain d) (:objects {self._objects(n)}) "
-                        f"(:init {init}) (:goal (q)))")
+        return domain, (
+            f"(define (problem x) (:domain d) (:objects {self._objects(n)}) "
+            f"(:init {init}) (:goal (q)))"
+        )
 
     def _wide_init(self, rng: random.Random) -> tuple[str, str]:
         n = rng.choice([100, 1_000, 3_000])
-        domain = ("(define (domain d) (:predicates (e ?a ?b) (q)) (:action a :parameters "
-                  "(?a ?b) :precondition (e ?a ?b) :effect (q)))")
+        domain = (
+            "(define (domain d) (:predicates (e ?a ?b) (q)) (:action a :parameters "
+            "(?a ?b) :precondition (e ?a ?b) :effect (q)))"
+        )
         init = " ".join(f"(e o{i} o{(i * 7) % n})" for i in range(n * 3))
-        return domain, (f"(define (problem x) (:domain d) (:objects {self._objects(n)}) "
-                        f"(:init {init}) (:goal (q)))")
+        return domain, (
+            f"(define (problem x) (:domain d) (:objects {self._objects(n)}) "
+            f"(:init {init}) (:goal (q)))"
+        )
 
 
 TARGETS = {"mcp": McpTarget, "results": ResultsTarget, "explosion": ExplosionTarget}

@@ -50,13 +50,19 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from planloop.formalizer import (
-    CheckFailure, CommandMapper, ExtractionError, Files, check, extract_files,
+    CheckFailure,
+    CommandMapper,
+    ExtractionError,
+    Files,
+    check,
+    extract_files,
 )
 from planloop.pddl import PDDLError, solve
 from planloop.pddl.planners import _classify, fast_downward_paths, search_options
 
-DEFAULT_CORPUS = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpora" / \
-    "real-model-pddl"
+DEFAULT_CORPUS = (
+    Path(__file__).resolve().parents[1] / ".." / "shared" / "corpora" / "real-model-pddl"
+)
 ROWS = ("plan", "no_plan", "goal_true", "error", "solver_crash", "none_silent")
 VERDICTS = ("plan", "goal_true", "no_plan", "rejected", "timeout", "error", "crash", "hang")
 AGREES = {"plan": "plan", "no_plan": "no_plan", "goal_true": "goal_true", "error": "rejected"}
@@ -101,6 +107,7 @@ def crash_text() -> str:
 
 # -- the corpus -------------------------------------------------------------------------
 
+
 def read_jsonl(path: Path) -> list[dict]:
     with gzip.open(path, "rt") as lines:
         return [json.loads(line) for line in lines]
@@ -128,6 +135,7 @@ def sample(keys, limit: int | None, seed: int) -> list:
 
 
 # -- planloop's verdict (in the workers) ------------------------------------------------
+
 
 def check_pair(job) -> tuple:
     """(key, record) of check() on one pair; an escaping exception is a crash."""
@@ -165,14 +173,23 @@ def run_check(files: Files, planner: str, timeout: float, valid_lists) -> dict:
     try:
         checked = check(files, AnyStep(), (), planner=planner, timeout=timeout, solver=solver)
     except CheckFailure as failure:
-        record = {"verdict": verdict(failure, results), "message": first_message(failure),
-                  "warnings": failure.warnings}
+        record = {
+            "verdict": verdict(failure, results),
+            "message": first_message(failure),
+            "warnings": failure.warnings,
+        }
     else:
-        record = {"verdict": "plan", "message": "", "warnings": checked.warnings,
-                  "plan": list(checked.plan),
-                  "mapped": [map_step(checked.plan[0], v, checked.domain) for v in valid_lists]}
-    return record | {"warnings": [warning(d) for d in record["warnings"]],
-                     "planner": results[-1].planner if results else ""}
+        record = {
+            "verdict": "plan",
+            "message": "",
+            "warnings": checked.warnings,
+            "plan": list(checked.plan),
+            "mapped": [map_step(checked.plan[0], v, checked.domain) for v in valid_lists],
+        }
+    return record | {
+        "warnings": [warning(d) for d in record["warnings"]],
+        "planner": results[-1].planner if results else "",
+    }
 
 
 def verdict(failure: CheckFailure, results: list) -> str:
@@ -212,6 +229,7 @@ def map_step(step: str, valid: list[str], domain) -> str:
 
 # -- Fast Downward's verdict on the untouched texts (in the workers) --------------------
 
+
 def fd_pair(job) -> tuple:
     """(key, Fast Downward's verdict) on one pair's texts as the model wrote them."""
     key, df, pf, timeout = job
@@ -230,8 +248,22 @@ def fd_verdict(folder: Path, df: str, pf: str, timeout: float) -> str:
     (folder / "domain.pddl").write_text(df)
     (folder / "problem.pddl").write_text(pf)
     deadline = time.monotonic() + timeout
-    code = run_fd([sys.executable, "-S", "-m", "fast_downward.translate", "domain.pddl",
-                   "problem.pddl", "--sas-file", "output.sas"], folder, env, None, deadline)
+    code = run_fd(
+        [
+            sys.executable,
+            "-S",
+            "-m",
+            "fast_downward.translate",
+            "domain.pddl",
+            "problem.pddl",
+            "--sas-file",
+            "output.sas",
+        ],
+        folder,
+        env,
+        None,
+        deadline,
+    )
     if code != 0:
         return {None: "timeout", 20: "error", 22: "error"}.get(code, "rejected")
     with open(folder / "output.sas") as sas:
@@ -242,27 +274,38 @@ def fd_verdict(folder: Path, df: str, pf: str, timeout: float) -> str:
     plans = sorted(folder.glob("sas_plan*"))
     if not plans:
         return "error"
-    steps = [line for line in plans[-1].read_text().splitlines()
-             if line.strip() and not line.startswith(";")]
+    steps = [
+        line
+        for line in plans[-1].read_text().splitlines()
+        if line.strip() and not line.startswith(";")
+    ]
     return "plan" if steps else "goal_true"
 
 
 def run_fd(argv, folder: Path, env: dict, stdin, deadline: float) -> int | None:
     """The exit code of ``argv`` run in ``folder`` (memory capped), None past ``deadline``."""
+
     def cap_memory():
         size = FD_MEMORY_MB * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (size, size))
 
     try:
-        return subprocess.run(argv, cwd=folder, env=env, stdin=stdin or subprocess.DEVNULL,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                              preexec_fn=cap_memory,
-                              timeout=max(0.01, deadline - time.monotonic())).returncode
+        return subprocess.run(
+            argv,
+            cwd=folder,
+            env=env,
+            stdin=stdin or subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            preexec_fn=cap_memory,
+            timeout=max(0.01, deadline - time.monotonic()),
+        ).returncode
     except subprocess.TimeoutExpired:
         return None
 
 
 # -- running ----------------------------------------------------------------------------
+
 
 def run_pool(fn, jobs: list, workers: int, label: str) -> dict:
     """{key: value} of ``fn`` over ``jobs`` in ``workers`` processes, progress on stderr."""
@@ -273,8 +316,12 @@ def run_pool(fn, jobs: list, workers: int, label: str) -> dict:
             if done % 20 == 0 or done == len(jobs):
                 elapsed = time.monotonic() - start
                 eta = elapsed / done * (len(jobs) - done)
-                print(f"\r{label}: {done}/{len(jobs)} pairs, {elapsed:.0f} s, "
-                      f"{eta:.0f} s left ", end="", file=sys.stderr, flush=True)
+                print(
+                    f"\r{label}: {done}/{len(jobs)} pairs, {elapsed:.0f} s, {eta:.0f} s left ",
+                    end="",
+                    file=sys.stderr,
+                    flush=True,
+                )
     print(file=sys.stderr)
     return found
 
@@ -290,8 +337,12 @@ def extraction(replies: list[dict]) -> dict:
             refused[str(exc)] += 1
         except (Exception, Hang):
             crashes.append({"id": reply["id"], "error": crash_text()})
-    return {"replies": len(replies), "extracted": extracted, "refused": dict(refused.most_common()),
-            "crashes": crashes}
+    return {
+        "replies": len(replies),
+        "extracted": extracted,
+        "refused": dict(refused.most_common()),
+        "crashes": crashes,
+    }
 
 
 def plan_calls(calls: list[dict], keys: dict) -> dict[tuple, list[list[str]]]:
@@ -322,6 +373,7 @@ def mapping(calls: list[dict], keys: dict, records: dict, valid_lists: dict) -> 
 
 # -- figures ----------------------------------------------------------------------------
 
+
 def confusion(calls: list[dict], keys: dict, verdicts: dict) -> dict[str, Counter]:
     """{recorded class: Counter of verdicts}, counted by calls."""
     table = defaultdict(Counter)
@@ -338,9 +390,14 @@ def headline(table: dict[str, Counter]) -> dict:
     scored = sum(table[c].total() for c in SCORED)
     agree = sum(table[c][c] for c in SCORED)
     plans = table["plan"].total()
-    return {"agree": agree, "scored": scored, "agreement": agree / scored if scored else None,
-            "plan_rejected": table["plan"]["rejected"], "plan_calls": plans,
-            "plan_rejected_share": table["plan"]["rejected"] / plans if plans else None}
+    return {
+        "agree": agree,
+        "scored": scored,
+        "agreement": agree / scored if scored else None,
+        "plan_rejected": table["plan"]["rejected"],
+        "plan_calls": plans,
+        "plan_rejected_share": table["plan"]["rejected"] / plans if plans else None,
+    }
 
 
 def by_calls(calls: list[dict], keys: dict, records: dict, classes_of) -> dict:
@@ -368,31 +425,41 @@ def pct(part: int, whole: int) -> str:
 
 def confusion_table(table: dict[str, Counter]) -> str:
     columns = [v for v in VERDICTS if any(table[r][v] for r in ROWS)]
-    lines = ["| recorded | calls | " + " | ".join(columns) + " | agree |",
-             "|---" * (len(columns) + 3) + "|"]
+    lines = [
+        "| recorded | calls | " + " | ".join(columns) + " | agree |",
+        "|---" * (len(columns) + 3) + "|",
+    ]
     for row in ROWS:
         total = table[row].total()
         if total:
             agree = pct(table[row][AGREES[row]], total) if row in AGREES else "-"
-            lines.append(f"| {row} | {total} | "
-                         + " | ".join(str(table[row][v]) for v in columns) + f" | {agree} |")
+            lines.append(
+                f"| {row} | {total} | "
+                + " | ".join(str(table[row][v]) for v in columns)
+                + f" | {agree} |"
+            )
     return "\n".join(lines)
 
 
 def headline_lines(name: str, figures: dict) -> str:
-    return (f"{name}: (a) agreement on calls recorded plan/no_plan/goal_true: "
-            f"{pct(figures['agree'], figures['scored'])} ({figures['agree']}/{figures['scored']}; "
-            f"target >= 95%)\n{name}: (b) calls recorded plan that it rejects: "
-            f"{pct(figures['plan_rejected'], figures['plan_calls'])} "
-            f"({figures['plan_rejected']}/{figures['plan_calls']}; target <= 3%)")
+    return (
+        f"{name}: (a) agreement on calls recorded plan/no_plan/goal_true: "
+        f"{pct(figures['agree'], figures['scored'])} ({figures['agree']}/{figures['scored']}; "
+        f"target >= 95%)\n{name}: (b) calls recorded plan that it rejects: "
+        f"{pct(figures['plan_rejected'], figures['plan_calls'])} "
+        f"({figures['plan_rejected']}/{figures['plan_calls']}; target <= 3%)"
+    )
 
 
 def classes_table(found: dict[str, Counter], top: int, title: str) -> str:
     ranked = sorted(found.items(), key=lambda item: (-item[1].total(), item[0]))[:top]
     lines = [f"| {title} | calls | " + " | ".join(ROWS) + " |", "|---" * (len(ROWS) + 2) + "|"]
     for message, counts in ranked:
-        lines.append(f"| {message.replace('|', '/')} | {counts.total()} | "
-                     + " | ".join(str(counts[r]) for r in ROWS) + " |")
+        lines.append(
+            f"| {message.replace('|', '/')} | {counts.total()} | "
+            + " | ".join(str(counts[r]) for r in ROWS)
+            + " |"
+        )
     return "\n".join(lines)
 
 
@@ -401,18 +468,26 @@ def side_by_side(ours: dict[str, Counter], fd: dict[str, Counter]) -> str:
     for row in ROWS:
         total = ours[row].total()
         if total and row in AGREES:
-            lines.append(f"| {row} | {total} | {pct(ours[row][AGREES[row]], total)} | "
-                         f"{pct(fd[row][AGREES[row]], total)} |")
+            lines.append(
+                f"| {row} | {total} | {pct(ours[row][AGREES[row]], total)} | "
+                f"{pct(fd[row][AGREES[row]], total)} |"
+            )
     return "\n".join(lines)
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("corpus", type=Path, nargs="?", default=DEFAULT_CORPUS.resolve(),
-                        help="folder of pairs/texts/raw_replies .jsonl.gz (default: %(default)s)")
+    parser.add_argument(
+        "corpus",
+        type=Path,
+        nargs="?",
+        default=DEFAULT_CORPUS.resolve(),
+        help="folder of pairs/texts/raw_replies .jsonl.gz (default: %(default)s)",
+    )
     parser.add_argument("--limit", type=int, help="check a seeded sample of this many unique pairs")
-    parser.add_argument("--fd-sample", type=int, default=300,
-                        help="unique pairs Fast Downward runs on (0: none)")
+    parser.add_argument(
+        "--fd-sample", type=int, default=300, help="unique pairs Fast Downward runs on (0: none)"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--planner", default="auto")
@@ -425,37 +500,63 @@ def main(argv=None) -> int:
     keys = {call["id"]: pair_key(call, texts) for call in calls}
     chosen = sample({k for k in keys.values() if k}, args.limit, args.seed)
     valid_lists = plan_calls(calls, keys)
-    records = run_pool(check_pair, [(k, texts[k[0]], texts[k[1]], args.planner, args.timeout,
-                                     valid_lists.get(k, [])) for k in chosen],
-                       args.workers, "check")
+    records = run_pool(
+        check_pair,
+        [
+            (k, texts[k[0]], texts[k[1]], args.planner, args.timeout, valid_lists.get(k, []))
+            for k in chosen
+        ],
+        args.workers,
+        "check",
+    )
     check_seconds = time.monotonic() - start
     fd_keys = sample(chosen, min(args.fd_sample, len(chosen)), args.seed) if args.fd_sample else []
-    fd = run_pool(fd_pair, [(k, texts[k[0]], texts[k[1]], args.timeout) for k in fd_keys],
-                  args.workers, "Fast Downward") if fd_keys else {}
+    fd = (
+        run_pool(
+            fd_pair,
+            [(k, texts[k[0]], texts[k[1]], args.timeout) for k in fd_keys],
+            args.workers,
+            "Fast Downward",
+        )
+        if fd_keys
+        else {}
+    )
 
     verdicts = {k: r["verdict"] for k, r in records.items()}
     ours = confusion(calls, keys, verdicts)
     ours_on_fd = confusion(calls, keys, {k: verdicts[k] for k in fd})
     theirs = confusion(calls, keys, fd)
-    rejections = by_calls(calls, keys, records, lambda r: {shape(r["message"])}
-                          if r["verdict"] == "rejected" else set())
+    rejections = by_calls(
+        calls,
+        keys,
+        records,
+        lambda r: {shape(r["message"])} if r["verdict"] == "rejected" else set(),
+    )
     warnings = by_calls(calls, keys, records, lambda r: {shape(w) for w in r.get("warnings", ())})
     extracted = extraction(replies)
     mapped = mapping(calls, keys, records, valid_lists)
-    crashes = [{"df_sha": k[0], "pf_sha": k[1], "verdict": r["verdict"], "error": r["message"]}
-               for k, r in records.items() if r["verdict"] in ("crash", "hang")]
+    crashes = [
+        {"df_sha": k[0], "pf_sha": k[1], "verdict": r["verdict"], "error": r["message"]}
+        for k, r in records.items()
+        if r["verdict"] in ("crash", "hang")
+    ]
     weights = Counter(keys.values())
-    timeouts = [{"df_sha": k[0], "pf_sha": k[1], "seconds": r["seconds"], "calls": weights[k]}
-                for k, r in records.items() if r["verdict"] == "timeout"]
+    timeouts = [
+        {"df_sha": k[0], "pf_sha": k[1], "seconds": r["seconds"], "calls": weights[k]}
+        for k, r in records.items()
+        if r["verdict"] == "timeout"
+    ]
     seconds = time.monotonic() - start
 
     checked_calls = sum(weights[k] for k in records)
-    print(f"real-model PDDL: {args.corpus}; {len(chosen)} unique pairs checked "
-          f"({checked_calls} of {len(calls)} calls; "
-          f"{weights[None]} calls lack a text); planner "
-          f"{args.planner}, timeout {args.timeout:g} s, {args.workers} workers; check took "
-          f"{check_seconds:.0f} s ({check_seconds * args.workers / max(1, len(chosen)):.3f} "
-          f"worker-s per pair), all {seconds:.0f} s; Python {platform.python_version()}\n")
+    print(
+        f"real-model PDDL: {args.corpus}; {len(chosen)} unique pairs checked "
+        f"({checked_calls} of {len(calls)} calls; "
+        f"{weights[None]} calls lack a text); planner "
+        f"{args.planner}, timeout {args.timeout:g} s, {args.workers} workers; check took "
+        f"{check_seconds:.0f} s ({check_seconds * args.workers / max(1, len(chosen)):.3f} "
+        f"worker-s per pair), all {seconds:.0f} s; Python {platform.python_version()}\n"
+    )
     print("## 1. planloop check() against the recorded outcome (calls)\n")
     print(confusion_table(ours) + "\n")
     print(headline_lines("planloop", headline(ours)) + "\n")
@@ -463,23 +564,29 @@ def main(argv=None) -> int:
     print(classes_table(rejections, 20, "message") + "\n")
     print(f"## 3. warnings (by calls, top 20; {len(warnings)} classes)\n")
     print(classes_table(warnings, 20, "warning") + "\n")
-    print(f"## 4. Fast Downward (translator + lama-first, untouched texts) on {len(fd)} "
-          f"sampled pairs\n")
+    print(
+        f"## 4. Fast Downward (translator + lama-first, untouched texts) on {len(fd)} "
+        f"sampled pairs\n"
+    )
     print(confusion_table(theirs) + "\n")
     print(side_by_side(ours_on_fd, theirs) + "\n")
     print(headline_lines("planloop on the sample", headline(ours_on_fd)))
     print(headline_lines("Fast Downward on the sample", headline(theirs)) + "\n")
     print("## 5. extraction of the raw replies\n")
-    print(f"{extracted['replies']} replies: {extracted['extracted']} extracted, "
-          f"{sum(extracted['refused'].values())} refused, {len(extracted['crashes'])} crashed")
+    print(
+        f"{extracted['replies']} replies: {extracted['extracted']} extracted, "
+        f"{sum(extracted['refused'].values())} refused, {len(extracted['crashes'])} crashed"
+    )
     for message, count in extracted["refused"].items():
         print(f"- refused {count}: {message}")
     print("\n## 6. mapping the first step of planloop's plan (calls recorded plan)\n")
     for env, counts in mapped["by_env"].items():
         total = counts.total()
-        print(f"- {env}: {counts['valid']}/{total} map to a valid command "
-              f"({pct(counts['valid'], total)}), {counts['invalid']} to another, "
-              f"{counts['none']} to none, {counts['crash']} crashed")
+        print(
+            f"- {env}: {counts['valid']}/{total} map to a valid command "
+            f"({pct(counts['valid'], total)}), {counts['invalid']} to another, "
+            f"{counts['none']} to none, {counts['crash']} crashed"
+        )
     print("\n## 7. crashes, hangs and timeouts\n")
     all_crashes = crashes + extracted["crashes"] + mapped["crashes"]
     print(f"exceptions escaping check()/extract_files()/the mapper, and hangs: {len(all_crashes)}")
@@ -490,19 +597,39 @@ def main(argv=None) -> int:
         print(f"- {timeout['df_sha']}/{timeout['pf_sha']}: {timeout['calls']} calls")
 
     if args.json:
-        args.json.write_text(json.dumps({
-            "args": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()},
-            "python": platform.python_version(), "seconds": seconds,
-            "check_seconds": check_seconds, "pairs": len(chosen), "calls": checked_calls,
-            "planloop": {"confusion": ours, "headline": headline(ours)},
-            "rejections": rejections, "warnings": warnings,
-            "fast_downward": {"pairs": len(fd), "confusion": theirs, "headline": headline(theirs),
-                              "planloop_confusion": ours_on_fd,
-                              "planloop_headline": headline(ours_on_fd)},
-            "extraction": extracted, "mapping": mapped, "crashes": all_crashes,
-            "timeouts": timeouts,
-            "records": [{"df_sha": k[0], "pf_sha": k[1], "fd": fd.get(k)} | r
-                        for k, r in sorted(records.items())]}, indent=1))
+        args.json.write_text(
+            json.dumps(
+                {
+                    "args": {
+                        k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()
+                    },
+                    "python": platform.python_version(),
+                    "seconds": seconds,
+                    "check_seconds": check_seconds,
+                    "pairs": len(chosen),
+                    "calls": checked_calls,
+                    "planloop": {"confusion": ours, "headline": headline(ours)},
+                    "rejections": rejections,
+                    "warnings": warnings,
+                    "fast_downward": {
+                        "pairs": len(fd),
+                        "confusion": theirs,
+                        "headline": headline(theirs),
+                        "planloop_confusion": ours_on_fd,
+                        "planloop_headline": headline(ours_on_fd),
+                    },
+                    "extraction": extracted,
+                    "mapping": mapped,
+                    "crashes": all_crashes,
+                    "timeouts": timeouts,
+                    "records": [
+                        {"df_sha": k[0], "pf_sha": k[1], "fd": fd.get(k)} | r
+                        for k, r in sorted(records.items())
+                    ],
+                },
+                indent=1,
+            )
+        )
     return 1 if all_crashes else 0
 
 

@@ -48,25 +48,46 @@ from pathlib import Path
 from planloop.envs import FULLY_OBSERVABLE
 from planloop.policies import AgenticPolicy, DirectPlanPolicy, PlannerPolicy, run_episode
 from planloop.protocols.agentic import AGENTIC, COLUMNS, ROWS
-from planloop.study import (PaperFlags, Study, StudyError, every_instance, markdown_table,
-                            model_errors, model_failures, open_model, run_study,
-                            show_success_plot, study_main, study_parser, success_cell, tally,
-                            non_negative_float, temperature, with_published)
+from planloop.study import (
+    PaperFlags,
+    Study,
+    StudyError,
+    every_instance,
+    markdown_table,
+    model_errors,
+    model_failures,
+    non_negative_float,
+    open_model,
+    run_study,
+    show_success_plot,
+    study_main,
+    study_parser,
+    success_cell,
+    tally,
+    temperature,
+    with_published,
+)
 
 CONDITIONS = tuple(ROWS)
 PLANNER_CONDITIONS = ("lama-first", "seq-sat-lama-2011")
 IPC_BLOCKS = Path(__file__).resolve().parents[1] / "tests" / "data" / "ipc2000-blocks"
 MAX_EPISODE_STEPS = 10_000
-OUTCOMES = {"timeout": "Timeout", "budget": "Timeout", "unsolvable": "Early exit",
-            "finished": "Early exit"}  # a policy's stop -> Table II's column
+OUTCOMES = {
+    "timeout": "Timeout",
+    "budget": "Timeout",
+    "unsolvable": "Early exit",
+    "finished": "Early exit",
+}  # a policy's stop -> Table II's column
 
 
 def parse_conditions(text: str) -> list[str]:
     names = [part.strip() for part in text.split(",") if part.strip()]
     unknown = [name for name in names if name not in CONDITIONS]
     if unknown or not names:
-        raise argparse.ArgumentTypeError(f"conditions are a comma list of {', '.join(CONDITIONS)}"
-                                         f"; not {', '.join(unknown) or 'empty'}")
+        raise argparse.ArgumentTypeError(
+            f"conditions are a comma list of {', '.join(CONDITIONS)}"
+            f"; not {', '.join(unknown) or 'empty'}"
+        )
     return [c for c in CONDITIONS if c in names]  # in Table II's order
 
 
@@ -83,11 +104,16 @@ def env_kwargs(env_id: str, options: list[tuple[str, object]]) -> dict:
     """The environment's arguments: the shipped IPC files for ``PDDL-v0`` and the step
     limit, unless ``-o`` gives them."""
     if env_id not in FULLY_OBSERVABLE:
-        raise StudyError(f"{env_id} is not fully observable: the planners and the LLM "
-                         f"approaches need the task's PDDL; use one of "
-                         f"{', '.join(FULLY_OBSERVABLE)}")
-    defaults = {"domain": str(IPC_BLOCKS / "domain.pddl"),
-                "problem": str(IPC_BLOCKS / "instances")} if env_id == "PDDL-v0" else {}
+        raise StudyError(
+            f"{env_id} is not fully observable: the planners and the LLM "
+            f"approaches need the task's PDDL; use one of "
+            f"{', '.join(FULLY_OBSERVABLE)}"
+        )
+    defaults = (
+        {"domain": str(IPC_BLOCKS / "domain.pddl"), "problem": str(IPC_BLOCKS / "instances")}
+        if env_id == "PDDL-v0"
+        else {}
+    )
     return {**defaults, "max_episode_steps": MAX_EPISODE_STEPS, **dict(options)}
 
 
@@ -97,11 +123,21 @@ def make_policy(condition: str, model, args: argparse.Namespace):
     if condition in PLANNER_CONDITIONS:
         return PlannerPolicy(condition, args.seconds)
     if condition == "direct":
-        return DirectPlanPolicy(model, max_attempts=args.max_attempts,
-                                max_seconds=args.seconds, temperature=args.temperature)
-    return AgenticPolicy(model, max_model_calls=args.max_model_calls,
-                         max_tool_calls=args.max_tool_calls, temperature=None,
-                         seconds=args.seconds, end_on_valid_plan=True, feedback=args.feedback)
+        return DirectPlanPolicy(
+            model,
+            max_attempts=args.max_attempts,
+            max_seconds=args.seconds,
+            temperature=args.temperature,
+        )
+    return AgenticPolicy(
+        model,
+        max_model_calls=args.max_model_calls,
+        max_tool_calls=args.max_tool_calls,
+        temperature=None,
+        seconds=args.seconds,
+        end_on_valid_plan=True,
+        feedback=args.feedback,
+    )
 
 
 def episode_fields(policy, episode) -> dict:
@@ -142,20 +178,32 @@ def table_ii(groups: dict[str, list[dict]]) -> str:
     for condition, group in groups.items():
         row, counts = ROWS[condition], [outcome(r) for r in group]
         solved, n = counts.count("Solved"), len(group)
-        cells = [f"{solved} ({solved / n:.1%})" if n else "0",
-                 *(str(counts.count(c)) for c in COLUMNS[1:])]
-        rows.append([row, n, *(beside(row, c, v) for c, v in zip(COLUMNS, cells)),
-                     success_cell(*tally(group)), model_errors(group)])
-    return markdown_table(["Approach", "n", *COLUMNS, "success [95% Wilson]",
-                           "model errors"], rows)
+        cells = [
+            f"{solved} ({solved / n:.1%})" if n else "0",
+            *(str(counts.count(c)) for c in COLUMNS[1:]),
+        ]
+        rows.append(
+            [
+                row,
+                n,
+                *(beside(row, c, v) for c, v in zip(COLUMNS, cells)),
+                success_cell(*tally(group)),
+                model_errors(group),
+            ]
+        )
+    return markdown_table(["Approach", "n", *COLUMNS, "success [95% Wilson]", "model errors"], rows)
 
 
 def other_failures(groups: dict[str, list[dict]]) -> str:
     """A paragraph naming the failures that are in none of Table II's columns."""
-    counts = {ROWS[c]: [r.get("stop") for r in g if outcome(r) == "other"]
-              for c, g in groups.items()}
-    shown = "; ".join(f"{row}: {len(stops)} ({', '.join(sorted(map(str, set(stops))))})"
-                      for row, stops in counts.items() if stops)
+    counts = {
+        ROWS[c]: [r.get("stop") for r in g if outcome(r) == "other"] for c, g in groups.items()
+    }
+    shown = "; ".join(
+        f"{row}: {len(stops)} ({', '.join(sorted(map(str, set(stops))))})"
+        for row, stops in counts.items()
+        if stops
+    )
     return f"\n\nFailures in none of the columns (the stop recorded): {shown}" if shown else ""
 
 
@@ -168,12 +216,25 @@ def cost_table(groups: dict[str, list[dict]]) -> str:
         tokens = sum(u.get("prompt_tokens", 0) + u.get("completion_tokens", 0) for u in usage)
         solved = sum(outcome(r) == "Solved" for r in group)
         model = condition not in PLANNER_CONDITIONS
-        rows.append([ROWS[condition], _mean(r.get("seconds", 0.0) for r in group),
-                     _mean(u.get("calls", 0) for u in usage) if model else "-",
-                     f"{tokens / len(group):,.0f}" if model and group else "-",
-                     f"{tokens / solved:,.0f}" if model and solved else "-"])
-    return markdown_table(["Approach", "seconds per instance", "model calls per instance",
-                           "tokens per instance", "tokens per solved instance"], rows)
+        rows.append(
+            [
+                ROWS[condition],
+                _mean(r.get("seconds", 0.0) for r in group),
+                _mean(u.get("calls", 0) for u in usage) if model else "-",
+                f"{tokens / len(group):,.0f}" if model and group else "-",
+                f"{tokens / solved:,.0f}" if model and solved else "-",
+            ]
+        )
+    return markdown_table(
+        [
+            "Approach",
+            "seconds per instance",
+            "model calls per instance",
+            "tokens per instance",
+            "tokens per solved instance",
+        ],
+        rows,
+    )
 
 
 def _mean(values) -> str:
@@ -183,43 +244,79 @@ def _mean(values) -> str:
 
 def report(records: list[dict], conditions: list[str], caption: str) -> str:
     groups = by_condition(records, conditions)
-    return (f"### {AGENTIC.tables[0].title}\n\n{table_ii(groups)}{caption}"
-            f"{other_failures(groups)}{model_failures(records)}\n\n"
-            f"n is every scheduled instance (the paper's: {AGENTIC.n}); an episode that "
-            f"ended on a failed model call is a failure, also counted under model errors."
-            f"\n\n### Cost\n\n{cost_table(groups)}")
+    return (
+        f"### {AGENTIC.tables[0].title}\n\n{table_ii(groups)}{caption}"
+        f"{other_failures(groups)}{model_failures(records)}\n\n"
+        f"n is every scheduled instance (the paper's: {AGENTIC.n}); an episode that "
+        f"ended on a failed model call is a failure, also counted under model errors."
+        f"\n\n### Cost\n\n{cost_table(groups)}"
+    )
 
 
 def settings_line(args: argparse.Namespace) -> str:
-    shown = {"budget per instance": f"{args.seconds:g} s", "temperature": args.temperature,
-             "samples": args.max_attempts, "model calls": args.max_model_calls,
-             "tool calls": args.max_tool_calls, "step feedback": args.feedback}
+    shown = {
+        "budget per instance": f"{args.seconds:g} s",
+        "temperature": args.temperature,
+        "samples": args.max_attempts,
+        "model calls": args.max_model_calls,
+        "tool calls": args.max_tool_calls,
+        "step feedback": args.feedback,
+    }
     return "; ".join(f"{k} {'no cap' if v is None else v}" for k, v in shown.items())
 
 
 @study_main
 def main(argv=None, model=None) -> int:
     parser = study_parser(__doc__, env="PDDL-v0", out="results/agentic", llm_required=False)
-    parser.add_argument("--conditions", type=parse_conditions, default=list(CONDITIONS),
-                        help=f"a comma list of {', '.join(CONDITIONS)} (default all)")
+    parser.add_argument(
+        "--conditions",
+        type=parse_conditions,
+        default=list(CONDITIONS),
+        help=f"a comma list of {', '.join(CONDITIONS)} (default all)",
+    )
     flags = PaperFlags(parser, AGENTIC)
-    flags.add("--seconds", type=non_negative_float, default=180.0, metavar="S",
-              help="every approach's wall-clock budget per instance (default 180; the "
-                   "paper's 180)")
-    flags.add("--temperature", type=temperature, default=0.2, metavar="T",
-              help="of the direct baseline (default 0.2; the paper's 0.2)")
-    flags.add("--max-attempts", type=cap, default=5, metavar="K",
-              help="the direct baseline's samples, 'none' for no cap (default 5; the "
-                   "paper's none)")
-    flags.add("--max-model-calls", type=cap, default=60, metavar="N",
-              help="the agentic loop's model calls, 'none' for no cap (default 60; the "
-                   "paper's none)")
-    flags.add("--max-tool-calls", type=cap, default=200, metavar="N",
-              help="the agentic loop's tool calls, 'none' for no cap (default 200; the "
-                   "paper's none)")
-    flags.add("--feedback", choices=("cause", "outcome"), default="cause",
-              help="execute_action answers with the cause of a failure and its unmet "
-                   "facts (default), or success or failure only (outcome, the paper's)")
+    flags.add(
+        "--seconds",
+        type=non_negative_float,
+        default=180.0,
+        metavar="S",
+        help="every approach's wall-clock budget per instance (default 180; the paper's 180)",
+    )
+    flags.add(
+        "--temperature",
+        type=temperature,
+        default=0.2,
+        metavar="T",
+        help="of the direct baseline (default 0.2; the paper's 0.2)",
+    )
+    flags.add(
+        "--max-attempts",
+        type=cap,
+        default=5,
+        metavar="K",
+        help="the direct baseline's samples, 'none' for no cap (default 5; the paper's none)",
+    )
+    flags.add(
+        "--max-model-calls",
+        type=cap,
+        default=60,
+        metavar="N",
+        help="the agentic loop's model calls, 'none' for no cap (default 60; the paper's none)",
+    )
+    flags.add(
+        "--max-tool-calls",
+        type=cap,
+        default=200,
+        metavar="N",
+        help="the agentic loop's tool calls, 'none' for no cap (default 200; the paper's none)",
+    )
+    flags.add(
+        "--feedback",
+        choices=("cause", "outcome"),
+        default="cause",
+        help="execute_action answers with the cause of a failure and its unmet "
+        "facts (default), or success or failure only (outcome, the paper's)",
+    )
     args = parser.parse_args(argv)
     settings = flags.resolve(args)
     kwargs = env_kwargs(args.env, args.option)
@@ -227,28 +324,43 @@ def main(argv=None, model=None) -> int:
     built = open_model(args.llm, args.call_timeout) if uses_model and model is None else None
     model = model or built
     instances = args.instances or every_instance(args.env, kwargs)
-    study = Study("agentic", args.env, kwargs, model.name if model else None, args.llm,
-                  settings={**{key: getattr(args, key) for key in AGENTIC.settings},
-                            **settings.recorded()})
+    study = Study(
+        "agentic",
+        args.env,
+        kwargs,
+        model.name if model else None,
+        args.llm,
+        settings={**{key: getattr(args, key) for key in AGENTIC.settings}, **settings.recorded()},
+    )
 
     def play(env, job) -> dict:
         policy = make_policy(job.condition["condition"], model, args)
-        return episode_fields(policy, run_episode(env, policy,
-                                                  options={"instance": job.instance}))
+        return episode_fields(policy, run_episode(env, policy, options={"instance": job.instance}))
 
     jobs = study.jobs([{"condition": c} for c in args.conditions], instances, args.trials)
-    records = run_study(study, jobs, play, out=args.out, workers=args.workers, check=built,
-                        max_failed_in_a_row=args.max_unreachable,
-                        backend=args.backend)
+    records = run_study(
+        study,
+        jobs,
+        play,
+        out=args.out,
+        workers=args.workers,
+        check=built,
+        max_failed_in_a_row=args.max_unreachable,
+        backend=args.backend,
+    )
     caption = f"\n\n{AGENTIC.caption(settings.overrides)}" if settings.paper else ""
-    text = (f"## {args.env}, {study.model or 'no model'}\n\n{settings_line(args)}\n\n"
-            + report(records, args.conditions, caption))
+    text = f"## {args.env}, {study.model or 'no model'}\n\n{settings_line(args)}\n\n" + report(
+        records, args.conditions, caption
+    )
     (args.out / "results.md").write_text(text + "\n")
     print(text)
     groups = by_condition(records, args.conditions)
-    show_success_plot({"success": [(ROWS[c], *tally(g)) for c, g in groups.items()]},
-                      args.out / "success.png", "approach",
-                      title=f"Solved within the budget per approach, {study.model or 'no model'}")
+    show_success_plot(
+        {"success": [(ROWS[c], *tally(g)) for c, g in groups.items()]},
+        args.out / "success.png",
+        "approach",
+        title=f"Solved within the budget per approach, {study.model or 'no model'}",
+    )
     return 0
 
 

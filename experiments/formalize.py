@@ -52,27 +52,57 @@ from typing import NamedTuple
 
 from planloop.envs.pddl_env import problem_sources
 from planloop.envs.problem_sets import DOMAINS, problem_set
-from planloop.formalizer.problems import (DEFECTS, MAX_ITERATIONS, METRICS, MODEL_ERROR,
-                                          PROMPT_VERSION, Reference, best_so_far,
-                                          defect_writer, formalize_problem, reference_writer,
-                                          score)
+from planloop.formalizer.problems import (
+    DEFECTS,
+    MAX_ITERATIONS,
+    METRICS,
+    MODEL_ERROR,
+    PROMPT_VERSION,
+    Reference,
+    best_so_far,
+    defect_writer,
+    formalize_problem,
+    reference_writer,
+    score,
+)
 from planloop.llm import LLMError
-from planloop.pddl import (PDDLError, PLANNERS, describe_problem, parse_domain, parse_problem,
-                           solve)
+from planloop.pddl import PLANNERS, PDDLError, describe_problem, parse_domain, parse_problem, solve
 from planloop.pddl.model import Domain, Problem
 from planloop.protocols.nl_pddl import NL_PDDL, SIZES
-from planloop.study import (PaperFlags, Study, StudyError, markdown_table, model_errors,
-                            model_failures, open_model, run_study, show_success_plot,
-                            study_main, study_parser, success_cell, with_published,
-                            non_negative_int, positive_float, positive_int, temperature)
+from planloop.study import (
+    PaperFlags,
+    Study,
+    StudyError,
+    markdown_table,
+    model_errors,
+    model_failures,
+    non_negative_int,
+    open_model,
+    positive_float,
+    positive_int,
+    run_study,
+    show_success_plot,
+    study_main,
+    study_parser,
+    success_cell,
+    temperature,
+    with_published,
+)
 
 BUILT_IN = ("groundtruth", "scripted-defects")
 SIZED = tuple(name for name, problems in DOMAINS.items() if problems.sized)
 RATES = ("svr", "psr", "cr", "cr_matched", "eq", "goal_eq")
 MEANS = ("tsr", "tsr_matched")  # the rest are rates
-LABELS = {"svr": "SVR", "psr": "PSR", "tsr": "TSR", "cr": "CR",
-          "tsr_matched": "TSR (names matched)", "cr_matched": "CR (names matched)", "eq": "EQ",
-          "goal_eq": "goal EQ"}
+LABELS = {
+    "svr": "SVR",
+    "psr": "PSR",
+    "tsr": "TSR",
+    "cr": "CR",
+    "tsr_matched": "TSR (names matched)",
+    "cr_matched": "CR (names matched)",
+    "eq": "EQ",
+    "goal_eq": "goal EQ",
+}
 METRICS_JUDGED = "as written"  # in the key: records scored after a renaming are not resumed
 
 
@@ -104,8 +134,13 @@ def instance_of(condition: dict, index: int) -> Instance:
         problem = parse_problem(reference, domain)
         return Instance(domain, reference, problem, describe_problem(domain, problem, index))
     problems = problem_set(condition["domain"])
-    reference = problems.generate(condition["size"], index) if problems.sized else \
-        problems.seeded(index) if problems.seeded else problems.problems()[index]
+    reference = (
+        problems.generate(condition["size"], index)
+        if problems.sized
+        else problems.seeded(index)
+        if problems.seeded
+        else problems.problems()[index]
+    )
     problem = problems.parse(reference)
     return Instance(problems.domain(), reference, problem, problems.describe(problem, index))
 
@@ -125,27 +160,45 @@ def run_problem(llm, condition: dict, index: int, args) -> dict:
     solved = solve(domain, instance.problem, planner=args.planner, timeout=args.timeout)
     reference = Reference(instance.problem, solved.solved, tuple(solved.plan or ()))
     try:
-        result = formalize_problem(writer_for(llm, condition, instance), domain,
-                                   instance.description, args.max_iterations, args.planner,
-                                   args.timeout, args.temperature)
+        result = formalize_problem(
+            writer_for(llm, condition, instance),
+            domain,
+            instance.description,
+            args.max_iterations,
+            args.planner,
+            args.timeout,
+            args.temperature,
+        )
     except LLMError as exc:
         return {"won": False, "error": str(exc)}
     verdicts = result.verdicts
     scores = [score(domain, reference, verdict) for verdict in verdicts]
-    curve = [scores[best_so_far(verdicts, min(t, len(verdicts) - 1))]
-             for t in range(args.max_iterations + 1)]
+    curve = [
+        scores[best_so_far(verdicts, min(t, len(verdicts) - 1))]
+        for t in range(args.max_iterations + 1)
+    ]
     kept = verdicts[result.kept]
-    return {"won": kept.ok, "prompt_version": PROMPT_VERSION,
-            "description": instance.description, "reference_status": solved.status,
-            "reference_plan_length": len(reference.plan), "metrics": scores[result.kept],
-            "by_iteration": curve, "iterations": len(verdicts) - 1,
-            "repaired_at": result.repaired_at, "final": kept.text,
-            "candidates": [{"stage": v.stage, "message": v.message[:2000], "planner": v.planner,
-                            "metrics": s} for v, s in zip(verdicts, scores)],
-            "usage": asdict(result.usage)}
+    return {
+        "won": kept.ok,
+        "prompt_version": PROMPT_VERSION,
+        "description": instance.description,
+        "reference_status": solved.status,
+        "reference_plan_length": len(reference.plan),
+        "metrics": scores[result.kept],
+        "by_iteration": curve,
+        "iterations": len(verdicts) - 1,
+        "repaired_at": result.repaired_at,
+        "final": kept.text,
+        "candidates": [
+            {"stage": v.stage, "message": v.message[:2000], "planner": v.planner, "metrics": s}
+            for v, s in zip(verdicts, scores)
+        ],
+        "usage": asdict(result.usage),
+    }
 
 
 # -- tables ------------------------------------------------------------------------------
+
 
 def final_metrics(record: dict) -> dict:
     """The kept candidate's metrics; a failure in every rate after a model error."""
@@ -186,29 +239,59 @@ def group_table(records: list[dict], fields: tuple[str, ...]) -> str:
     rows = []
     for key, group in groups.items():
         played = [r for r in group if not r.get("error")]
-        repairs = f"{statistics.fmean(r['iterations'] for r in played):.2f}" if played \
-            else "n/a"
-        rows.append([*("-" if v is None else v for v in key), len(group), model_errors(group),
-                     *(metric_cell([final_metrics(r) for r in group], m) for m in METRICS),
-                     sum(r["repaired_at"] is not None for r in played), repairs])
-    return markdown_table([*fields, "problems", "model errors", *(LABELS[m] for m in METRICS),
-                           "repaired", "mean repairs"], rows)
+        repairs = f"{statistics.fmean(r['iterations'] for r in played):.2f}" if played else "n/a"
+        rows.append(
+            [
+                *("-" if v is None else v for v in key),
+                len(group),
+                model_errors(group),
+                *(metric_cell([final_metrics(r) for r in group], m) for m in METRICS),
+                sum(r["repaired_at"] is not None for r in played),
+                repairs,
+            ]
+        )
+    return markdown_table(
+        [
+            *fields,
+            "problems",
+            "model errors",
+            *(LABELS[m] for m in METRICS),
+            "repaired",
+            "mean repairs",
+        ],
+        rows,
+    )
 
 
 def curve_table(records: list[dict], iterations: int) -> str:
     """The metrics of the candidate kept after each iteration, over every problem."""
-    rows = [[t, *(metric_cell([metrics_at(r, t) for r in records], m) for m in METRICS)]
-            for t in range(iterations + 1)]
+    rows = [
+        [t, *(metric_cell([metrics_at(r, t) for r in records], m) for m in METRICS)]
+        for t in range(iterations + 1)
+    ]
     return markdown_table(["iteration", *(LABELS[m] for m in METRICS)], rows)
 
 
 def curve_plot(records: list[dict], iterations: int, path: Path) -> None:
-    series = {LABELS[name]: [(str(t), sum(metrics_at(r, t)[name] or 0 for r in records),
-                              sum(metrics_at(r, t)[name] is not None for r in records))
-                             for t in range(iterations + 1)] for name in RATES}
-    show_success_plot(series, path, "iteration (repairs made)", "rate", ordered=True,
-                      title=f"The repair curve: the candidate kept after each iteration, "
-                            f"{len(records)} problems")
+    series = {
+        LABELS[name]: [
+            (
+                str(t),
+                sum(metrics_at(r, t)[name] or 0 for r in records),
+                sum(metrics_at(r, t)[name] is not None for r in records),
+            )
+            for t in range(iterations + 1)
+        ]
+        for name in RATES
+    }
+    show_success_plot(
+        series,
+        path,
+        "iteration (repairs made)",
+        "rate",
+        ordered=True,
+        title=f"The repair curve: the candidate kept after each iteration, {len(records)} problems",
+    )
 
 
 def paper_table(records: list[dict]) -> str:
@@ -216,8 +299,10 @@ def paper_table(records: list[dict]) -> str:
     final ones) by SVR, PSR, TSR and CR over every scheduled problem, the paper's
     figure beside each, then n and the model errors."""
     [table] = NL_PDDL.tables
-    by_row = {"Baseline": [metrics_at(r, 0) for r in records],
-              "Planner-in-the-loop": [final_metrics(r) for r in records]}
+    by_row = {
+        "Baseline": [metrics_at(r, 0) for r in records],
+        "Planner-in-the-loop": [final_metrics(r) for r in records],
+    }
     rows = []
     for row in table.rows:
         cells = []
@@ -230,12 +315,14 @@ def paper_table(records: list[dict]) -> str:
 
 # -- main --------------------------------------------------------------------------------
 
+
 def _names(text: str, known: tuple[str, ...], what: str) -> list[str]:
     names = [n.strip() for n in text.split(",") if n.strip()]
     unknown = [n for n in names if n not in known]
     if unknown or not names:
-        raise StudyError(f"unknown {what} {', '.join(unknown) or repr(text)}; choose from "
-                         f"{', '.join(known)}")
+        raise StudyError(
+            f"unknown {what} {', '.join(unknown) or repr(text)}; choose from {', '.join(known)}"
+        )
     return names
 
 
@@ -264,19 +351,29 @@ def conditions(args) -> list[tuple[dict, range]]:
                 parse_problem(Path(files[index]).read_text(), domain)
         except (OSError, ValueError, PDDLError) as exc:
             raise StudyError(f"cannot read {args.domain} / {args.problems}: {exc}") from None
-        return [({"domain": str(args.domain.resolve()), "problems": str(args.problems.resolve())},
-                 instances)]
+        return [
+            (
+                {"domain": str(args.domain.resolve()), "problems": str(args.problems.resolve())},
+                instances,
+            )
+        ]
     found = []
     for name in _names(args.domains, tuple(DOMAINS), "domain"):
         problems = problem_set(name)
         if problems.sized:
-            found += [({"domain": name, "size": size}, args.instances or range(args.per_cell))
-                      for size in _sizes(args.sizes)]
+            found += [
+                ({"domain": name, "size": size}, args.instances or range(args.per_cell))
+                for size in _sizes(args.sizes)
+            ]
         elif problems.seeded:
             found.append(({"domain": name, "size": None}, args.instances or range(args.per_cell)))
         else:
-            found.append(({"domain": name, "size": None},
-                          _within(args.instances, len(problems.problems()), name)))
+            found.append(
+                (
+                    {"domain": name, "size": None},
+                    _within(args.instances, len(problems.problems()), name),
+                )
+            )
     return found
 
 
@@ -285,32 +382,63 @@ def _within(instances: range | None, count: int, where: str) -> range:
     if instances is None:
         return range(count)
     if instances.stop > count:
-        raise StudyError(f"{where} has {count} problem{'s' if count != 1 else ''} (instances "
-                         f"0 to {count - 1}); there is no instance {instances.stop - 1}")
+        raise StudyError(
+            f"{where} has {count} problem{'s' if count != 1 else ''} (instances "
+            f"0 to {count - 1}); there is no instance {instances.stop - 1}"
+        )
     return instances
 
 
 def build_parser() -> tuple[argparse.ArgumentParser, PaperFlags]:
     """The flags, and the ones ``--paper`` sets (resolve them after parsing)."""
-    parser = study_parser(__doc__, env=None, out="results/formalize",
-                          llm_choices_help="groundtruth, scripted-defects, openai:MODEL or "
-                                           "URL@MODEL")
-    parser.add_argument("--domains", default=",".join(SIZED),
-                        help=f"comma list of {', '.join(DOMAINS)} (default {','.join(SIZED)})")
+    parser = study_parser(
+        __doc__,
+        env=None,
+        out="results/formalize",
+        llm_choices_help="groundtruth, scripted-defects, openai:MODEL or URL@MODEL",
+    )
+    parser.add_argument(
+        "--domains",
+        default=",".join(SIZED),
+        help=f"comma list of {', '.join(DOMAINS)} (default {','.join(SIZED)})",
+    )
     flags = PaperFlags(parser, NL_PDDL)
     flags.add("--sizes", default=SIZES, help=f"objects per generated problem (default {SIZES})")
-    flags.add("--per-cell", type=positive_int, default=5, metavar="N",
-              help="problems per domain and size (seeds 0..N-1; default 5)")
+    flags.add(
+        "--per-cell",
+        type=positive_int,
+        default=5,
+        metavar="N",
+        help="problems per domain and size (seeds 0..N-1; default 5)",
+    )
     parser.add_argument("--domain", type=Path, metavar="FILE", help="a domain of your own ...")
-    parser.add_argument("--problems", type=Path, metavar="DIR",
-                        help="... and a folder of its problems (descriptions are rendered)")
-    parser.add_argument("--defects", default=",".join(DEFECTS),
-                        help="scripted-defects only: the defects to inject (default all)")
-    flags.add("--max-iterations", type=non_negative_int, default=MAX_ITERATIONS, metavar="T",
-              help=f"repairs after the one shot (default {MAX_ITERATIONS})")
-    flags.add("--planner", default="lama-first", choices=PLANNERS,
-              help="the fixed planner configuration (default lama-first)")
-    parser.add_argument("--timeout", type=positive_float, default=60.0, help="seconds per planner call")
+    parser.add_argument(
+        "--problems",
+        type=Path,
+        metavar="DIR",
+        help="... and a folder of its problems (descriptions are rendered)",
+    )
+    parser.add_argument(
+        "--defects",
+        default=",".join(DEFECTS),
+        help="scripted-defects only: the defects to inject (default all)",
+    )
+    flags.add(
+        "--max-iterations",
+        type=non_negative_int,
+        default=MAX_ITERATIONS,
+        metavar="T",
+        help=f"repairs after the one shot (default {MAX_ITERATIONS})",
+    )
+    flags.add(
+        "--planner",
+        default="lama-first",
+        choices=PLANNERS,
+        help="the fixed planner configuration (default lama-first)",
+    )
+    parser.add_argument(
+        "--timeout", type=positive_float, default=60.0, help="seconds per planner call"
+    )
     parser.add_argument("--temperature", type=temperature, default=0.0)
     return parser, flags
 
@@ -324,38 +452,65 @@ def main(argv=None, model=None) -> int:
         raise StudyError("--max-iterations is 0 or more")
     built = None
     if model is None and not args.llm:
-        raise StudyError("--llm is required: groundtruth, scripted-defects, openai:MODEL or "
-                         "URL@MODEL")
+        raise StudyError(
+            "--llm is required: groundtruth, scripted-defects, openai:MODEL or URL@MODEL"
+        )
     if model is None and args.llm not in BUILT_IN:
         built = model = open_model(args.llm, args.call_timeout)
     llm = model or args.llm
     cells = conditions(args)
     if args.llm == "scripted-defects":
         defects = _names(args.defects, DEFECTS, "defect")
-        cells = [({**condition, "defect": d}, instances) for condition, instances in cells
-                 for d in defects]
-    study = Study("formalize", None, model=getattr(llm, "name", llm), model_spec=args.llm,
-                  settings={"max_iterations": args.max_iterations, "planner": args.planner,
-                            "timeout": args.timeout, "temperature": args.temperature,
-                            "prompt_version": PROMPT_VERSION, "metrics": METRICS_JUDGED,
-                            **settings.recorded()})
-    jobs = [job for condition, instances in cells
-            for job in study.jobs([condition], instances, args.trials)]
+        cells = [
+            ({**condition, "defect": d}, instances)
+            for condition, instances in cells
+            for d in defects
+        ]
+    study = Study(
+        "formalize",
+        None,
+        model=getattr(llm, "name", llm),
+        model_spec=args.llm,
+        settings={
+            "max_iterations": args.max_iterations,
+            "planner": args.planner,
+            "timeout": args.timeout,
+            "temperature": args.temperature,
+            "prompt_version": PROMPT_VERSION,
+            "metrics": METRICS_JUDGED,
+            **settings.recorded(),
+        },
+    )
+    jobs = [
+        job
+        for condition, instances in cells
+        for job in study.jobs([condition], instances, args.trials)
+    ]
 
     def play(_, job) -> dict:
         return run_problem(llm, dict(job.condition), job.instance, args)
 
-    records = run_study(study, jobs, play, out=args.out, workers=args.workers, check=built,
-                        max_failed_in_a_row=args.max_unreachable,
-                        backend=args.backend)
-    fields = ("domain", "size", "defect") if args.llm == "scripted-defects" else \
-        ("domain", "size")
-    text = (f"## Formalization, {study.model}\n\n### Final candidates\n\n"
-            f"{group_table(records, fields)}\n\n### Repair curve (the candidate kept after "
-            f"each iteration)\n\n{curve_table(records, args.max_iterations)}")
+    records = run_study(
+        study,
+        jobs,
+        play,
+        out=args.out,
+        workers=args.workers,
+        check=built,
+        max_failed_in_a_row=args.max_unreachable,
+        backend=args.backend,
+    )
+    fields = ("domain", "size", "defect") if args.llm == "scripted-defects" else ("domain", "size")
+    text = (
+        f"## Formalization, {study.model}\n\n### Final candidates\n\n"
+        f"{group_table(records, fields)}\n\n### Repair curve (the candidate kept after "
+        f"each iteration)\n\n{curve_table(records, args.max_iterations)}"
+    )
     if settings.paper:
-        text += (f"\n\n### {NL_PDDL.tables[0].title}\n\n{paper_table(records)}\n\n"
-                 f"{NL_PDDL.caption(settings.overrides)}")
+        text += (
+            f"\n\n### {NL_PDDL.tables[0].title}\n\n{paper_table(records)}\n\n"
+            f"{NL_PDDL.caption(settings.overrides)}"
+        )
     text += f"{model_failures(records)}\n"
     print(text)
     args.out.mkdir(parents=True, exist_ok=True)

@@ -40,10 +40,24 @@ from planloop.policies.loop import CHOICES, DEFAULTS
 from planloop.protocols.baking import BAKING
 from planloop.protocols.baking import ROWS as BAKING_ROWS
 from planloop.stats import wilson_interval
-from planloop.study import (PaperFlags, Study, every_instance, markdown_table, model_errors,
-                            model_failures, open_model, positive_int, run_study,
-                            show_success_plot, study_main, study_parser, success_cell, tally,
-                            temperature, with_published)
+from planloop.study import (
+    PaperFlags,
+    Study,
+    every_instance,
+    markdown_table,
+    model_errors,
+    model_failures,
+    open_model,
+    positive_int,
+    run_study,
+    show_success_plot,
+    study_main,
+    study_parser,
+    success_cell,
+    tally,
+    temperature,
+    with_published,
+)
 from planloop.wrappers import ProgressFeedback
 
 OPEN = "open"
@@ -58,8 +72,9 @@ def parse_horizons(text: str) -> list[int | str]:
         elif part.isdigit() and int(part) > 0:
             horizons.append(int(part))
         else:
-            raise argparse.ArgumentTypeError(f"a horizon is a positive integer or 'open', "
-                                             f"not {part!r}")
+            raise argparse.ArgumentTypeError(
+                f"a horizon is a positive integer or 'open', not {part!r}"
+            )
     return horizons
 
 
@@ -72,15 +87,30 @@ def parse_restarts(text: str) -> int | None:
     raise argparse.ArgumentTypeError(f"max restarts is a count or 'none', not {text!r}")
 
 
-def make_policy(model, horizon, trial: int, max_actions: int, temperature: float,
-                switches: dict | None = None):
+def make_policy(
+    model, horizon, trial: int, max_actions: int, temperature: float, switches: dict | None = None
+):
     switches = switches or {}
     if horizon == OPEN:
-        return OpenLoopPolicy(model, max_actions=max_actions, temperature=temperature,
-                              seed=trial, **{key: value for key, value in switches.items()
-                                             if key in ("grounding", "conversation", "ask", "opening")})
-    return ClosedLoopPolicy(model, horizon=horizon, max_actions=max_actions,
-                            temperature=temperature, seed=trial, **switches)
+        return OpenLoopPolicy(
+            model,
+            max_actions=max_actions,
+            temperature=temperature,
+            seed=trial,
+            **{
+                key: value
+                for key, value in switches.items()
+                if key in ("grounding", "conversation", "ask", "opening")
+            },
+        )
+    return ClosedLoopPolicy(
+        model,
+        horizon=horizon,
+        max_actions=max_actions,
+        temperature=temperature,
+        seed=trial,
+        **switches,
+    )
 
 
 def episode_record(episode) -> dict:
@@ -90,12 +120,25 @@ def episode_record(episode) -> dict:
     return record
 
 
-def run_sweep(env_id: str, model, horizons, instances, trials: int, out: Path,
-              workers: int = 1, max_actions: int = 50, temperature: float = 0.7,
-              env_kwargs: dict | None = None, model_spec: str | None = None,
-              check=None, switches: dict | None = None,
-              progress_feedback: str = "off", backend: str = "local",
-              protocol: dict | None = None, max_unreachable: int = 3) -> list[dict]:
+def run_sweep(
+    env_id: str,
+    model,
+    horizons,
+    instances,
+    trials: int,
+    out: Path,
+    workers: int = 1,
+    max_actions: int = 50,
+    temperature: float = 0.7,
+    env_kwargs: dict | None = None,
+    model_spec: str | None = None,
+    check=None,
+    switches: dict | None = None,
+    progress_feedback: str = "off",
+    backend: str = "local",
+    protocol: dict | None = None,
+    max_unreachable: int = 3,
+) -> list[dict]:
     """Run every (horizon, instance, trial) not yet in ``out/episodes.jsonl``; returns
     their records (old and new). ``check``: a model to check before the first episode;
     ``switches``: the loop policies' (those not at their default enter the settings);
@@ -106,20 +149,39 @@ def run_sweep(env_id: str, model, horizons, instances, trials: int, out: Path,
     changed = {key: value for key, value in switches.items() if value != DEFAULTS[key]}
     if progress_feedback != "off":
         changed["progress_feedback"] = progress_feedback
-    study = Study("horizon_sweep", env_id, env_kwargs or {}, model.name, model_spec,
-                  settings={"max_actions": max_actions, "temperature": temperature, **changed,
-                            **(protocol or {})})
+    study = Study(
+        "horizon_sweep",
+        env_id,
+        env_kwargs or {},
+        model.name,
+        model_spec,
+        settings={
+            "max_actions": max_actions,
+            "temperature": temperature,
+            **changed,
+            **(protocol or {}),
+        },
+    )
 
     def play(env, job) -> dict:
         if progress_feedback != "off":
             env = ProgressFeedback(env, progress_feedback)
-        policy = make_policy(model, job.condition["horizon"], job.trial, max_actions,
-                             temperature, switches)
+        policy = make_policy(
+            model, job.condition["horizon"], job.trial, max_actions, temperature, switches
+        )
         return episode_record(run_episode(env, policy, options={"instance": job.instance}))
 
     jobs = study.jobs([{"horizon": horizon} for horizon in horizons], instances, trials)
-    return run_study(study, jobs, play, out=out, workers=workers, check=check,
-                     backend=backend, max_failed_in_a_row=max_unreachable)
+    return run_study(
+        study,
+        jobs,
+        play,
+        out=out,
+        workers=workers,
+        check=check,
+        backend=backend,
+        max_failed_in_a_row=max_unreachable,
+    )
 
 
 def success_table(records: list[dict], horizons, instances) -> str:
@@ -127,12 +189,15 @@ def success_table(records: list[dict], horizons, instances) -> str:
     rows = []
     for horizon in horizons:
         mine = [r for r in records if r["horizon"] == horizon]
-        cells = [success_cell(*tally(r for r in mine if r["instance"] == instance))
-                 for instance in instances]
+        cells = [
+            success_cell(*tally(r for r in mine if r["instance"] == instance))
+            for instance in instances
+        ]
         label = "open loop" if horizon == OPEN else f"H = {horizon}"
         rows.append([label, *cells, success_cell(*tally(mine)), model_errors(mine)])
-    return markdown_table(["horizon", *(f"problem {i}" for i in instances), "all",
-                           "model errors"], rows) + model_failures(records)
+    return markdown_table(
+        ["horizon", *(f"problem {i}" for i in instances), "all", "model errors"], rows
+    ) + model_failures(records)
 
 
 def paper_table(records: list[dict], instances) -> str:
@@ -149,49 +214,86 @@ def paper_table(records: list[dict], instances) -> str:
             cell = f"{wins}/{n} ({wins / n:.0%}) [{low:.0%}, {high:.0%}]" if n else "0/0"
             cells.append(with_published(cell, layout.published.get((row, column))))
         rows.append([row, *cells, model_errors(mine)])
-    columns = layout.columns[:len(rows[0]) - 2]
+    columns = layout.columns[: len(rows[0]) - 2]
     return f"### {layout.title}\n\n" + markdown_table(["", *columns, "model errors"], rows)
 
 
 @study_main
 def main(argv=None, model=None) -> int:
     parser = study_parser(__doc__, env="Baking-v0", out="results/horizon_sweep", trials=5)
-    parser.add_argument("--horizons", type=parse_horizons, default=parse_horizons("1,5,open"),
-                        help="comma-separated horizons, 'open' for the open loop "
-                             "(default 1,5,open)")
+    parser.add_argument(
+        "--horizons",
+        type=parse_horizons,
+        default=parse_horizons("1,5,open"),
+        help="comma-separated horizons, 'open' for the open loop (default 1,5,open)",
+    )
     parser.add_argument("--temperature", type=temperature, default=0.7)
     parser.add_argument("--max-actions", type=positive_int, default=50)
     paper = PaperFlags(parser, BAKING)
     for key, choices in CHOICES.items():
-        paper.add(f"--{key}", choices=choices, default=DEFAULTS[key],
-                  help=f"default {DEFAULTS[key]}; the paper's: {BAKING.settings[key]}")
-    paper.add("--max-restarts", type=parse_restarts, default=DEFAULTS["max_restarts"],
-              metavar="N", help=f"explained restarts per episode, 'none' for no cap (default "
-                                f"{DEFAULTS['max_restarts']}; the paper's: none)")
-    parser.add_argument("--progress-feedback", choices=("off", "ff", "add"), default="off",
-                        help="tell the model after each action whether the goal came closer, "
-                             "by h_FF or h_add (default off)")
+        paper.add(
+            f"--{key}",
+            choices=choices,
+            default=DEFAULTS[key],
+            help=f"default {DEFAULTS[key]}; the paper's: {BAKING.settings[key]}",
+        )
+    paper.add(
+        "--max-restarts",
+        type=parse_restarts,
+        default=DEFAULTS["max_restarts"],
+        metavar="N",
+        help=f"explained restarts per episode, 'none' for no cap (default "
+        f"{DEFAULTS['max_restarts']}; the paper's: none)",
+    )
+    parser.add_argument(
+        "--progress-feedback",
+        choices=("off", "ff", "add"),
+        default="off",
+        help="tell the model after each action whether the goal came closer, "
+        "by h_FF or h_add (default off)",
+    )
     args = parser.parse_args(argv)
     settings = paper.resolve(args)
     built = None if model else open_model(args.llm, args.call_timeout)
     model = model or built
     env_kwargs = dict(args.option)
     instances = args.instances or every_instance(args.env, env_kwargs, limit=10)
-    records = run_sweep(args.env, model, args.horizons, instances, args.trials, args.out,
-                        args.workers, args.max_actions, args.temperature, env_kwargs,
-                        args.llm, check=built,
-                        switches={key: settings.values[key] for key in DEFAULTS},
-                        progress_feedback=args.progress_feedback, backend=args.backend,
-                        protocol=settings.recorded(), max_unreachable=args.max_unreachable)
+    records = run_sweep(
+        args.env,
+        model,
+        args.horizons,
+        instances,
+        args.trials,
+        args.out,
+        args.workers,
+        args.max_actions,
+        args.temperature,
+        env_kwargs,
+        args.llm,
+        check=built,
+        switches={key: settings.values[key] for key in DEFAULTS},
+        progress_feedback=args.progress_feedback,
+        backend=args.backend,
+        protocol=settings.recorded(),
+        max_unreachable=args.max_unreachable,
+    )
     table = f"## {args.env}, {model.name}\n\n" + success_table(records, args.horizons, instances)
     if settings.paper:
         table += f"\n\n{BAKING.caption(settings.overrides)}"
     (args.out / "success.md").write_text(table + "\n")
     print(table)
-    series = {model.name: [(str(h), *tally(r for r in records if r["horizon"] == h))
-                           for h in args.horizons]}
-    show_success_plot(series, args.out / "success.png", "horizon H (actions per plan)",
-                      ordered=True, title=f"Success against the planning horizon, {args.env}")
+    series = {
+        model.name: [
+            (str(h), *tally(r for r in records if r["horizon"] == h)) for h in args.horizons
+        ]
+    }
+    show_success_plot(
+        series,
+        args.out / "success.png",
+        "horizon H (actions per plan)",
+        ordered=True,
+        title=f"Success against the planning horizon, {args.env}",
+    )
     return 0
 
 

@@ -49,26 +49,65 @@ from collections import Counter
 from pathlib import Path
 
 from planloop.pddl import PLANNERS, PDDLError, load, parse_command, solve, validate
-from planloop.policies import (AgenticPolicy, ClosedLoopPolicy, DirectPlanPolicy, PlannerPolicy,
-                               run_episode)
+from planloop.policies import (
+    AgenticPolicy,
+    ClosedLoopPolicy,
+    DirectPlanPolicy,
+    PlannerPolicy,
+    run_episode,
+)
 from planloop.policies.direct import Example
-from planloop.stats import npmi_table, percentile, trimmed_mean, two_proportion_z_test
 from planloop.protocols.mystery import MYSTERY
 from planloop.protocols.mystery import ROWS as MYSTERY_ROWS
-from planloop.stats import wilson_interval
-from planloop.study import (PaperFlags, Study, StudyError, every_instance, markdown_table,
-                            model_errors, model_failures, open_model, positive_int, run_study,
-                            save_success_plot, show_success_plot, study_main, study_parser,
-                            success_cell, tally, with_published, positive_float, temperature)
+from planloop.stats import (
+    npmi_table,
+    percentile,
+    trimmed_mean,
+    two_proportion_z_test,
+    wilson_interval,
+)
+from planloop.study import (
+    PaperFlags,
+    Study,
+    StudyError,
+    every_instance,
+    markdown_table,
+    model_errors,
+    model_failures,
+    open_model,
+    positive_float,
+    positive_int,
+    run_study,
+    save_success_plot,
+    show_success_plot,
+    study_main,
+    study_parser,
+    success_cell,
+    tally,
+    temperature,
+    with_published,
+)
 from planloop.wrappers import ProgressFeedback
 
-PIPELINES = {"pipeline": {}, "pipeline-no-repair": {"repair": False},
-             "pipeline-no-constraints": {"deep_constraints": False},
-             "pipeline-no-stepwise": {"stepwise": False}}
-CONDITIONS = ("direct-zero-shot", "direct-one-shot", *PIPELINES, "closed-loop", "agentic",
-              "planner")
-KINDS = {"precondition": "missing precondition", "goal": "goal not satisfied",
-         "parse": "parse or translation error"}
+PIPELINES = {
+    "pipeline": {},
+    "pipeline-no-repair": {"repair": False},
+    "pipeline-no-constraints": {"deep_constraints": False},
+    "pipeline-no-stepwise": {"stepwise": False},
+}
+CONDITIONS = (
+    "direct-zero-shot",
+    "direct-one-shot",
+    *PIPELINES,
+    "closed-loop",
+    "agentic",
+    "planner",
+)
+KINDS = {
+    "precondition": "missing precondition",
+    "goal": "goal not satisfied",
+    "parse": "parse or translation error",
+}
 TRIM = 0.1  # the trimmed mean cuts 10% of the runtimes from each end
 
 
@@ -76,8 +115,10 @@ def parse_conditions(text: str) -> list[str]:
     names = [part.strip() for part in text.split(",") if part.strip()]
     unknown = [name for name in names if name not in CONDITIONS]
     if unknown or not names:
-        raise argparse.ArgumentTypeError(f"conditions are a comma list of {', '.join(CONDITIONS)}"
-                                         f"; not {', '.join(unknown) or 'empty'}")
+        raise argparse.ArgumentTypeError(
+            f"conditions are a comma list of {', '.join(CONDITIONS)}"
+            f"; not {', '.join(unknown) or 'empty'}"
+        )
     return list(dict.fromkeys(names))
 
 
@@ -87,8 +128,9 @@ def pipeline_class():
     try:
         from planloop.policies import RepairPipelinePolicy
     except ImportError as exc:
-        raise StudyError(f"the pipeline conditions need planloop.policies."
-                         f"RepairPipelinePolicy: {exc}") from None
+        raise StudyError(
+            f"the pipeline conditions need planloop.policies.RepairPipelinePolicy: {exc}"
+        ) from None
     return RepairPipelinePolicy
 
 
@@ -100,8 +142,10 @@ def solved_example(env, instance: int) -> Example:
     pddl = game.view.task_pddl(task)
     result = solve(pddl["domain_pddl"], pddl["problem_pddl"], planner="auto", timeout=60)
     if not result.solved:
-        raise StudyError(f"no plan for the one-shot example of instance {instance}: "
-                         f"{result.status} {result.message}")
+        raise StudyError(
+            f"no plan for the one-shot example of instance {instance}: "
+            f"{result.status} {result.message}"
+        )
     return Example(pddl["problem_pddl"], tuple(result.plan))
 
 
@@ -111,18 +155,34 @@ def make_policy(condition: str, model, env, job, args):
         return PlannerPolicy(args.planner, args.planner_timeout)
     if condition.startswith("direct"):
         examples = [solved_example(env, job.instance)] if condition == "direct-one-shot" else []
-        return DirectPlanPolicy.paper(model, max_attempts=args.direct_attempts or args.attempts,
-                                      max_seconds=args.max_seconds, temperature=args.temperature,
-                                      prompt="planbench", examples=examples)
+        return DirectPlanPolicy.paper(
+            model,
+            max_attempts=args.direct_attempts or args.attempts,
+            max_seconds=args.max_seconds,
+            temperature=args.temperature,
+            prompt="planbench",
+            examples=examples,
+        )
     if condition in PIPELINES:
-        return pipeline_class()(model, max_attempts=args.attempts, temperature=args.temperature,
-                                **PIPELINES[condition])
+        return pipeline_class()(
+            model, max_attempts=args.attempts, temperature=args.temperature, **PIPELINES[condition]
+        )
     if condition == "closed-loop":
-        return ClosedLoopPolicy(model, horizon=1, max_actions=args.max_actions,
-                                max_restarts=args.attempts - 1, temperature=args.temperature,
-                                seed=job.trial)
-    return AgenticPolicy(model, temperature=args.temperature, seconds=args.max_seconds,
-                         end_on_valid_plan=True, feedback=args.agentic_feedback)
+        return ClosedLoopPolicy(
+            model,
+            horizon=1,
+            max_actions=args.max_actions,
+            max_restarts=args.attempts - 1,
+            temperature=args.temperature,
+            seed=job.trial,
+        )
+    return AgenticPolicy(
+        model,
+        temperature=args.temperature,
+        seconds=args.max_seconds,
+        end_on_valid_plan=True,
+        feedback=args.agentic_feedback,
+    )
 
 
 # -- the record ---------------------------------------------------------------------------
@@ -170,9 +230,13 @@ def judge_plan(task, plan: list[str]) -> dict:
         return verdict
     if report.failure == "bad_action":
         return {**verdict, "kind": "parse", "step": report.failed_step}
-    return {**verdict, "kind": report.failure, "step": report.failed_step,
-            "action": _readable(report.action)[0] if report.action else None,
-            "unmet": sorted({u.atom.predicate for u in report.unmet})}
+    return {
+        **verdict,
+        "kind": report.failure,
+        "step": report.failed_step,
+        "action": _readable(report.action)[0] if report.action else None,
+        "unmet": sorted({u.atom.predicate for u in report.unmet}),
+    }
 
 
 def _readable(command: str) -> tuple[str, tuple[str, ...]] | None:
@@ -193,10 +257,15 @@ def episode_fields(env, episode) -> dict:
     final = judge_plan(task, played_plans(episode)[-1])
     record = episode.to_json()
     record["observations"] = len(record["observations"])
-    record.update(plans=judged, attempts=len(judged),
-                  failure=None if episode.won else final["kind"], failed_step=final["step"],
-                  failed_action=final["action"], unmet=final["unmet"],
-                  failure_kinds=sorted({j["kind"] for j in judged + [final] if j["kind"]}))
+    record.update(
+        plans=judged,
+        attempts=len(judged),
+        failure=None if episode.won else final["kind"],
+        failed_step=final["step"],
+        failed_action=final["action"],
+        unmet=final["unmet"],
+        failure_kinds=sorted({j["kind"] for j in judged + [final] if j["kind"]}),
+    )
     return record
 
 
@@ -210,19 +279,43 @@ def by_condition(records: list[dict], conditions: list[str]) -> dict[str, list[d
 def _seconds(values: list[float]) -> list[str]:
     if not values:
         return ["-"] * 4
-    return [f"{v:.2f}" for v in (percentile(values, 50), percentile(values, 90),
-                                 statistics.mean(values), trimmed_mean(values, TRIM))]
+    return [
+        f"{v:.2f}"
+        for v in (
+            percentile(values, 50),
+            percentile(values, 90),
+            statistics.mean(values),
+            trimmed_mean(values, TRIM),
+        )
+    ]
 
 
 def success_table(groups: dict[str, list[dict]], failed: Counter) -> str:
-    rows = [[c, success_cell(*tally(g)),
-             f"{statistics.mean(r['attempts'] for r in g):.2f}" if g else "-",
-             *_seconds([r["seconds"] for r in g]),
-             f"{statistics.mean(r['usage']['calls'] for r in g):.1f}" if g else "-", failed[c]]
-            for c, g in groups.items()]
-    return markdown_table(["condition", "success [95% Wilson]", "attempts per instance",
-                           "seconds p50", "p90", "mean", f"trimmed mean ({TRIM:.0%})",
-                           "model calls", "model errors"], rows)
+    rows = [
+        [
+            c,
+            success_cell(*tally(g)),
+            f"{statistics.mean(r['attempts'] for r in g):.2f}" if g else "-",
+            *_seconds([r["seconds"] for r in g]),
+            f"{statistics.mean(r['usage']['calls'] for r in g):.1f}" if g else "-",
+            failed[c],
+        ]
+        for c, g in groups.items()
+    ]
+    return markdown_table(
+        [
+            "condition",
+            "success [95% Wilson]",
+            "attempts per instance",
+            "seconds p50",
+            "p90",
+            "mean",
+            f"trimmed mean ({TRIM:.0%})",
+            "model calls",
+            "model errors",
+        ],
+        rows,
+    )
 
 
 def paper_table(records: list[dict]) -> str:
@@ -235,10 +328,18 @@ def paper_table(records: list[dict]) -> str:
         wins, n = tally(group)
         low, high = wilson_interval(wins, n)
         rate = f"{wins}/{n} ({wins / n:.1%})" if n else "0/0"
-        rows.append([row, with_published(rate, layout.published.get((row, "success"))),
-                     f"[{low:.1%}, {high:.1%}]", n, model_errors(group)])
+        rows.append(
+            [
+                row,
+                with_published(rate, layout.published.get((row, "success"))),
+                f"[{low:.1%}, {high:.1%}]",
+                n,
+                model_errors(group),
+            ]
+        )
     return f"### {layout.title}\n\n" + markdown_table(
-        ["", "success", "95% Wilson", "n", "model errors"], rows)
+        ["", "success", "95% Wilson", "n", "model errors"], rows
+    )
 
 
 def tests_table(groups: dict[str, list[dict]]) -> str:
@@ -251,24 +352,45 @@ def tests_table(groups: dict[str, list[dict]]) -> str:
         if condition == reference or not n or not base_n:
             continue
         test = two_proportion_z_test(wins, n, base_wins, base_n)
-        rows.append([condition, reference, f"{wins / n - base_wins / base_n:+.1%}",
-                     f"{test.z:.2f}", f"{test.p:.3g}", f"{test.h:+.2f}"])
-    return markdown_table(["condition", "against", "difference", "z", "p (two-sided)",
-                           "Cohen's h"], rows) if rows else "(one condition: nothing to test)"
+        rows.append(
+            [
+                condition,
+                reference,
+                f"{wins / n - base_wins / base_n:+.1%}",
+                f"{test.z:.2f}",
+                f"{test.p:.3g}",
+                f"{test.h:+.2f}",
+            ]
+        )
+    return (
+        markdown_table(
+            ["condition", "against", "difference", "z", "p (two-sided)", "Cohen's h"], rows
+        )
+        if rows
+        else "(one condition: nothing to test)"
+    )
 
 
 def retry_points(group: list[dict], budget: int) -> list[tuple[str, int, int]]:
     """Success within k attempts, k = 1..budget: won with at most k plans tried (the LLM
     conditions; the planner has no budget of plans)."""
-    return [(str(k), sum(r["won"] and r["attempts"] <= k for r in group), len(group))
-            for k in range(1, budget + 1)]
+    return [
+        (str(k), sum(r["won"] and r["attempts"] <= k for r in group), len(group))
+        for k in range(1, budget + 1)
+    ]
 
 
 def retry_table(groups: dict[str, list[dict]], budget: int) -> str:
-    rows = [[c, *(success_cell(w, n) for _, w, n in retry_points(g, budget))]
-            for c, g in groups.items() if c != "planner"]
-    return markdown_table(["condition", *(f"K = {k}" for k in range(1, budget + 1))],
-                          rows) if rows else "(no LLM condition)"
+    rows = [
+        [c, *(success_cell(w, n) for _, w, n in retry_points(g, budget))]
+        for c, g in groups.items()
+        if c != "planner"
+    ]
+    return (
+        markdown_table(["condition", *(f"K = {k}" for k in range(1, budget + 1))], rows)
+        if rows
+        else "(no LLM condition)"
+    )
 
 
 def hazard(group: list[dict]) -> dict[int, tuple[int, int]]:
@@ -287,8 +409,16 @@ def hazard(group: list[dict]) -> dict[int, tuple[int, int]]:
 def hazard_table(groups: dict[str, list[dict]]) -> str:
     tables = {c: hazard(g) for c, g in groups.items()}
     steps = sorted({s for t in tables.values() for s in t})
-    rows = [[s, *(f"{t[s][0]}/{t[s][1]} ({t[s][0] / t[s][1]:.0%})" if s in t else "-"
-                  for t in tables.values())] for s in steps]
+    rows = [
+        [
+            s,
+            *(
+                f"{t[s][0]}/{t[s][1]} ({t[s][0] / t[s][1]:.0%})" if s in t else "-"
+                for t in tables.values()
+            ),
+        ]
+        for s in steps
+    ]
     return markdown_table(["step", *groups], rows) if rows else "(no plan played a step)"
 
 
@@ -299,11 +429,17 @@ def composition_table(groups: dict[str, list[dict]]) -> str:
         failed = [r for r in group if not r["won"]]
         kinds = [tuple(r["failure_kinds"]) for r in failed]
         overlaps = Counter(" + ".join(k) for k in kinds if len(k) > 1)
-        rows.append([condition, len(failed),
-                     *(sum(kind in k for k in kinds) for kind in KINDS),
-                     "; ".join(f"{k}: {n}" for k, n in sorted(overlaps.items())) or "-"])
-    return markdown_table(["condition", "failed", *KINDS.values(), "overlaps"], rows,
-                          align="lrrrrl")
+        rows.append(
+            [
+                condition,
+                len(failed),
+                *(sum(kind in k for k in kinds) for kind in KINDS),
+                "; ".join(f"{k}: {n}" for k, n in sorted(overlaps.items())) or "-",
+            ]
+        )
+    return markdown_table(
+        ["condition", "failed", *KINDS.values(), "overlaps"], rows, align="lrrrrl"
+    )
 
 
 def failing_steps(group: list[dict]) -> list[dict]:
@@ -319,10 +455,17 @@ def npmi_rows(groups: dict[str, list[dict]], top: int) -> str:
         scores = npmi_table((s["action"], s["unmet"]) for s in steps)
         ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
         chosen = ranked[:top] + [p for p in ranked[::-1][:top] if p not in ranked[:top]]
-        rows += [[condition, action, predicate, f"{score:+.2f}", together[action, predicate]]
-                 for (action, predicate), score in chosen]
-    return markdown_table(["condition", "action", "predicate", "NPMI", "failing steps"],
-                          rows, align="lllrr") if rows else "(no failing step)"
+        rows += [
+            [condition, action, predicate, f"{score:+.2f}", together[action, predicate]]
+            for (action, predicate), score in chosen
+        ]
+    return (
+        markdown_table(
+            ["condition", "action", "predicate", "NPMI", "failing steps"], rows, align="lllrr"
+        )
+        if rows
+        else "(no failing step)"
+    )
 
 
 def distribution_table(groups: dict[str, list[dict]]) -> str:
@@ -332,77 +475,133 @@ def distribution_table(groups: dict[str, list[dict]]) -> str:
     rows = []
     for condition, group in groups.items():
         steps = [p for r in group for p in r["plans"] if p["step"]]
-        rows.append([condition, shown(Counter(p["step"] for p in steps)),
-                     shown(Counter(p["action"] for p in failing_steps(group))),
-                     shown(Counter(u for p in failing_steps(group) for u in p["unmet"]))])
-    return markdown_table(["condition", "failing step", "failing action",
-                           "unmet predicate"], rows, align="llll")
+        rows.append(
+            [
+                condition,
+                shown(Counter(p["step"] for p in steps)),
+                shown(Counter(p["action"] for p in failing_steps(group))),
+                shown(Counter(u for p in failing_steps(group) for u in p["unmet"])),
+            ]
+        )
+    return markdown_table(
+        ["condition", "failing step", "failing action", "unmet predicate"], rows, align="llll"
+    )
 
 
 def save_hazard_plot(groups: dict[str, list[dict]], path: Path) -> bool:
     """Hazard by step, a series per condition, each point failed/reached with its
     Wilson interval; False (and no file) without matplotlib."""
     tables = {c: hazard(g) for c, g in groups.items()}
-    series = {c: [(str(step), failed, reached) for step, (failed, reached) in table.items()]
-              for c, table in tables.items() if table}
+    series = {
+        c: [(str(step), failed, reached) for step, (failed, reached) in table.items()]
+        for c, table in tables.items()
+        if table
+    }
     steps = sorted({step for table in tables.values() for step in table})
-    return save_success_plot(series, path, "step of the plan (1-based)",
-                             "hazard: P(first failure at the step | reached)",
-                             title="Where plans fail: hazard by step", ordered=True,
-                             order=[str(step) for step in steps])
+    return save_success_plot(
+        series,
+        path,
+        "step of the plan (1-based)",
+        "hazard: P(first failure at the step | reached)",
+        title="Where plans fail: hazard by step",
+        ordered=True,
+        order=[str(step) for step in steps],
+    )
 
 
 def report(records: list[dict], conditions: list[str], budget: int, top: int) -> str:
     groups = by_condition(records, conditions)
     failed = Counter(r["condition"] for r in records if r.get("error"))
-    sections = [("Success", success_table(groups, failed)),
-                ("Tests against the full pipeline (pooled two-proportion z-test)",
-                 tests_table(groups)),
-                ("Success against budget K (the retry-benefit curve)",
-                 retry_table(groups, budget)),
-                ("Hazard by step: plans failing first at a step / plans reaching it",
-                 hazard_table(groups)),
-                ("Failure composition (failed episodes, kinds met over their attempts)",
-                 composition_table(groups)),
-                (f"Top-{top} NPMI between failing actions and their unmet predicates",
-                 npmi_rows(groups, top)),
-                ("Distributions over the failing steps of every attempt",
-                 distribution_table(groups))]
-    return "\n\n".join(f"### {title}\n\n{body}" for title, body in sections) + \
-        model_failures(records)
+    sections = [
+        ("Success", success_table(groups, failed)),
+        ("Tests against the full pipeline (pooled two-proportion z-test)", tests_table(groups)),
+        ("Success against budget K (the retry-benefit curve)", retry_table(groups, budget)),
+        ("Hazard by step: plans failing first at a step / plans reaching it", hazard_table(groups)),
+        (
+            "Failure composition (failed episodes, kinds met over their attempts)",
+            composition_table(groups),
+        ),
+        (
+            f"Top-{top} NPMI between failing actions and their unmet predicates",
+            npmi_rows(groups, top),
+        ),
+        ("Distributions over the failing steps of every attempt", distribution_table(groups)),
+    ]
+    return "\n\n".join(f"### {title}\n\n{body}" for title, body in sections) + model_failures(
+        records
+    )
 
 
 @study_main
 def main(argv=None, model=None) -> int:
-    parser = study_parser(__doc__, env="Mystery-BW-v0", out="results/mystery",
-                          llm_required=False)
-    parser.add_argument("--conditions", type=parse_conditions, default=list(CONDITIONS),
-                        help=f"a comma list of {', '.join(CONDITIONS)} (default all)")
-    parser.add_argument("--attempts", type=positive_int, default=5, metavar="K",
-                        help="plans per episode for the LLM conditions (default 5)")
+    parser = study_parser(__doc__, env="Mystery-BW-v0", out="results/mystery", llm_required=False)
+    parser.add_argument(
+        "--conditions",
+        type=parse_conditions,
+        default=list(CONDITIONS),
+        help=f"a comma list of {', '.join(CONDITIONS)} (default all)",
+    )
+    parser.add_argument(
+        "--attempts",
+        type=positive_int,
+        default=5,
+        metavar="K",
+        help="plans per episode for the LLM conditions (default 5)",
+    )
     paper = PaperFlags(parser, MYSTERY)
-    paper.add("--direct-attempts", type=positive_int, default=None, metavar="K",
-              help="plans per episode of the direct conditions (default: --attempts; the "
-                   "paper's 1)")
-    paper.add("--temperature", type=temperature, default=0.2, metavar="T",
-              help="of every LLM condition (default 0.2, the paper's)")
-    parser.add_argument("--max-seconds", type=positive_float, default=180.0, metavar="S",
-                        help="the time budget of direct generation and of the agentic "
-                             "condition (default 180, the papers')")
-    parser.add_argument("--agentic-feedback", choices=("outcome", "cause"), default="outcome",
-                        help="execute_action answers success or failure only (default, the "
-                             "agentic paper's) or also the unmet facts")
-    parser.add_argument("--max-actions", type=positive_int, default=50, metavar="N",
-                        help="the closed loop's cap on actions (default 50)")
-    parser.add_argument("--progress-feedback", choices=("off", "ff", "add"), default="off",
-                        help="tell the policies after each action whether the goal came "
-                             "closer, by h_FF or h_add (default off)")
-    parser.add_argument("--planner", default="lama-first", choices=PLANNERS,
-                        help="the planner condition's Fast Downward configuration "
-                             "(default lama-first)")
+    paper.add(
+        "--direct-attempts",
+        type=positive_int,
+        default=None,
+        metavar="K",
+        help="plans per episode of the direct conditions (default: --attempts; the paper's 1)",
+    )
+    paper.add(
+        "--temperature",
+        type=temperature,
+        default=0.2,
+        metavar="T",
+        help="of every LLM condition (default 0.2, the paper's)",
+    )
+    parser.add_argument(
+        "--max-seconds",
+        type=positive_float,
+        default=180.0,
+        metavar="S",
+        help="the time budget of direct generation and of the agentic "
+        "condition (default 180, the papers')",
+    )
+    parser.add_argument(
+        "--agentic-feedback",
+        choices=("outcome", "cause"),
+        default="outcome",
+        help="execute_action answers success or failure only (default, the "
+        "agentic paper's) or also the unmet facts",
+    )
+    parser.add_argument(
+        "--max-actions",
+        type=positive_int,
+        default=50,
+        metavar="N",
+        help="the closed loop's cap on actions (default 50)",
+    )
+    parser.add_argument(
+        "--progress-feedback",
+        choices=("off", "ff", "add"),
+        default="off",
+        help="tell the policies after each action whether the goal came "
+        "closer, by h_FF or h_add (default off)",
+    )
+    parser.add_argument(
+        "--planner",
+        default="lama-first",
+        choices=PLANNERS,
+        help="the planner condition's Fast Downward configuration (default lama-first)",
+    )
     parser.add_argument("--planner-timeout", type=positive_float, default=60.0, metavar="S")
-    parser.add_argument("--top-k", type=positive_int, default=5,
-                        help="NPMI pairs shown each way (default 5)")
+    parser.add_argument(
+        "--top-k", type=positive_int, default=5, help="NPMI pairs shown each way (default 5)"
+    )
     args = parser.parse_args(argv)
     settings = paper.resolve(args)
     if any(c in PIPELINES for c in args.conditions):
@@ -412,16 +611,29 @@ def main(argv=None, model=None) -> int:
     model = model or built
     env_kwargs = dict(args.option)
     instances = args.instances or every_instance(args.env, env_kwargs)
-    study = Study("mystery", args.env, env_kwargs, model.name if model else None, args.llm,
-                  settings={"attempts": args.attempts, "temperature": args.temperature,
-                            "max_seconds": args.max_seconds, "max_actions": args.max_actions,
-                            "agentic_feedback": args.agentic_feedback,
-                            "planner": args.planner, "planner_timeout": args.planner_timeout,
-                            **({"progress_feedback": args.progress_feedback}
-                               if args.progress_feedback != "off" else {}),
-                            **({"direct_attempts": args.direct_attempts}
-                               if args.direct_attempts else {}),
-                            **settings.recorded()})
+    study = Study(
+        "mystery",
+        args.env,
+        env_kwargs,
+        model.name if model else None,
+        args.llm,
+        settings={
+            "attempts": args.attempts,
+            "temperature": args.temperature,
+            "max_seconds": args.max_seconds,
+            "max_actions": args.max_actions,
+            "agentic_feedback": args.agentic_feedback,
+            "planner": args.planner,
+            "planner_timeout": args.planner_timeout,
+            **(
+                {"progress_feedback": args.progress_feedback}
+                if args.progress_feedback != "off"
+                else {}
+            ),
+            **({"direct_attempts": args.direct_attempts} if args.direct_attempts else {}),
+            **settings.recorded(),
+        },
+    )
 
     def play(env, job) -> dict:
         if args.progress_feedback != "off":
@@ -430,23 +642,39 @@ def main(argv=None, model=None) -> int:
         return episode_fields(env, run_episode(env, policy, options={"instance": job.instance}))
 
     jobs = study.jobs([{"condition": c} for c in args.conditions], instances, args.trials)
-    records = run_study(study, jobs, play, out=args.out, workers=args.workers, check=built,
-                        max_failed_in_a_row=args.max_unreachable,
-                        backend=args.backend)
-    text = f"## {args.env}, {study.model or 'no model'}\n\n" + \
-        report(records, args.conditions, args.attempts, args.top_k)
+    records = run_study(
+        study,
+        jobs,
+        play,
+        out=args.out,
+        workers=args.workers,
+        check=built,
+        max_failed_in_a_row=args.max_unreachable,
+        backend=args.backend,
+    )
+    text = f"## {args.env}, {study.model or 'no model'}\n\n" + report(
+        records, args.conditions, args.attempts, args.top_k
+    )
     if settings.paper:
         text += f"\n\n{MYSTERY.caption(settings.overrides)}"
     (args.out / "results.md").write_text(text + "\n")
     print(text)
     groups = by_condition(records, args.conditions)
-    show_success_plot({"success": [(c, *tally(g)) for c, g in groups.items()]},
-                      args.out / "success.png", "condition",
-                      title=f"Success per condition, {args.env}, {study.model or 'no model'}")
+    show_success_plot(
+        {"success": [(c, *tally(g)) for c, g in groups.items()]},
+        args.out / "success.png",
+        "condition",
+        title=f"Success per condition, {args.env}, {study.model or 'no model'}",
+    )
     retry = {c: retry_points(g, args.attempts) for c, g in groups.items() if c != "planner"}
     if retry:
-        save_success_plot(retry, args.out / "retry.png", "budget K (plans)", ordered=True,
-                          title="Success within K plans (the retry-benefit curve)")
+        save_success_plot(
+            retry,
+            args.out / "retry.png",
+            "budget K (plans)",
+            ordered=True,
+            title="Success within K plans (the retry-benefit curve)",
+        )
     save_hazard_plot(groups, args.out / "hazard.png")
     return 0
 

@@ -36,18 +36,44 @@ import statistics
 import sys
 from pathlib import Path
 
-from planloop.formalizer import (NAMES, ModelWriter, Prompt, Request, ground_truth_writer,
-                                 judge_episode)
+from planloop.formalizer import (
+    NAMES,
+    ModelWriter,
+    Prompt,
+    Request,
+    ground_truth_writer,
+    judge_episode,
+)
 from planloop.pddl import PLANNERS, PDDLError, PlanCache, parse_domain
 from planloop.policies import PDDLegoPolicy, PlanGenPolicy, run_episode
-from planloop.protocols.pddlego_plus import (PDDLEGO_PLUS, authors_feedback,
-                                             first_time_success, loop_counts, step_limit)
+from planloop.protocols.pddlego_plus import (
+    PDDLEGO_PLUS,
+    authors_feedback,
+    first_time_success,
+    loop_counts,
+    step_limit,
+)
 from planloop.results import ResultsFile
-from planloop.study import (PaperFlags, Study, StudyError, markdown_table, model_errors,
-                            model_failures, non_negative_int, one_line, open_model,
-                            positive_int, run_study,
-                            show_success_plot, study_main, study_parser, success_cell, tally,
-                            with_published, write_report)
+from planloop.study import (
+    PaperFlags,
+    Study,
+    StudyError,
+    markdown_table,
+    model_errors,
+    model_failures,
+    non_negative_int,
+    one_line,
+    open_model,
+    positive_int,
+    run_study,
+    show_success_plot,
+    study_main,
+    study_parser,
+    success_cell,
+    tally,
+    with_published,
+    write_report,
+)
 from planloop.wrappers import AutoTakeCoin
 
 FAMILIES = {"CoinCollector-v0": "coin", "ALFWorld-v0": "alfworld"}
@@ -71,29 +97,40 @@ def true_problem(env, family: str, planner: str):
     return lambda: writer.write(Request("", "start", (), ())).files.pf
 
 
-def make_policy(env, model, condition: dict, frozen_df: str | None, planner: str,
-                retries: int):
+def make_policy(env, model, condition: dict, frozen_df: str | None, planner: str, retries: int):
     """The condition's policy for one episode (``condition`` holds the loop's switches
     that are not at their default; see :func:`loop_condition`)."""
     if condition["policy"] == "plangen":
         return PlanGenPolicy(model)
     family = family_of(env.spec.id)
     coin_taken = condition.get("coin") == "auto"
-    writer = ground_truth_writer(env, family, planner=planner, coin_taken=coin_taken) \
-        if model is None else ModelWriter(model, Prompt(family, condition["prompt"], coin_taken),
-                                          replies=condition.get("replies", "lenient"))
+    writer = (
+        ground_truth_writer(env, family, planner=planner, coin_taken=coin_taken)
+        if model is None
+        else ModelWriter(
+            model,
+            Prompt(family, condition["prompt"], coin_taken),
+            replies=condition.get("replies", "lenient"),
+        )
+    )
     authors = condition["feedback"] == "authors"
-    return PDDLegoPolicy(writer, max_solver_retries=retries,
-                         max_simulation_retries=condition.get("simulation_retries", retries),
-                         error_fixing=condition["error_fixing"], planner=planner,
-                         frozen_df=frozen_df, solver=PLAN_CACHE.solve,
-                         rollback=condition["rollback"],
-                         strict_pddl=condition.get("strict_pddl", False),
-                         max_steps=condition.get("max_steps"),
-                         unmapped=condition.get("unmapped", "solver_error"),
-                         explain_refusal=(lambda command, text: authors_feedback(
-                             family, command, text)) if authors else None,
-                         truth=None if model is None else true_problem(env, family, planner))
+    return PDDLegoPolicy(
+        writer,
+        max_solver_retries=retries,
+        max_simulation_retries=condition.get("simulation_retries", retries),
+        error_fixing=condition["error_fixing"],
+        planner=planner,
+        frozen_df=frozen_df,
+        solver=PLAN_CACHE.solve,
+        rollback=condition["rollback"],
+        strict_pddl=condition.get("strict_pddl", False),
+        max_steps=condition.get("max_steps"),
+        unmapped=condition.get("unmapped", "solver_error"),
+        explain_refusal=(lambda command, text: authors_feedback(family, command, text))
+        if authors
+        else None,
+        truth=None if model is None else true_problem(env, family, planner),
+    )
 
 
 def loop_condition(args, env_id: str) -> dict:
@@ -101,11 +138,22 @@ def loop_condition(args, env_id: str) -> dict:
     without them keep their keys), with ``max_steps="paper"`` read as the authors'
     limit for the policy and environment."""
     steps = step_limit(args.policy, env_id) if args.max_steps == "paper" else args.max_steps
-    chosen = {"simulation_retries": args.simulation_retries, "max_steps": steps,
-              "coin": args.coin, "unmapped": args.unmapped, "replies": args.replies,
-              "trial_attempts": args.trial_attempts}
-    defaults = {"simulation_retries": None, "max_steps": None, "coin": "planned",
-                "unmapped": "solver_error", "replies": "lenient", "trial_attempts": 1}
+    chosen = {
+        "simulation_retries": args.simulation_retries,
+        "max_steps": steps,
+        "coin": args.coin,
+        "unmapped": args.unmapped,
+        "replies": args.replies,
+        "trial_attempts": args.trial_attempts,
+    }
+    defaults = {
+        "simulation_retries": None,
+        "max_steps": None,
+        "coin": "planned",
+        "unmapped": "solver_error",
+        "replies": "lenient",
+        "trial_attempts": 1,
+    }
     return {key: value for key, value in chosen.items() if value != defaults[key]}
 
 
@@ -133,15 +181,20 @@ def episode_fields(env, episode, retries: int = 5) -> dict:
     details = record["details"]
     record["warnings"] = details.get("warnings", 0)
     if "tries" in details:  # counted as the authors' results script counts
-        record.update(loop_counts(details["tries"], episode.won, retries),
-                      first_time=first_time_success(details["tries"], episode.won))
+        record.update(
+            loop_counts(details["tries"], episode.won, retries),
+            first_time=first_time_success(details["tries"], episode.won),
+        )
     rounds = details.get("rounds", [])
     record["rounds"] = len(rounds)
     record["stop"] = details.get("stop")
     record["judgement"] = None
     if rounds:  # the ground truth's own files are the truth of its rounds
-        judged = [r if r.get("truth") else {**r, "truth": r["pf"]} for r in rounds] \
-            if episode.model == GROUND_TRUTH else rounds
+        judged = (
+            [r if r.get("truth") else {**r, "truth": r["pf"]} for r in rounds]
+            if episode.model == GROUND_TRUTH
+            else rounds
+        )
         record["judgement"] = judge_episode(judged, family_of(env.spec.id))
         for round_, judgement in zip(rounds, record["judgement"].pop("per_round")):
             round_["judgement"] = judgement
@@ -159,8 +212,9 @@ def frozen_domain(args) -> tuple[str | None, str | None]:
         except OSError as exc:
             raise StudyError(f"cannot read --domain-file: {exc}") from None
         except PDDLError as exc:
-            raise StudyError(f"--domain-file {args.domain_file} is not a PDDL domain: "
-                             f"{one_line(exc)}") from None
+            raise StudyError(
+                f"--domain-file {args.domain_file} is not a PDDL domain: {one_line(exc)}"
+            ) from None
         return text, "given:" + hashlib.sha256(text.encode()).hexdigest()[:8]
     if not args.domain_reuse:
         return None, None
@@ -169,11 +223,17 @@ def frozen_domain(args) -> tuple[str | None, str | None]:
     for record in records:
         rounds = record.get("details", {}).get("rounds") or []
         dfs = [r["df"] for r in rounds if r.get("df") and r.get("plan")]
-        if record.get("policy") == "pddlego" and record.get("won") and dfs and \
-                record.get("provenance", {}).get("env") == args.env:
+        if (
+            record.get("policy") == "pddlego"
+            and record.get("won")
+            and dfs
+            and record.get("provenance", {}).get("env") == args.env
+        ):
             return dfs[-1], "reused:" + hashlib.sha256(dfs[-1].encode()).hexdigest()[:8]
-    raise StudyError(f"--domain-reuse found no won PDDLego+ episode on {args.env} in {path}: "
-                     f"run without it first")
+    raise StudyError(
+        f"--domain-reuse found no won PDDLego+ episode on {args.env} in {path}: "
+        f"run without it first"
+    )
 
 
 def step_count(text: str) -> int | str | None:
@@ -199,9 +259,14 @@ def natural(value) -> list:
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", str(value))]
 
 
-LOOP_LABELS = {"simulation_retries": "simulation retries {}", "max_steps": "{} steps",
-               "coin": "coin taken {}", "unmapped": "unmapped steps {}",
-               "replies": "{} replies", "trial_attempts": "{} trial attempts"}
+LOOP_LABELS = {
+    "simulation_retries": "simulation retries {}",
+    "max_steps": "{} steps",
+    "coin": "coin taken {}",
+    "unmapped": "unmapped steps {}",
+    "replies": "{} replies",
+    "trial_attempts": "{} trial attempts",
+}
 
 
 def condition_label(record: dict) -> str:
@@ -214,8 +279,7 @@ def condition_label(record: dict) -> str:
         parts += ["rollback"] if record.get("rollback") else []
         parts += ["strict PDDL"] if record.get("strict_pddl") else []
         parts += [f"{str(record['domain']).split(':')[0]} domain"] if record.get("domain") else []
-    parts += [f"{record['feedback']} feedback"] if record.get("feedback", "game") != "game" \
-        else []
+    parts += [f"{record['feedback']} feedback"] if record.get("feedback", "game") != "game" else []
     parts += [label.format(record[key]) for key, label in LOOP_LABELS.items() if key in record]
     return ", ".join(parts)
 
@@ -225,16 +289,22 @@ def configuration(record: dict) -> tuple[str, str, str, str, str]:
     protocol): what a table row stands for; runs differing in any of them are rows of
     their own."""
     provenance = record.get("provenance", {})
-    options = ", ".join(f"{k}={v}" for k, v in sorted((provenance.get("env_kwargs") or {})
-                                                      .items()))
+    options = ", ".join(f"{k}={v}" for k, v in sorted((provenance.get("env_kwargs") or {}).items()))
     settings = provenance.get("settings") or {}
     shown = [f"{key} {settings[key]}" for key in ("planner", "retries") if key in settings]
     if settings.get("protocol"):
         overrides = settings.get("overrides") or {}
-        shown.append(f"--paper {settings['protocol']}" + "".join(
-            f", {key}={value}" for key, value in overrides.items()))
-    return (str(provenance.get("env")), options or "-", str(provenance.get("model")),
-            condition_label(record), ", ".join(shown) or "-")
+        shown.append(
+            f"--paper {settings['protocol']}"
+            + "".join(f", {key}={value}" for key, value in overrides.items())
+        )
+    return (
+        str(provenance.get("env")),
+        options or "-",
+        str(provenance.get("model")),
+        condition_label(record),
+        ", ".join(shown) or "-",
+    )
 
 
 def results_table(records: list[dict]) -> str:
@@ -248,21 +318,40 @@ def results_table(records: list[dict]) -> str:
         played = [r for r in group if not r.get("error")]
         usage = [r.get("usage", {}) for r in played]
         first = [r for r in group if "first_time" in r]
-        rows.append([*config, success_cell(*tally(group)),
-                     success_cell(sum(r["first_time"] and not r.get("error") for r in first),
-                                  len(first)) if first else "-",
-                     _fixed(played, "solver_errors", "solver_fixed"),
-                     _fixed(played, "simulation_errors", "simulation_fixed"),
-                     _mean(r["rounds"] for r in played), _mean(r["steps"] for r in played),
-                     _mean(r.get("warnings", 0) for r in played),
-                     _mean(u.get("calls", 0) for u in usage),
-                     _mean(u.get("prompt_tokens", 0) + u.get("completion_tokens", 0)
-                           for u in usage),
-                     model_errors(group)])
-    header = ["env", "options", "model", "condition", "settings", "success [95% Wilson]",
-              "no error fixing (same runs)", "solver errors met / fixed",
-              "simulation errors met / fixed", "rounds", "steps", "dialect warnings",
-              "model calls", "tokens", "model errors"]
+        rows.append(
+            [
+                *config,
+                success_cell(*tally(group)),
+                success_cell(sum(r["first_time"] and not r.get("error") for r in first), len(first))
+                if first
+                else "-",
+                _fixed(played, "solver_errors", "solver_fixed"),
+                _fixed(played, "simulation_errors", "simulation_fixed"),
+                _mean(r["rounds"] for r in played),
+                _mean(r["steps"] for r in played),
+                _mean(r.get("warnings", 0) for r in played),
+                _mean(u.get("calls", 0) for u in usage),
+                _mean(u.get("prompt_tokens", 0) + u.get("completion_tokens", 0) for u in usage),
+                model_errors(group),
+            ]
+        )
+    header = [
+        "env",
+        "options",
+        "model",
+        "condition",
+        "settings",
+        "success [95% Wilson]",
+        "no error fixing (same runs)",
+        "solver errors met / fixed",
+        "simulation errors met / fixed",
+        "rounds",
+        "steps",
+        "dialect warnings",
+        "model calls",
+        "tokens",
+        "model errors",
+    ]
     return markdown_table(header, rows, align="lllll" + "r" * 10)
 
 
@@ -277,13 +366,20 @@ def paper_rows(records: list[dict]) -> dict[tuple[str, str], tuple[list[dict], i
     for record in records:
         provenance = record.get("provenance") or {}
         column = PAPER_COLUMNS.get(provenance.get("env"))
-        if column is None or (provenance.get("settings") or {}).get("protocol") != \
-                PDDLEGO_PLUS.name:
+        if (
+            column is None
+            or (provenance.get("settings") or {}).get("protocol") != PDDLEGO_PLUS.name
+        ):
             continue
         won = bool(record.get("won")) and not record.get("error")
-        rows = [("PlanGen", won)] if record.get("policy") == "plangen" else [
-            ("PDDLego+", won), ("PDDLego (no error fixing)",
-                                won and bool(record.get("first_time")))]
+        rows = (
+            [("PlanGen", won)]
+            if record.get("policy") == "plangen"
+            else [
+                ("PDDLego+", won),
+                ("PDDLego (no error fixing)", won and bool(record.get("first_time"))),
+            ]
+        )
         for row, wins in rows:
             group, total = cells.get((row, column), ([], 0))
             cells[row, column] = (group + [record], total + wins)
@@ -301,21 +397,46 @@ def paper_tables(records: list[dict]) -> dict[str, str]:
         line = [row]
         for column in layout.columns:
             group, wins = cells.get((row, column), ([], 0))
-            line.append(with_published(success_cell(wins, len(group)) if group else "not run",
-                                       layout.published.get((row, column))))
+            line.append(
+                with_published(
+                    success_cell(wins, len(group)) if group else "not run",
+                    layout.published.get((row, column)),
+                )
+            )
             if group:
                 played = [r for r in group if not r.get("error")]
-                errors.append([row, column, len(group),
-                               _fixed(played, "solver_errors", "solver_fixed")
-                               if row != "PlanGen" else "-",
-                               _fixed(played, "simulation_errors", "simulation_fixed")
-                               if row != "PlanGen" else "-", model_errors(group)])
+                errors.append(
+                    [
+                        row,
+                        column,
+                        len(group),
+                        _fixed(played, "solver_errors", "solver_fixed")
+                        if row != "PlanGen"
+                        else "-",
+                        _fixed(played, "simulation_errors", "simulation_fixed")
+                        if row != "PlanGen"
+                        else "-",
+                        model_errors(group),
+                    ]
+                )
         success.append(line)
     header = ["", *(f"{column} success [95% Wilson]" for column in layout.columns)]
-    return {"success": f"### {layout.title}\n\n" + markdown_table(header, success),
-            "errors": "### Errors met / fixed, and model errors\n\n" + markdown_table(
-                ["", "env", "n", "solver errors met / fixed", "simulation errors met / fixed",
-                 "model errors"], errors, align="llrrrr")}
+    return {
+        "success": f"### {layout.title}\n\n" + markdown_table(header, success),
+        "errors": "### Errors met / fixed, and model errors\n\n"
+        + markdown_table(
+            [
+                "",
+                "env",
+                "n",
+                "solver errors met / fixed",
+                "simulation errors met / fixed",
+                "model errors",
+            ],
+            errors,
+            align="llrrrr",
+        ),
+    }
 
 
 def judgement_table(records: list[dict]) -> str:
@@ -327,17 +448,35 @@ def judgement_table(records: list[dict]) -> str:
             groups.setdefault(configuration(record), []).append(record["judgement"])
     rows = []
     for config, judged in sorted(groups.items(), key=lambda item: natural(item[0])):
-        cells = [f"{sum(j[c] for j in judged)} in {sum(j['rounds_' + c] for j in judged)}"
-                 for c in ("hallucinated", "forgotten", "bad_goal", "action_semantics")]
-        means = [_mean_of(judged, key) for key in ("facts_jaccard_truth",
-                                                  "facts_jaccard_previous")]
-        rows.append([*config, f"{sum(j['judged'] for j in judged)} / "
-                              f"{sum(j['rounds'] for j in judged)}", *cells, *means,
-                     sum(j["regenerated"] for j in judged)])
-    header = ["env", "options", "model", "condition", "settings", "rounds judged",
-              "hallucinated facts (in rounds)", "forgotten facts", "bad goals",
-              "action-semantics errors", "facts Jaccard vs truth",
-              "facts Jaccard vs last round", "files regenerated"]
+        cells = [
+            f"{sum(j[c] for j in judged)} in {sum(j['rounds_' + c] for j in judged)}"
+            for c in ("hallucinated", "forgotten", "bad_goal", "action_semantics")
+        ]
+        means = [_mean_of(judged, key) for key in ("facts_jaccard_truth", "facts_jaccard_previous")]
+        rows.append(
+            [
+                *config,
+                f"{sum(j['judged'] for j in judged)} / {sum(j['rounds'] for j in judged)}",
+                *cells,
+                *means,
+                sum(j["regenerated"] for j in judged),
+            ]
+        )
+    header = [
+        "env",
+        "options",
+        "model",
+        "condition",
+        "settings",
+        "rounds judged",
+        "hallucinated facts (in rounds)",
+        "forgotten facts",
+        "bad goals",
+        "action-semantics errors",
+        "facts Jaccard vs truth",
+        "facts Jaccard vs last round",
+        "files regenerated",
+    ]
     return markdown_table(header, rows, align="lllll" + "r" * 8)
 
 
@@ -353,66 +492,125 @@ def success_series(records: list[dict]) -> tuple[dict, str]:
     for record in records:
         provenance = record.get("provenance", {})
         name = f"{provenance.get('env')} {provenance.get('model')}: {condition_label(record)}"
-        x = record.get("task_type") or \
-            f"{(provenance.get('env_kwargs') or {}).get('num_locations', '-')} locations"
+        x = (
+            record.get("task_type")
+            or f"{(provenance.get('env_kwargs') or {}).get('num_locations', '-')} locations"
+        )
         series.setdefault(name, {}).setdefault(x, []).append(record)
-    points = {name: [(x, *tally(group)) for x, group in sorted(xs.items(), key=natural)]
-              for name, xs in series.items()}
+    points = {
+        name: [(x, *tally(group)) for x, group in sorted(xs.items(), key=natural)]
+        for name, xs in series.items()
+    }
     kinds = {"task type" if r.get("task_type") else "locations" for r in records}
     return points, " / ".join(sorted(kinds))
 
 
 @study_main
 def main(argv=None, model=None) -> int:
-    parser = study_parser(__doc__, env="CoinCollector-v0", out="results/pddlego",
-                          instances="0:10", llm_choices_help="openai:MODEL, URL@MODEL, "
-                                                            "interactive or groundtruth")
+    parser = study_parser(
+        __doc__,
+        env="CoinCollector-v0",
+        out="results/pddlego",
+        instances="0:10",
+        llm_choices_help="openai:MODEL, URL@MODEL, interactive or groundtruth",
+    )
     parser.add_argument("--policy", choices=("pddlego", "plangen"), default="pddlego")
     parser.add_argument("--prompt", choices=NAMES, default="detailed")
-    parser.add_argument("--no-error-fixing", action="store_true",
-                        help="no solver-error and no simulation-error retries (the ablation)")
-    parser.add_argument("--strict-pddl", action="store_true",
-                        help="refuse the model's PDDL where it departs from the standard in "
-                             "ways Fast Downward or FF accept (by default read as they read "
-                             "it, each a dialect warning counted in the table)")
-    parser.add_argument("--domain-file", help="a fixed PDDL domain: the model writes only "
-                                              "problem files")
-    parser.add_argument("--domain-reuse", action="store_true",
-                        help="fix the domain of the first won episode recorded in --out")
-    parser.add_argument("--planner", default="auto", choices=PLANNERS,
-                        help="auto (default: the core's own search on small tasks, Fast "
-                             "Downward above) or a Fast Downward configuration such as "
-                             "lama-first")
+    parser.add_argument(
+        "--no-error-fixing",
+        action="store_true",
+        help="no solver-error and no simulation-error retries (the ablation)",
+    )
+    parser.add_argument(
+        "--strict-pddl",
+        action="store_true",
+        help="refuse the model's PDDL where it departs from the standard in "
+        "ways Fast Downward or FF accept (by default read as they read "
+        "it, each a dialect warning counted in the table)",
+    )
+    parser.add_argument(
+        "--domain-file", help="a fixed PDDL domain: the model writes only problem files"
+    )
+    parser.add_argument(
+        "--domain-reuse",
+        action="store_true",
+        help="fix the domain of the first won episode recorded in --out",
+    )
+    parser.add_argument(
+        "--planner",
+        default="auto",
+        choices=PLANNERS,
+        help="auto (default: the core's own search on small tasks, Fast "
+        "Downward above) or a Fast Downward configuration such as "
+        "lama-first",
+    )
     paper = PaperFlags(parser, PDDLEGO_PLUS)
-    paper.add("--retries", type=non_negative_int, default=5,
-              help="solver retries per try, and simulation retries per plan cycle unless "
-                   "--simulation-retries is given (default 5; the paper's 5)")
-    paper.add("--simulation-retries", type=non_negative_int, default=None,
-              help="simulation retries per plan cycle (default: --retries; the paper's 4, "
-                   "i.e. 5 tries)")
-    paper.add("--max-steps", type=step_count, default=None, metavar="N",
-              help="plan cycles per episode (PlanGen: commands), 'none' for no cap, or "
-                   "'paper' for the authors' 20 on CoinCollector, 50 on ALFWorld, 20 for "
-                   "PlanGen (default none; the paper's: paper)")
-    paper.add("--rollback", action="store_true", default=False,
-              help="on a refused step, restart the game and replay the plans that ran "
-                   "through, as PDDLego+'s code does (the paper's)")
-    paper.add("--coin", choices=("planned", "auto"), default="planned",
-              help="CoinCollector: the model plans taking the coin (default), or the coin "
-                   "is taken as soon as it is seen and only moves and doors are offered "
-                   "(auto, the paper's)")
-    paper.add("--unmapped", choices=("solver_error", "play"), default="solver_error",
-              help="a plan step naming no game command: back to the inner loop "
-                   "(default), or played as written, a simulation error (play, the paper's)")
-    paper.add("--feedback", choices=("game", "detailed", "authors"), default="game",
-              help="on a refused step: the game's own text (default), the cause in words, "
-                   "or a hand-written hint per kind of command (authors, the paper's)")
-    paper.add("--replies", choices=("lenient", "json"), default="lenient",
-              help="find the files wherever the reply holds them (default), or require one "
-                   "JSON object, anything else a model error (json, the paper's)")
-    paper.add("--trial-attempts", type=positive_int, default=1, metavar="N",
-              help="play an episode that ended on a model error again from scratch, up to "
-                   "N times in all (default 1; the paper's 2)")
+    paper.add(
+        "--retries",
+        type=non_negative_int,
+        default=5,
+        help="solver retries per try, and simulation retries per plan cycle unless "
+        "--simulation-retries is given (default 5; the paper's 5)",
+    )
+    paper.add(
+        "--simulation-retries",
+        type=non_negative_int,
+        default=None,
+        help="simulation retries per plan cycle (default: --retries; the paper's 4, i.e. 5 tries)",
+    )
+    paper.add(
+        "--max-steps",
+        type=step_count,
+        default=None,
+        metavar="N",
+        help="plan cycles per episode (PlanGen: commands), 'none' for no cap, or "
+        "'paper' for the authors' 20 on CoinCollector, 50 on ALFWorld, 20 for "
+        "PlanGen (default none; the paper's: paper)",
+    )
+    paper.add(
+        "--rollback",
+        action="store_true",
+        default=False,
+        help="on a refused step, restart the game and replay the plans that ran "
+        "through, as PDDLego+'s code does (the paper's)",
+    )
+    paper.add(
+        "--coin",
+        choices=("planned", "auto"),
+        default="planned",
+        help="CoinCollector: the model plans taking the coin (default), or the coin "
+        "is taken as soon as it is seen and only moves and doors are offered "
+        "(auto, the paper's)",
+    )
+    paper.add(
+        "--unmapped",
+        choices=("solver_error", "play"),
+        default="solver_error",
+        help="a plan step naming no game command: back to the inner loop "
+        "(default), or played as written, a simulation error (play, the paper's)",
+    )
+    paper.add(
+        "--feedback",
+        choices=("game", "detailed", "authors"),
+        default="game",
+        help="on a refused step: the game's own text (default), the cause in words, "
+        "or a hand-written hint per kind of command (authors, the paper's)",
+    )
+    paper.add(
+        "--replies",
+        choices=("lenient", "json"),
+        default="lenient",
+        help="find the files wherever the reply holds them (default), or require one "
+        "JSON object, anything else a model error (json, the paper's)",
+    )
+    paper.add(
+        "--trial-attempts",
+        type=positive_int,
+        default=1,
+        metavar="N",
+        help="play an episode that ended on a model error again from scratch, up to "
+        "N times in all (default 1; the paper's 2)",
+    )
     args = parser.parse_args(argv)
     settings = paper.resolve(args)
     family_of(args.env)
@@ -420,8 +618,10 @@ def main(argv=None, model=None) -> int:
     if truth and args.policy == "plangen":
         raise StudyError("--llm groundtruth formalizes; it cannot play --policy plangen")
     if truth and (args.domain_file or args.domain_reuse):
-        raise StudyError("--llm groundtruth writes the true domain: --domain-file and "
-                         "--domain-reuse are for models")
+        raise StudyError(
+            "--llm groundtruth writes the true domain: --domain-file and "
+            "--domain-reuse are for models"
+        )
     built = None if model or truth else open_model(args.llm, args.call_timeout)
     model = model or built
     frozen_df, domain = frozen_domain(args)
@@ -430,42 +630,72 @@ def main(argv=None, model=None) -> int:
         env_kwargs["feedback"] = args.feedback
     condition = {"policy": args.policy, "feedback": args.feedback}
     if args.policy == "pddlego":
-        condition.update(prompt=args.prompt, error_fixing=not args.no_error_fixing,
-                         rollback=args.rollback, domain=domain)
+        condition.update(
+            prompt=args.prompt,
+            error_fixing=not args.no_error_fixing,
+            rollback=args.rollback,
+            domain=domain,
+        )
         if args.strict_pddl:  # only then: the default's key stays that of earlier runs
             condition["strict_pddl"] = True
     condition.update(loop_condition(args, args.env))
     if condition.get("coin") == "auto" and family_of(args.env) != "coin":
         condition.pop("coin")  # the coin rule is CoinCollector's alone
-    study = Study("pddlego", args.env, env_kwargs, GROUND_TRUTH if truth else model.name,
-                  args.llm, settings={"retries": args.retries, "planner": args.planner,
-                                      **settings.recorded()})
+    study = Study(
+        "pddlego",
+        args.env,
+        env_kwargs,
+        GROUND_TRUTH if truth else model.name,
+        args.llm,
+        settings={"retries": args.retries, "planner": args.planner, **settings.recorded()},
+    )
 
     def play(env, job) -> dict:
-        episode, attempts = play_trial(env, lambda: make_policy(
-            env, None if truth else model, job.condition, frozen_df, args.planner,
-            args.retries), job.condition, job.instance)
+        episode, attempts = play_trial(
+            env,
+            lambda: make_policy(
+                env, None if truth else model, job.condition, frozen_df, args.planner, args.retries
+            ),
+            job.condition,
+            job.instance,
+        )
         return {**episode_fields(env, episode, args.retries), "trial_attempts_used": attempts}
 
     jobs = study.jobs([condition], args.instances, args.trials)
-    run_study(study, jobs, play, out=args.out, workers=args.workers, check=built,
-              max_failed_in_a_row=args.max_unreachable, backend=args.backend)
-    records = [r for r in ResultsFile(args.out / "episodes.jsonl").records
-               if r.get("study") == "pddlego"]
+    run_study(
+        study,
+        jobs,
+        play,
+        out=args.out,
+        workers=args.workers,
+        check=built,
+        max_failed_in_a_row=args.max_unreachable,
+        backend=args.backend,
+    )
+    records = [
+        r for r in ResultsFile(args.out / "episodes.jsonl").records if r.get("study") == "pddlego"
+    ]
     latest = list({r["key"]: r for r in records}.values())
     caption = f"\n\n{PDDLEGO_PLUS.caption(settings.overrides)}" if settings.paper else ""
-    table = "## PDDLego+\n\n" + results_table(latest) + caption + model_failures(latest) + \
-        "\n\n### The formalizations, judged against the hidden world\n\n" + \
-        judgement_table(latest)
+    table = (
+        "## PDDLego+\n\n"
+        + results_table(latest)
+        + caption
+        + model_failures(latest)
+        + "\n\n### The formalizations, judged against the hidden world\n\n"
+        + judgement_table(latest)
+    )
     (args.out / "results.md").write_text(table + "\n")
     print(table)
     series, xlabel = success_series(latest)
     title = "PDDLego+: success by " + ("house size" if xlabel == "locations" else "task type")
-    show_success_plot(series, args.out / "success.png", xlabel, ordered=xlabel == "locations",
-                      title=title)
+    show_success_plot(
+        series, args.out / "success.png", xlabel, ordered=xlabel == "locations", title=title
+    )
     caption = f"{title}: each point k/n episodes, bars the 95% Wilson interval."
-    report = write_report(latest, args.out / "report.html", "PDDLego+",
-                          plots=[(args.out / "success.png", caption)])
+    report = write_report(
+        latest, args.out / "report.html", "PDDLego+", plots=[(args.out / "success.png", caption)]
+    )
     print(f"\nreport: {report}")
     return 0
 

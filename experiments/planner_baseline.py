@@ -27,13 +27,24 @@ from planloop.pddl import PLANNERS
 from planloop.policies import PlannerPolicy, run_episode
 from planloop.results import ResultsFile
 from planloop.stats import wilson_interval
-from planloop.study import (Study, StudyError, latest_records, markdown_table, run_study,
-                            positive_float, show_success_plot, study_main, study_parser,
-                            tally)
+from planloop.study import (
+    Study,
+    StudyError,
+    latest_records,
+    markdown_table,
+    positive_float,
+    run_study,
+    show_success_plot,
+    study_main,
+    study_parser,
+    tally,
+)
 
-DENOMINATORS = ("n (episodes) is every scheduled instance and trial of the configuration; "
-                "an episode whose planner found no plan (a timeout, an error) or whose plan "
-                "the environment refused is a failure.")
+DENOMINATORS = (
+    "n (episodes) is every scheduled instance and trial of the configuration; "
+    "an episode whose planner found no plan (a timeout, an error) or whose plan "
+    "the environment refused is a failure."
+)
 
 
 def run_instance(env, instance: int, planner: str, timeout: float) -> dict:
@@ -42,20 +53,29 @@ def run_instance(env, instance: int, planner: str, timeout: float) -> dict:
     episode = run_episode(env, policy, options={"instance": instance})
     result = policy.result
     action_error = next((e["message"] for e in episode.errors if e), None)
-    return {"policy": episode.policy, "status": result.status, "won": episode.won,
-            "plan_length": len(result.plan or ()), "executed": episode.steps,
-            "planner_seconds": round(result.seconds, 4), "action_error": action_error,
-            "message": "" if result.solved else result.message}
+    return {
+        "policy": episode.policy,
+        "status": result.status,
+        "won": episode.won,
+        "plan_length": len(result.plan or ()),
+        "executed": episode.steps,
+        "planner_seconds": round(result.seconds, 4),
+        "action_error": action_error,
+        "message": "" if result.solved else result.message,
+    }
 
 
 def configuration(record: dict) -> tuple[str, str, str, str]:
     """(environment, its options, planner, timeout): what a table row stands for."""
     provenance = record.get("provenance", {})
-    options = ", ".join(f"{k}={v}" for k, v in sorted((provenance.get("env_kwargs") or {})
-                                                      .items()))
+    options = ", ".join(f"{k}={v}" for k, v in sorted((provenance.get("env_kwargs") or {}).items()))
     timeout = (provenance.get("settings") or {}).get("timeout")
-    return (str(provenance.get("env")), options or "-", str(record.get("planner")),
-            f"{timeout:g} s" if isinstance(timeout, (int, float)) else str(timeout))
+    return (
+        str(provenance.get("env")),
+        options or "-",
+        str(record.get("planner")),
+        f"{timeout:g} s" if isinstance(timeout, (int, float)) else str(timeout),
+    )
 
 
 def by_configuration(records: list[dict]) -> dict[tuple, list[dict]]:
@@ -74,17 +94,36 @@ def summary_row(records: list[dict]) -> list:
     lengths = [r["plan_length"] for r in records if r["won"]]
     seconds = [r["planner_seconds"] for r in records]
     statuses = Counter(r["status"] for r in records)
-    return [n, wins, f"{wins / max(1, n):.1%}", f"[{low:.1%}, {high:.1%}]",
-            f"{statistics.mean(lengths) if lengths else 0:.2f}",
-            f"{statistics.mean(seconds) if seconds else 0:.3f}",
-            ", ".join(f"{k}: {v}" for k, v in sorted(statuses.items()))]
+    return [
+        n,
+        wins,
+        f"{wins / max(1, n):.1%}",
+        f"[{low:.1%}, {high:.1%}]",
+        f"{statistics.mean(lengths) if lengths else 0:.2f}",
+        f"{statistics.mean(seconds) if seconds else 0:.3f}",
+        ", ".join(f"{k}: {v}" for k, v in sorted(statuses.items())),
+    ]
 
 
 def summarize(groups: dict[tuple, list[dict]]) -> str:
     rows = [[*config, *summary_row(group)] for config, group in groups.items()]
-    return markdown_table(["environment", "options", "planner", "timeout", "episodes", "won",
-                           "success", "95% Wilson", "mean plan length", "mean planner s",
-                           "statuses"], rows, align="llllrrrcrrl")
+    return markdown_table(
+        [
+            "environment",
+            "options",
+            "planner",
+            "timeout",
+            "episodes",
+            "won",
+            "success",
+            "95% Wilson",
+            "mean plan length",
+            "mean planner s",
+            "statuses",
+        ],
+        rows,
+        align="llllrrrcrrl",
+    )
 
 
 def plot_label(config: tuple, groups: dict[tuple, list[dict]]) -> str:
@@ -98,16 +137,24 @@ def plot_label(config: tuple, groups: dict[tuple, list[dict]]) -> str:
 
 @study_main
 def main(argv=None) -> int:
-    parser = study_parser(__doc__, env="Mystery-BW-v0", out="results/planner_baseline",
-                          instances="0:100", llm_required=None)
+    parser = study_parser(
+        __doc__,
+        env="Mystery-BW-v0",
+        out="results/planner_baseline",
+        instances="0:100",
+        llm_required=None,
+    )
     parser.add_argument("--planner", default="lama-first", choices=PLANNERS)
     parser.add_argument("--timeout", type=positive_float, default=60.0)
     args = parser.parse_args(argv)
     if args.env not in FULLY_OBSERVABLE:
-        raise StudyError(f"{args.env} is not fully observable: a planner baseline needs the "
-                         f"task's PDDL; use one of {', '.join(FULLY_OBSERVABLE)}")
-    study = Study("planner_baseline", args.env, dict(args.option),
-                  settings={"timeout": args.timeout})
+        raise StudyError(
+            f"{args.env} is not fully observable: a planner baseline needs the "
+            f"task's PDDL; use one of {', '.join(FULLY_OBSERVABLE)}"
+        )
+    study = Study(
+        "planner_baseline", args.env, dict(args.option), settings={"timeout": args.timeout}
+    )
 
     def play(env, job) -> dict:
         return run_instance(env, job.instance, job.condition["planner"], args.timeout)
@@ -118,10 +165,12 @@ def main(argv=None) -> int:
     text = f"## Planner baseline\n\n{summarize(groups)}\n\n{DENOMINATORS}"
     (args.out / "results.md").write_text(text + "\n")
     print(text)
-    show_success_plot({"success": [(plot_label(c, groups), *tally(g))
-                                   for c, g in groups.items()]},
-                      args.out / "success.png", "configuration",
-                      title="Planner baseline: success per configuration")
+    show_success_plot(
+        {"success": [(plot_label(c, groups), *tally(g)) for c, g in groups.items()]},
+        args.out / "success.png",
+        "configuration",
+        title="Planner baseline: success per configuration",
+    )
     return 0
 
 

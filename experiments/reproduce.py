@@ -28,8 +28,15 @@ from pathlib import Path
 
 from planloop.protocols import PROTOCOLS
 from planloop.results import ResultsFile
-from planloop.study import (StudyError, check_model, latest_records, open_model,
-                            positive_float, positive_int, study_main)
+from planloop.study import (
+    StudyError,
+    check_model,
+    latest_records,
+    open_model,
+    positive_float,
+    positive_int,
+    study_main,
+)
 from planloop.study.flags import CALL_TIMEOUT
 
 HERE = Path(__file__).resolve().parent
@@ -57,8 +64,17 @@ class Runner:
     def run(self, name: str, out: Path, flags: list[str], model=True) -> list[dict]:
         """``experiments/<name>.py --paper FLAGS``; the latest record of each key in
         ``out``. ``model=False``: the study builds no model (the ground truth)."""
-        argv = ["--paper", *flags, "--llm", self.args.llm, "--workers",
-                str(self.args.workers), "--out", str(out), *self.extra]
+        argv = [
+            "--paper",
+            *flags,
+            "--llm",
+            self.args.llm,
+            "--workers",
+            str(self.args.workers),
+            "--out",
+            str(out),
+            *self.extra,
+        ]
         code = study(name).main(argv, model=self.model if model else None)
         if code != 0:
             raise StudyError(f"{name}.py {' '.join(argv)} ended with exit code {code}")
@@ -75,27 +91,58 @@ def pddlego_plus(runner: Runner, out: Path) -> dict[str, str]:
     alfworld = ["-o", "split=valid_unseen"] if os.environ.get("ALFWORLD_DATA") else []
     for policy in ("pddlego",) if truth else ("pddlego", "plangen"):
         for size in COIN_SIZES:
-            runner.run("pddlego", out, ["--policy", policy, "--env", "CoinCollector-v0", "-o",
-                                        f"num_locations={size}", "--instances",
-                                        f"0:{runner.first(COIN_SEEDS)}"], model=not truth)
-        records = runner.run("pddlego", out, ["--policy", policy, "--env", "ALFWorld-v0",
-                                              *alfworld, "--instances",
-                                              f"0:{runner.first(ALFWORLD_GAMES)}"],
-                             model=not truth)
+            runner.run(
+                "pddlego",
+                out,
+                [
+                    "--policy",
+                    policy,
+                    "--env",
+                    "CoinCollector-v0",
+                    "-o",
+                    f"num_locations={size}",
+                    "--instances",
+                    f"0:{runner.first(COIN_SEEDS)}",
+                ],
+                model=not truth,
+            )
+        records = runner.run(
+            "pddlego",
+            out,
+            [
+                "--policy",
+                policy,
+                "--env",
+                "ALFWorld-v0",
+                *alfworld,
+                "--instances",
+                f"0:{runner.first(ALFWORLD_GAMES)}",
+            ],
+            model=not truth,
+        )
     tables = study("pddlego").paper_tables(records)
     if not alfworld:
-        tables["success"] += ("\n\nALFWorld: the first generated games, not the authors' "
-                              "134 valid_unseen games (set ALFWORLD_DATA to ALFWorld's data "
-                              "for those).")
+        tables["success"] += (
+            "\n\nALFWorld: the first generated games, not the authors' "
+            "134 valid_unseen games (set ALFWORLD_DATA to ALFWorld's data "
+            "for those)."
+        )
     if truth:
         tables["success"] += "\n\nThe ground truth formalizes: PlanGen needs a model."
     return tables
 
 
 def mystery(runner: Runner, out: Path) -> dict[str, str]:
-    records = runner.run("mystery", out, [
-        "--conditions", "direct-one-shot,direct-zero-shot,pipeline",
-        "--instances", f"0:{runner.first(MYSTERY_INSTANCES)}"])
+    records = runner.run(
+        "mystery",
+        out,
+        [
+            "--conditions",
+            "direct-one-shot,direct-zero-shot,pipeline",
+            "--instances",
+            f"0:{runner.first(MYSTERY_INSTANCES)}",
+        ],
+    )
     return {"table-1": study("mystery").paper_table(records)}
 
 
@@ -114,14 +161,30 @@ def agentic(runner: Runner, out: Path) -> dict[str, str]:
 
 
 def baking(runner: Runner, out: Path) -> dict[str, str]:
-    records = runner.run("horizon_sweep", out, [
-        "--env", "Baking-v0", "--horizons", "open,5,1", "--instances", "0:4",
-        "--trials", str(runner.first(BAKING_TRIALS))])
+    records = runner.run(
+        "horizon_sweep",
+        out,
+        [
+            "--env",
+            "Baking-v0",
+            "--horizons",
+            "open,5,1",
+            "--instances",
+            "0:4",
+            "--trials",
+            str(runner.first(BAKING_TRIALS)),
+        ],
+    )
     return {"table": study("horizon_sweep").paper_table(records, range(4))}
 
 
-PAPERS = {"pddlego-plus": pddlego_plus, "mystery": mystery, "nl-pddl": nl_pddl,
-          "agentic": agentic, "baking": baking}
+PAPERS = {
+    "pddlego-plus": pddlego_plus,
+    "mystery": mystery,
+    "nl-pddl": nl_pddl,
+    "agentic": agentic,
+    "baking": baking,
+}
 
 
 def write_tables(paper: str, tables: dict[str, str], out: Path, limit: int | None) -> list[Path]:
@@ -131,8 +194,10 @@ def write_tables(paper: str, tables: dict[str, str], out: Path, limit: int | Non
     paths = []
     for name, table in tables.items():
         path = out / f"{paper}-{re.sub(r'[^a-z0-9]+', '-', name.lower())}.md"
-        path.write_text(f"# {protocol.paper}\n\n{protocol.caption()}; the paper's n: "
-                        f"{protocol.n}{smoke}\n\n{table}\n")
+        path.write_text(
+            f"# {protocol.paper}\n\n{protocol.caption()}; the paper's n: "
+            f"{protocol.n}{smoke}\n\n{table}\n"
+        )
         paths.append(path)
     return paths
 
@@ -140,20 +205,34 @@ def write_tables(paper: str, tables: dict[str, str], out: Path, limit: int | Non
 @study_main
 def main(argv=None, model=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    extra = argv[argv.index("--") + 1:] if "--" in argv else []
-    argv = argv[:argv.index("--")] if "--" in argv else argv
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    extra = argv[argv.index("--") + 1 :] if "--" in argv else []
+    argv = argv[: argv.index("--")] if "--" in argv else argv
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("paper", choices=PAPERS)
-    parser.add_argument("--llm", required=True, metavar="SPEC",
-                        help="openai:MODEL, URL@MODEL, or groundtruth (pddlego-plus and "
-                             "nl-pddl only: their ground-truth formalizers)")
-    parser.add_argument("--limit", type=positive_int, metavar="N",
-                        help="the first N instances of every cell (default: the paper's n)")
+    parser.add_argument(
+        "--llm",
+        required=True,
+        metavar="SPEC",
+        help="openai:MODEL, URL@MODEL, or groundtruth (pddlego-plus and "
+        "nl-pddl only: their ground-truth formalizers)",
+    )
+    parser.add_argument(
+        "--limit",
+        type=positive_int,
+        metavar="N",
+        help="the first N instances of every cell (default: the paper's n)",
+    )
     parser.add_argument("--workers", type=positive_int, default=1, metavar="N")
-    parser.add_argument("--call-timeout", type=positive_float, default=CALL_TIMEOUT,
-                        metavar="S", help="the longest one model call may take, its retries "
-                                          f"included (default {CALL_TIMEOUT:g} s)")
+    parser.add_argument(
+        "--call-timeout",
+        type=positive_float,
+        default=CALL_TIMEOUT,
+        metavar="S",
+        help="the longest one model call may take, its retries "
+        f"included (default {CALL_TIMEOUT:g} s)",
+    )
     parser.add_argument("--out", type=Path, default=Path("results/papers"), metavar="DIR")
     args = parser.parse_args(argv)
     if args.llm == "groundtruth" and args.paper not in ("pddlego-plus", "nl-pddl"):

@@ -18,6 +18,7 @@ def _envs(args) -> int:
 
     import planloop  # noqa: F401  (registers the environments)
     from planloop.envs import ENVIRONMENTS, TWX_ENVIRONMENTS
+
     for env_id in [*ENVIRONMENTS, *TWX_ENVIRONMENTS]:
         spec = gym.spec(env_id)
         entry = spec.entry_point if isinstance(spec.entry_point, str) else repr(spec.entry_point)
@@ -29,11 +30,13 @@ def _envs(args) -> int:
 def _limit(text: str) -> tuple[str, int]:
     """``KEY=VALUE`` naming a field of :class:`planloop.pddl.Limits` and a positive int."""
     from planloop.pddl import Limits
+
     key, _, value = text.partition("=")
     names = [f.name for f in dataclasses.fields(Limits)]
     if key not in names:
-        raise argparse.ArgumentTypeError(f"unknown limit {key!r}; the limits are "
-                                         f"{', '.join(names)}")
+        raise argparse.ArgumentTypeError(
+            f"unknown limit {key!r}; the limits are {', '.join(names)}"
+        )
     try:
         number = int(value.replace(",", ""))
     except ValueError:
@@ -45,21 +48,29 @@ def _limit(text: str) -> tuple[str, int]:
 
 def _number(kind, least, strictly: bool):
     """An argparse type: a ``kind`` (int or float) above ``least`` (or at least it)."""
+
     def read(text: str):
         try:
             value = kind(text)
         except ValueError:
             value = None
-        if value is None or value != value or value < least or (strictly and value == least) \
-                or value == float("inf"):
+        if (
+            value is None
+            or value != value
+            or value < least
+            or (strictly and value == least)
+            or value == float("inf")
+        ):
             bound = f"more than {least}" if strictly else f"at least {least}"
             raise argparse.ArgumentTypeError(f"expected a {kind.__name__} {bound}, not {text!r}")
         return value
+
     return read
 
 
 def _limits(args):
     from planloop.pddl import Limits
+
     return Limits(**dict(args.limit))
 
 
@@ -92,6 +103,7 @@ def _play_loop(args) -> int:
     import gymnasium as gym
 
     import planloop  # noqa: F401
+
     kwargs = dict(args.option)
     if args.domain:
         missing = _missing(args.domain, args.problem)
@@ -136,6 +148,7 @@ def _warn(domain, problem) -> None:
 
 def _solve(args) -> int:
     from planloop.pddl import PDDLError, parse, solve
+
     limits = _limits(args)
     try:
         domain, problem = parse(Path(args.domain), Path(args.problem), limits, args.strict)
@@ -155,6 +168,7 @@ def _solve(args) -> int:
 def _validate(args) -> int:
     from planloop.pddl import PDDLError, load, validate
     from planloop.pddl.source import read_source
+
     limits = _limits(args)
     try:
         task = load(Path(args.domain), Path(args.problem), limits, args.strict)
@@ -167,15 +181,20 @@ def _validate(args) -> int:
     return EXIT_OK if report.valid else EXIT_NO_PLAN
 
 
-_LIMIT_HELP = ("raise or lower a work limit of planloop.pddl.Limits, e.g. --limit "
-               "max_expansion=5000000 or --limit max_bytes=20000000; repeatable")
-_STRICT_HELP = ("refuse the forms Fast Downward or FF accept but PDDL does not (a type "
-                "among its own subtypes, an undeclared type, ...); by default they are read "
-                "as those planners read them, each with a warning on stderr")
+_LIMIT_HELP = (
+    "raise or lower a work limit of planloop.pddl.Limits, e.g. --limit "
+    "max_expansion=5000000 or --limit max_bytes=20000000; repeatable"
+)
+_STRICT_HELP = (
+    "refuse the forms Fast Downward or FF accept but PDDL does not (a type "
+    "among its own subtypes, an undeclared type, ...); by default they are read "
+    "as those planners read them, each with a warning on stderr"
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
     from planloop.pddl import PLANNERS
+
     parser = argparse.ArgumentParser(prog="planloop", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("envs", help="list the registered environments").set_defaults(run=_envs)
@@ -187,34 +206,46 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--obs-format", choices=("text", "pddl"), default=None)
     play.add_argument("--domain", help="domain file, for PDDL-v0")
     play.add_argument("--problem", help="problem file or folder, for PDDL-v0")
-    play.add_argument("-o", "--option", action="append", type=parse_option, default=[],
-                      metavar="KEY=VALUE",
-                      help="an environment argument, e.g. -o game_file=PATH (ALFWorld-v0) "
-                           "or -o num_locations=7 (CoinCollector-v0); repeatable")
-    play.add_argument("--limit", action="append", type=_limit, default=[], metavar="KEY=VALUE",
-                      help=_LIMIT_HELP)
+    play.add_argument(
+        "-o",
+        "--option",
+        action="append",
+        type=parse_option,
+        default=[],
+        metavar="KEY=VALUE",
+        help="an environment argument, e.g. -o game_file=PATH (ALFWorld-v0) "
+        "or -o num_locations=7 (CoinCollector-v0); repeatable",
+    )
+    play.add_argument(
+        "--limit", action="append", type=_limit, default=[], metavar="KEY=VALUE", help=_LIMIT_HELP
+    )
     play.set_defaults(run=_play)
 
-    solve = sub.add_parser("solve", help="solve a PDDL task; exit 0 solved, 1 no plan, "
-                                         "2 bad input, 3 timeout")
+    solve = sub.add_parser(
+        "solve", help="solve a PDDL task; exit 0 solved, 1 no plan, 2 bad input, 3 timeout"
+    )
     solve.add_argument("domain")
     solve.add_argument("problem")
     solve.add_argument("--planner", default="lama-first", choices=PLANNERS)
-    solve.add_argument("--timeout", type=_number(float, 0, True), default=60.0,
-                       help="seconds for the whole call, reading and grounding included "
-                            "(default 60)")
-    solve.add_argument("--limit", action="append", type=_limit, default=[], metavar="KEY=VALUE",
-                       help=_LIMIT_HELP)
+    solve.add_argument(
+        "--timeout",
+        type=_number(float, 0, True),
+        default=60.0,
+        help="seconds for the whole call, reading and grounding included (default 60)",
+    )
+    solve.add_argument(
+        "--limit", action="append", type=_limit, default=[], metavar="KEY=VALUE", help=_LIMIT_HELP
+    )
     solve.add_argument("--strict", action="store_true", help=_STRICT_HELP)
     solve.set_defaults(run=_solve)
 
-    val = sub.add_parser("validate", help="validate a plan; exit 0 valid, 1 invalid, "
-                                          "2 bad input")
+    val = sub.add_parser("validate", help="validate a plan; exit 0 valid, 1 invalid, 2 bad input")
     val.add_argument("domain")
     val.add_argument("problem")
     val.add_argument("plan")
-    val.add_argument("--limit", action="append", type=_limit, default=[], metavar="KEY=VALUE",
-                     help=_LIMIT_HELP)
+    val.add_argument(
+        "--limit", action="append", type=_limit, default=[], metavar="KEY=VALUE", help=_LIMIT_HELP
+    )
     val.add_argument("--strict", action="store_true", help=_STRICT_HELP)
     val.set_defaults(run=_validate)
     return parser

@@ -65,9 +65,11 @@ class ResultsFile:
             return ""
         shown = "; ".join(f"line {number}: {reason}" for number, reason in self.set_aside[:3])
         more = f"; and {len(self.set_aside) - 3} more" if len(self.set_aside) > 3 else ""
-        return (f"{len(self.set_aside)} lines of {self.path.name} were not valid records and "
-                f"were set aside in {self.torn_path.name} ({shown}{more}); their episodes "
-                f"run again")
+        return (
+            f"{len(self.set_aside)} lines of {self.path.name} were not valid records and "
+            f"were set aside in {self.torn_path.name} ({shown}{more}); their episodes "
+            f"run again"
+        )
 
     def _read(self) -> list[dict]:
         """The records in the file. Lines that are not valid records (a torn last line,
@@ -111,7 +113,6 @@ class ResultsFile:
             self.records.append(record)
             self.done.add(record["key"])
 
-
     def close(self) -> None:
         """Let the record being written end, then take no more (an interrupted run)."""
         with self._lock:
@@ -125,7 +126,7 @@ def _write_synced(path: Path, data: bytes, mode: int) -> None:
     try:
         view = memoryview(data)
         while view:
-            view = view[os.write(fd, view):]
+            view = view[os.write(fd, view) :]
         os.fsync(fd)
     finally:
         os.close(fd)

@@ -74,7 +74,7 @@ def trimmed_mean(values: Sequence[float], proportion: float = 0.1) -> float:
     if not 0 <= proportion < 0.5:
         raise ValueError(f"proportion must be within [0, 0.5), not {proportion}")
     cut = math.floor(proportion * len(values))
-    kept = sorted(values)[cut:len(values) - cut]
+    kept = sorted(values)[cut : len(values) - cut]
     return sum(kept) / len(kept)
 
 
@@ -86,8 +86,9 @@ def npmi(joint: int, count_x: int, count_y: int, total: int) -> float:
     together in every observation (p(x,y) = 1, where the formula is 0/0).
     """
     if not 0 <= joint <= min(count_x, count_y) or max(count_x, count_y) > total or total <= 0:
-        raise ValueError(f"inconsistent counts: joint {joint}, x {count_x}, y {count_y}, "
-                         f"total {total}")
+        raise ValueError(
+            f"inconsistent counts: joint {joint}, x {count_x}, y {count_y}, total {total}"
+        )
     if joint == 0:
         return -1.0
     if joint == total:
@@ -104,5 +105,8 @@ def npmi_table(observations: Iterable[tuple[str, Iterable[str]]]) -> dict[tuple[
     xs = Counter(x for x, _ in observations)
     ys = Counter(y for _, seen in observations for y in seen)
     joint = Counter((x, y) for x, seen in observations for y in seen)
-    return {(x, y): npmi(joint[x, y], xs[x], ys[y], len(observations))
-            for x in sorted(xs) for y in sorted(ys)}
+    return {
+        (x, y): npmi(joint[x, y], xs[x], ys[y], len(observations))
+        for x in sorted(xs)
+        for y in sorted(ys)
+    }

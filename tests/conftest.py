@@ -74,6 +74,7 @@ def data_dir() -> Path:
 def closed_port() -> int:
     """A local TCP port that nothing listens on (connections are refused at once)."""
     import socket
+
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]

@@ -34,15 +34,18 @@ def test_solve_then_validate(tmp_path, capsys):
 
 def test_solve_exit_codes(tmp_path):
     unsolvable = tmp_path / "u.pddl"
-    unsolvable.write_text("(define (problem u) (:domain blocksworld-4ops) (:objects a b) "
-                          "(:init (handempty) (ontable a) (ontable b) (clear a) (clear b)) "
-                          "(:goal (and (on a b) (on b a))))")
+    unsolvable.write_text(
+        "(define (problem u) (:domain blocksworld-4ops) (:objects a b) "
+        "(:init (handempty) (ontable a) (ontable b) (clear a) (clear b)) "
+        "(:goal (and (on a b) (on b a))))"
+    )
     assert main(["solve", DOMAIN, str(unsolvable)]) == 1
     assert main(["solve", DOMAIN, str(tmp_path / "missing.pddl")]) == 2
     broken = tmp_path / "broken.pddl"
     broken.write_text("(define (problem u) (:domain blocksworld-4ops)")
     assert main(["solve", DOMAIN, str(broken)]) == 2
     from planloop.envs.blocksworld import generate_problem
+
     hard = tmp_path / "hard.pddl"
     hard.write_text(generate_problem(26, seed=3))
     assert main(["solve", DOMAIN, str(hard), "--planner", "bfs", "--timeout", "0.3"]) == 3
@@ -55,36 +58,82 @@ def test_validate_bad_input_exit_code(tmp_path):
 
 
 def test_play_reads_commands_from_a_person():
-    out = subprocess.run([sys.executable, "-m", "planloop", "play", "Mystery-BW-v0", "--seed",
-                          "0"], input="actions\n(fly)\nquit\n", capture_output=True, text=True,
-                         timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-m", "planloop", "play", "Mystery-BW-v0", "--seed", "0"],
+        input="actions\n(fly)\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 0
     assert "(attack a)" in out.stdout and "Unknown action 'fly'" in out.stdout
 
 
 def test_play_alfworld_and_coin_collector_with_options():
-    game = Path(__file__).parent / "data" / "alfworld" / "games" / \
-        "pick_and_place_simple-Mug-CoffeeMachine-18" / "game.tw-pddl"
-    out = subprocess.run([sys.executable, "-m", "planloop", "play", "ALFWorld-v0", "-o",
-                          f"game_file={game}"], input="actions\ngo to cabinet 2\nhelp\nquit\n",
-                         capture_output=True, text=True, timeout=60)
+    game = (
+        Path(__file__).parent
+        / "data"
+        / "alfworld"
+        / "games"
+        / "pick_and_place_simple-Mug-CoffeeMachine-18"
+        / "game.tw-pddl"
+    )
+    out = subprocess.run(
+        [sys.executable, "-m", "planloop", "play", "ALFWorld-v0", "-o", f"game_file={game}"],
+        input="actions\ngo to cabinet 2\nhelp\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 0, out.stderr
     assert "Your task is to: put some mug on coffeemachine." in out.stdout
     assert "You arrive at cabinet 2." in out.stdout
     assert "Available commands:" in out.stdout  # the game's own help
-    out = subprocess.run([sys.executable, "-m", "planloop", "play", "CoinCollector-v0", "--seed",
-                          "3", "-o", "num_locations=2", "-o", "include_doors=false"],
-                         input="look around\nquit\n", capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "planloop",
+            "play",
+            "CoinCollector-v0",
+            "--seed",
+            "3",
+            "-o",
+            "num_locations=2",
+            "-o",
+            "include_doors=false",
+        ],
+        input="look around\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 0 and out.stdout.count("You are in the") >= 2, out.stderr
 
 
 def test_play_names_a_bad_environment_argument():
-    out = subprocess.run([sys.executable, "-m", "planloop", "play", "ALFWorld-v0", "-o",
-                          "game_file=/nowhere/game.tw-pddl"], input="", capture_output=True,
-                         text=True, timeout=60)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "planloop",
+            "play",
+            "ALFWorld-v0",
+            "-o",
+            "game_file=/nowhere/game.tw-pddl",
+        ],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 2 and "no game file /nowhere/game.tw-pddl" in out.stderr
-    out = subprocess.run([sys.executable, "-m", "planloop", "play", "ALFWorld-v0", "-o", "oops"],
-                         capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-m", "planloop", "play", "ALFWorld-v0", "-o", "oops"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 2 and "an option is KEY=VALUE" in out.stderr
 
 
@@ -94,19 +143,25 @@ FORALL5 = """(define (domain q) (:requirements :adl) (:predicates (g) (done))
   (:action a :parameters () :precondition (forall (?a ?b ?c ?d ?e) (or (= ?a ?b) (done)))
    :effect (g))
   (:action b :parameters () :precondition () :effect (done)))"""
-FORALL5_PROBLEM = ("(define (problem q1) (:domain q) (:objects "
-                   + " ".join(f"o{i}" for i in range(20)) + ") (:init) (:goal (g)))")
+FORALL5_PROBLEM = (
+    "(define (problem q1) (:domain q) (:objects "
+    + " ".join(f"o{i}" for i in range(20))
+    + ") (:init) (:goal (g)))"
+)
 
 
 def chain(tmp_path, n=8000):
     types = " ".join(f"t{i + 1} - t{i}" for i in reversed(range(n)))
     domain = tmp_path / "chain-domain.pddl"
-    domain.write_text(f"(define (domain c) (:requirements :typing) (:types {types}) "
-                      f"(:predicates (p ?x - t0) (g)) "
-                      f"(:action a :parameters (?x - t{n}) :precondition (p ?x) :effect (g)))")
+    domain.write_text(
+        f"(define (domain c) (:requirements :typing) (:types {types}) "
+        f"(:predicates (p ?x - t0) (g)) "
+        f"(:action a :parameters (?x - t{n}) :precondition (p ?x) :effect (g)))"
+    )
     problem = tmp_path / "chain-problem.pddl"
-    problem.write_text(f"(define (problem c1) (:domain c) (:objects o - t{n}) (:init (p o)) "
-                       f"(:goal (g)))")
+    problem.write_text(
+        f"(define (problem c1) (:domain c) (:objects o - t{n}) (:init (p o)) (:goal (g)))"
+    )
     return str(domain), str(problem)
 
 
@@ -118,8 +173,12 @@ def one_line(text: str) -> str:
 
 def test_missing_file_is_one_line(tmp_path, capsys):
     missing = str(tmp_path / "missing.pddl")
-    for argv in (["solve", missing, PROBLEM], ["solve", DOMAIN, missing],
-                 ["validate", DOMAIN, PROBLEM, missing], ["validate", missing, PROBLEM, missing]):
+    for argv in (
+        ["solve", missing, PROBLEM],
+        ["solve", DOMAIN, missing],
+        ["validate", DOMAIN, PROBLEM, missing],
+        ["validate", missing, PROBLEM, missing],
+    ):
         assert main(argv) == 2
         assert "no such file: " in one_line(capsys.readouterr().err)
     assert main(["play", "PDDL-v0", "--domain", missing, "--problem", PROBLEM]) == 2
@@ -153,23 +212,42 @@ def test_hostile_tasks_are_refused_or_time_out(tmp_path, capsys):
     problem.write_text(FORALL5_PROBLEM)
     assert main(["solve", str(domain), str(problem), "--planner", "bfs"]) == 2
     assert "limits=Limits(max_expansion=...)" in capsys.readouterr().err
-    assert main(["solve", str(domain), str(problem), "--planner", "auto", "--timeout", "1",
-                 "--limit", "max_expansion=1000000000000"]) == 3
+    assert (
+        main(
+            [
+                "solve",
+                str(domain),
+                str(problem),
+                "--planner",
+                "auto",
+                "--timeout",
+                "1",
+                "--limit",
+                "max_expansion=1000000000000",
+            ]
+        )
+        == 3
+    )
     assert main(["solve", *chain(tmp_path), "--planner", "auto", "--timeout", "3"]) == 2
     assert "max_type_depth" in capsys.readouterr().err
-    assert main(["solve", *chain(tmp_path), "--planner", "auto",
-                 "--limit", "max_type_depth=10000"]) == 0
+    assert (
+        main(["solve", *chain(tmp_path), "--planner", "auto", "--limit", "max_type_depth=10000"])
+        == 0
+    )
 
 
-@pytest.mark.parametrize("argv, needle", [
-    (["solve", DOMAIN, PROBLEM, "--timeout", "-1"], "--timeout"),
-    (["solve", DOMAIN, PROBLEM, "--timeout", "nan"], "--timeout"),
-    (["solve", DOMAIN, PROBLEM, "--limit", "max_oops=3"], "max_expansion"),
-    (["solve", DOMAIN, PROBLEM, "--limit", "max_bytes=-5"], "max_bytes"),
-    (["validate", DOMAIN, PROBLEM, "p", "--limit", "max_depth"], "max_depth"),
-    (["play", "Blocksworld-v0", "--instance", "-1"], "--instance"),
-    (["play", "Blocksworld-v0", "--limit", "nope=1"], "max_ground_facts"),
-])
+@pytest.mark.parametrize(
+    "argv, needle",
+    [
+        (["solve", DOMAIN, PROBLEM, "--timeout", "-1"], "--timeout"),
+        (["solve", DOMAIN, PROBLEM, "--timeout", "nan"], "--timeout"),
+        (["solve", DOMAIN, PROBLEM, "--limit", "max_oops=3"], "max_expansion"),
+        (["solve", DOMAIN, PROBLEM, "--limit", "max_bytes=-5"], "max_bytes"),
+        (["validate", DOMAIN, PROBLEM, "p", "--limit", "max_depth"], "max_depth"),
+        (["play", "Blocksworld-v0", "--instance", "-1"], "--instance"),
+        (["play", "Blocksworld-v0", "--limit", "nope=1"], "max_ground_facts"),
+    ],
+)
 def test_bad_flags_exit_2_at_parse_time(argv, needle, capsys):
     with pytest.raises(SystemExit) as info:
         main(argv)
@@ -185,6 +263,7 @@ def test_play_names_the_valid_instances(capsys):
 def test_ctrl_c_in_play_exits_130_with_one_line(monkeypatch, capsys):
     def interrupt(prompt=""):
         raise KeyboardInterrupt
+
     monkeypatch.setattr("builtins.input", interrupt)
     assert main(["play", "Blocksworld-v0", "--seed", "0"]) == 130
     assert one_line(capsys.readouterr().err) == "interrupted"

@@ -8,10 +8,19 @@ import pytest
 
 from planloop.envs.problem_sets import DOMAINS, problem_set
 from planloop.llm import LLMError, ScriptedModel
+
 from conftest import IPC, load_experiment
 
-ONES = {"svr": 1, "psr": 1, "tsr": 1.0, "cr": 1, "tsr_matched": 1.0, "cr_matched": 1, "eq": 1,
-        "goal_eq": 1}
+ONES = {
+    "svr": 1,
+    "psr": 1,
+    "tsr": 1.0,
+    "cr": 1,
+    "tsr_matched": 1.0,
+    "cr_matched": 1,
+    "eq": 1,
+    "goal_eq": 1,
+}
 
 
 # 5 initial atoms and 1 goal atom, every one naming an object; the plan is pick ball1,
@@ -34,15 +43,28 @@ def records_of(out):
 @pytest.mark.slow
 def test_the_ground_truth_scores_one_on_every_metric_in_every_domain_and_size(tmp_path, capsys):
     study = load_experiment("formalize")
-    args = ["--llm", "groundtruth", "--domains", ",".join(DOMAINS), "--sizes", "10,20,30,40",
-            "--per-cell", "1", "--out", str(tmp_path), "--workers", "2"]
+    args = [
+        "--llm",
+        "groundtruth",
+        "--domains",
+        ",".join(DOMAINS),
+        "--sizes",
+        "10,20,30,40",
+        "--per-cell",
+        "1",
+        "--out",
+        str(tmp_path),
+        "--workers",
+        "2",
+    ]
     assert study.main(args) == 0
     records = records_of(tmp_path)
     sized = [name for name, problems in DOMAINS.items() if problems.sized]
     assert len(sized) >= 4 and len(records) == 4 * len(sized) + 4 + 1  # Baking's 4, a house
     assert {r["domain"] for r in records} == set(DOMAINS)
-    assert {(r["domain"], r["size"]) for r in records} >= {(d, s) for d in sized
-                                                          for s in (10, 20, 30, 40)}
+    assert {(r["domain"], r["size"]) for r in records} >= {
+        (d, s) for d in sized for s in (10, 20, 30, 40)
+    }
     for record in records:
         assert record["won"] and record["metrics"] == ONES and record["iterations"] == 0
         assert record["by_iteration"] == [ONES] * 6 and record["repaired_at"] is None
@@ -58,13 +80,33 @@ def test_the_ground_truth_scores_one_on_every_metric_in_every_domain_and_size(tm
 @pytest.mark.slow
 def test_scripted_defects_are_repaired_at_the_iteration_their_check_allows(tmp_path, capsys):
     study = load_experiment("formalize")
-    assert study.main(["--llm", "scripted-defects", "--domains", "gripper", "--sizes", "10",
-                       "--per-cell", "1", "--out", str(tmp_path)]) == 0
+    assert (
+        study.main(
+            [
+                "--llm",
+                "scripted-defects",
+                "--domains",
+                "gripper",
+                "--sizes",
+                "10",
+                "--per-cell",
+                "1",
+                "--out",
+                str(tmp_path),
+            ]
+        )
+        == 0
+    )
     records = {r["defect"]: r for r in records_of(tmp_path)}
     stages = {d: [c["stage"] for c in r["candidates"]] for d, r in records.items()}
-    assert stages == {"syntax": ["parse", "ok"], "undeclared_object": ["parse", "ok"],
-                      "wrong_arity": ["parse", "ok"], "missing_fact": ["planner", "ok"],
-                      "swapped_goal": stages["swapped_goal"], "renamed_objects": ["ok"]}
+    assert stages == {
+        "syntax": ["parse", "ok"],
+        "undeclared_object": ["parse", "ok"],
+        "wrong_arity": ["parse", "ok"],
+        "missing_fact": ["planner", "ok"],
+        "swapped_goal": stages["swapped_goal"],
+        "renamed_objects": ["ok"],
+    }
     for defect in ("syntax", "undeclared_object", "wrong_arity", "missing_fact"):
         record = records[defect]
         assert record["repaired_at"] == 1 and record["metrics"] == ONES
@@ -81,14 +123,25 @@ def test_scripted_defects_are_repaired_at_the_iteration_their_check_allows(tmp_p
 
 @pytest.mark.slow
 def test_a_server_answering_nonsense_is_kept_to_the_budget_and_a_rerun_asks_nothing(
-        tmp_path, monkeypatch):
+    tmp_path, monkeypatch
+):
     pytest.importorskip("openai")
     from planloop.llm.fake_server import FakeChatServer
 
     monkeypatch.setenv("HOME", str(tmp_path))  # the model cache lives under ~
     study = load_experiment("formalize")
-    args = ["--domains", "blocksworld", "--sizes", "10", "--per-cell", "2",
-            "--max-iterations", "2", "--out", str(tmp_path / "out")]
+    args = [
+        "--domains",
+        "blocksworld",
+        "--sizes",
+        "10",
+        "--per-cell",
+        "2",
+        "--max-iterations",
+        "2",
+        "--out",
+        str(tmp_path / "out"),
+    ]
     with FakeChatServer([("ok", "OK")] + [("ok", "Blocks are blue.")] * 6) as server:
         assert study.main([*args, "--llm", f"{server.url}@nonsense"]) == 0
     records = records_of(tmp_path / "out")
@@ -104,9 +157,23 @@ def test_a_server_answering_nonsense_is_kept_to_the_budget_and_a_rerun_asks_noth
 
 def test_a_users_own_domain_and_problems(tmp_path):
     study = load_experiment("formalize")
-    assert study.main(["--llm", "groundtruth", "--domain", str(IPC / "domain.pddl"),
-                       "--problems", str(IPC / "instances"), "--instances", "0:2",
-                       "--out", str(tmp_path)]) == 0
+    assert (
+        study.main(
+            [
+                "--llm",
+                "groundtruth",
+                "--domain",
+                str(IPC / "domain.pddl"),
+                "--problems",
+                str(IPC / "instances"),
+                "--instances",
+                "0:2",
+                "--out",
+                str(tmp_path),
+            ]
+        )
+        == 0
+    )
     records = records_of(tmp_path)
     assert len(records) == 2 and all(r["metrics"] == ONES for r in records)
     assert all("objects" in r["description"].lower() for r in records)
@@ -114,23 +181,38 @@ def test_a_users_own_domain_and_problems(tmp_path):
 
 def test_bad_flags_are_one_line(tmp_path, capsys):
     study = load_experiment("formalize")
-    assert study.main(["--llm", "groundtruth", "--domains", "chess", "--out",
-                       str(tmp_path)]) == 2
+    assert study.main(["--llm", "groundtruth", "--domains", "chess", "--out", str(tmp_path)]) == 2
     assert "unknown domain chess; choose from blocksworld" in capsys.readouterr().err
     assert study.main(["--llm", "groundtruth", "--problems", str(tmp_path)]) == 2
     assert "--domain FILE and --problems DIR go together" in capsys.readouterr().err
-    assert study.main(["--llm", "scripted-defects", "--defects", "typo", "--out",
-                       str(tmp_path)]) == 2
+    assert (
+        study.main(["--llm", "scripted-defects", "--defects", "typo", "--out", str(tmp_path)]) == 2
+    )
     assert "unknown defect typo" in capsys.readouterr().err
-    assert study.main(["--llm", "groundtruth", "--domain", str(IPC / "domain.pddl"),
-                       "--problems", str(IPC / "instances"), "--instances", "0:99",
-                       "--out", str(tmp_path)]) == 2
-    assert "has 6 problems (instances 0 to 5); there is no instance 98" in \
-        capsys.readouterr().err
+    assert (
+        study.main(
+            [
+                "--llm",
+                "groundtruth",
+                "--domain",
+                str(IPC / "domain.pddl"),
+                "--problems",
+                str(IPC / "instances"),
+                "--instances",
+                "0:99",
+                "--out",
+                str(tmp_path),
+            ]
+        )
+        == 2
+    )
+    assert "has 6 problems (instances 0 to 5); there is no instance 98" in capsys.readouterr().err
     user = ["--llm", "groundtruth", "--domain", str(IPC / "domain.pddl"), "--out", str(tmp_path)]
     assert study.main(user + ["--problems", str(tmp_path / "nowhere")]) == 2
-    assert f"--problems {tmp_path / 'nowhere'} is no folder of problem files" in \
-        capsys.readouterr().err
+    assert (
+        f"--problems {tmp_path / 'nowhere'} is no folder of problem files"
+        in capsys.readouterr().err
+    )
     broken = tmp_path / "broken"
     broken.mkdir()
     (broken / "p1.pddl").write_text("(define (problem p) (:domain blocks) (:objects a - block)")
@@ -140,21 +222,36 @@ def test_bad_flags_are_one_line(tmp_path, capsys):
     assert "--llm is required: groundtruth, scripted-defects" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("candidate, tsr", [
-    (RENAMED, 0.0),  # every atom and every action string names an object: none shared
-    # the goal's atom differs: 5 shared of 7; the plans share the move of 3 steps (Sim 1/3)
-    (WRONG_BALL, 0.7143),
-])
+@pytest.mark.parametrize(
+    "candidate, tsr",
+    [
+        (RENAMED, 0.0),  # every atom and every action string names an object: none shared
+        # the goal's atom differs: 5 shared of 7; the plans share the move of 3 steps (Sim 1/3)
+        (WRONG_BALL, 0.7143),
+    ],
+)
 @pytest.mark.slow
 def test_tsr_and_cr_score_atoms_and_actions_as_written_and_the_name_matched_ones_beside(
-        tmp_path, candidate, tsr):
+    tmp_path, candidate, tsr
+):
     study = load_experiment("formalize")
     (tmp_path / "domain.pddl").write_text(problem_set("gripper").domain_text())
     (tmp_path / "problems").mkdir()
     (tmp_path / "problems" / "two-balls.pddl").write_text(TWO_BALLS)
-    assert study.main(["--domain", str(tmp_path / "domain.pddl"), "--problems",
-                       str(tmp_path / "problems"), "--out", str(tmp_path / "out")],
-                      model=ScriptedModel([candidate])) == 0  # one call: the plan validates
+    assert (
+        study.main(
+            [
+                "--domain",
+                str(tmp_path / "domain.pddl"),
+                "--problems",
+                str(tmp_path / "problems"),
+                "--out",
+                str(tmp_path / "out"),
+            ],
+            model=ScriptedModel([candidate]),
+        )
+        == 0
+    )  # one call: the plan validates
     [record] = records_of(tmp_path / "out")
     assert record["won"] and record["iterations"] == 0
     assert (record["metrics"]["tsr"], record["metrics"]["cr"]) == (tsr, 0)
@@ -163,32 +260,68 @@ def test_tsr_and_cr_score_atoms_and_actions_as_written_and_the_name_matched_ones
     # renaming the objects back (or swapping the balls, which both start in rooma) gives
     # the reference: the name-matched scores are 1
     one = "1/1 [21%, 100%]"
-    assert f"| {one} | {one} | {tsr:.3f} [{tsr:.2f}, {tsr:.2f}] | 0/1 [0%, 79%] | " \
-           f"1.000 [1.00, 1.00] | {one} |" in results
+    assert (
+        f"| {one} | {one} | {tsr:.3f} [{tsr:.2f}, {tsr:.2f}] | 0/1 [0%, 79%] | "
+        f"1.000 [1.00, 1.00] | {one} |" in results
+    )
 
 
 def test_a_model_whose_every_answer_is_broken_scores_zero_of_n_with_n_model_errors(tmp_path):
     study = load_experiment("formalize")
     model = ScriptedModel(lambda messages: LLMError("bad_response", "the body is not JSON"))
-    assert study.main(["--paper", "--domains", "gripper", "--sizes", "10", "--per-cell", "2",
-                       "--out", str(tmp_path)], model=model) == 0
+    assert (
+        study.main(
+            [
+                "--paper",
+                "--domains",
+                "gripper",
+                "--sizes",
+                "10",
+                "--per-cell",
+                "2",
+                "--out",
+                str(tmp_path),
+            ],
+            model=model,
+        )
+        == 0
+    )
     records = records_of(tmp_path)
     assert len(records) == 2 and model.calls == 2
     assert all(r["error"] == "bad_response: the body is not JSON" for r in records)
     results = (tmp_path / "results.md").read_text()
     zero, none = "0/2 [0%, 66%]", "0.000 [0.00, 0.00]"
-    assert f"| gripper | 10 | 2 | 2 | {zero} | {zero} | {none} | {zero} | {none} | {zero} |" \
-        in results
-    assert f"| Baseline | {zero} (paper: 76.3%) | {zero} (paper: 9.7%) | {none} (paper: 52.9%) | " \
-           f"{zero} (paper: 10.9%) | 2 | 2 |" in results
+    assert (
+        f"| gripper | 10 | 2 | 2 | {zero} | {zero} | {none} | {zero} | {none} | {zero} |" in results
+    )
+    assert (
+        f"| Baseline | {zero} (paper: 76.3%) | {zero} (paper: 9.7%) | {none} (paper: 52.9%) | "
+        f"{zero} (paper: 10.9%) | 2 | 2 |" in results
+    )
     assert "0/0" not in results and "| - |" not in results
     assert "2 episodes ended on a failed model call" in results
 
 
 def test_paper_runs_the_protocol_and_writes_table_3_with_the_published_figures(tmp_path):
     study = load_experiment("formalize")
-    assert study.main(["--paper", "--llm", "groundtruth", "--domains", "gripper", "--sizes",
-                       "10", "--per-cell", "1", "--out", str(tmp_path)]) == 0
+    assert (
+        study.main(
+            [
+                "--paper",
+                "--llm",
+                "groundtruth",
+                "--domains",
+                "gripper",
+                "--sizes",
+                "10",
+                "--per-cell",
+                "1",
+                "--out",
+                str(tmp_path),
+            ]
+        )
+        == 0
+    )
     [record] = records_of(tmp_path)
     assert len(record["by_iteration"]) == 6  # T_max = 5 repairs after the one shot
     settings = record["provenance"]["settings"]
@@ -196,9 +329,11 @@ def test_paper_runs_the_protocol_and_writes_table_3_with_the_published_figures(t
     assert settings["overrides"] == {"sizes": "10", "per_cell": 1}
     results = (tmp_path / "results.md").read_text()
     one, full = "1/1 [21%, 100%]", "1.000 [1.00, 1.00]"
-    table = results[results.index("### Table 3"):]
+    table = results[results.index("### Table 3") :]
     assert table.startswith("### Table 3: overall results (published figures: Llama3.1-8B)")
     assert "|  | SVR | PSR | TSR | CR | n | model errors |" in table
-    assert f"| Planner-in-the-loop | {one} (paper: 84.9%) | {one} (paper: 80.7%) | " \
-           f"{full} (paper: 82.8%) | {one} (paper: 81.2%) | 1 | 0 |" in table
+    assert (
+        f"| Planner-in-the-loop | {one} (paper: 84.9%) | {one} (paper: 80.7%) | "
+        f"{full} (paper: 82.8%) | {one} (paper: 81.2%) | 1 | 0 |" in table
+    )
     assert "overridden: sizes=10, per_cell=1" in table

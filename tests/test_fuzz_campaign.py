@@ -41,8 +41,7 @@ def test_the_sample_covers_every_target(fuzz, campaign):
     assert all(r["cases"] > 0 for r in campaign["targets"].values())
 
 
-@pytest.mark.parametrize("target", ["env", "pddl", "plan", "model", "mcp", "results",
-                                    "explosion"])
+@pytest.mark.parametrize("target", ["env", "pddl", "plan", "model", "mcp", "results", "explosion"])
 def test_no_crash_hang_or_observation_outside_its_space(fuzz, campaign, target):
     result = campaign["targets"][target]
     found = len(result["crashes"]) + len(result["hangs"]) + len(result["outside_space"])

@@ -13,8 +13,20 @@ ENV_ID = "Mystery-BW-v0"
 
 def test_sweep_table_plot_resume_and_retry(tmp_path, capsys, mystery_plans):
     sweep = load_experiment("horizon_sweep")
-    args = ["--env", ENV_ID, "--instances", "3:5", "--horizons", "1,open", "--trials", "2",
-            "--workers", "3", "--out", str(tmp_path)]
+    args = [
+        "--env",
+        ENV_ID,
+        "--instances",
+        "3:5",
+        "--horizons",
+        "1,open",
+        "--trials",
+        "2",
+        "--workers",
+        "3",
+        "--out",
+        str(tmp_path),
+    ]
     failing = plan_follower(mystery_plans, fail_on=list(mystery_plans)[0])
     assert sweep.main(args, model=failing) == 0
     table = capsys.readouterr().out
@@ -62,9 +74,22 @@ def test_a_server_answering_garbage_fails_episodes_not_the_sweep(tmp_path, monke
     sweep = load_experiment("horizon_sweep")
     garbage = ("raw", 200, {"Content-Type": "text/html"}, b"<html>502 Bad Gateway</html>")
     with FakeChatServer([("ok", "OK")] + [garbage] * 2) as server:  # the check, then episodes
-        rc = sweep.main(["--env", ENV_ID, "--instances", "3:4", "--horizons", "1,open",
-                         "--trials", "1", "--out", str(tmp_path / "out"),
-                         "--llm", f"{server.url}@test-model"])
+        rc = sweep.main(
+            [
+                "--env",
+                ENV_ID,
+                "--instances",
+                "3:4",
+                "--horizons",
+                "1,open",
+                "--trials",
+                "1",
+                "--out",
+                str(tmp_path / "out"),
+                "--llm",
+                f"{server.url}@test-model",
+            ]
+        )
     out, err = capsys.readouterr()
     assert rc == 0 and "2 episodes ended on a failed model call" in out
     # every scheduled episode is in n: the broken bodies are failures and model errors
@@ -72,8 +97,10 @@ def test_a_server_answering_garbage_fails_episodes_not_the_sweep(tmp_path, monke
     assert "| open loop | 0/1 [0%, 79%] | 0/1 [0%, 79%] | 1 |" in out
     assert "instance 3 trial 0 (horizon=1): bad_response: " in err  # as it happened
     assert "The last: bad_response: " in out and "Bad Gateway" in out  # the reason, on screen
-    records = [json.loads(line) for line in
-               (tmp_path / "out" / "episodes.jsonl").read_text().splitlines()]
+    records = [
+        json.loads(line) for line in (tmp_path / "out" / "episodes.jsonl").read_text().splitlines()
+    ]
     assert len(records) == 2 and len(server.requests) == 3  # the model check and 2 episodes
-    assert all(r["error"].startswith("bad_response:") and "502 Bad Gateway" in r["error"]
-               for r in records)
+    assert all(
+        r["error"].startswith("bad_response:") and "502 Bad Gateway" in r["error"] for r in records
+    )

@@ -28,15 +28,31 @@ def records_of(out):
 def test_fast_downward_solves_every_planbench_mystery_file(tmp_path, capsys):
     study = load_experiment("mystery")
     # PlanBench's Blocksworld files under Mystery names, and PlanBench's Mystery files
-    runs = [["-o", f"instances={BW_FILES}"],
-            ["--env", "PDDL-v0", "-o", f"domain={PLANBENCH / 'mystery' / 'generated_domain.pddl'}",
-             "-o", f"problem={PLANBENCH / 'mystery' / 'generated_basic'}"],
-            ["--env", "PDDL-v0", "-o", f"domain={PLANBENCH / 'mystery' / 'generated_domain.pddl'}",
-             "-o", f"problem={PLANBENCH / 'mystery' / 'generated_basic_3'}"]]
+    runs = [
+        ["-o", f"instances={BW_FILES}"],
+        [
+            "--env",
+            "PDDL-v0",
+            "-o",
+            f"domain={PLANBENCH / 'mystery' / 'generated_domain.pddl'}",
+            "-o",
+            f"problem={PLANBENCH / 'mystery' / 'generated_basic'}",
+        ],
+        [
+            "--env",
+            "PDDL-v0",
+            "-o",
+            f"domain={PLANBENCH / 'mystery' / 'generated_domain.pddl'}",
+            "-o",
+            f"problem={PLANBENCH / 'mystery' / 'generated_basic_3'}",
+        ],
+    ]
     for i, flags in enumerate(runs):
         out = tmp_path / str(i)
-        assert study.main([*flags, "--conditions", "planner", "--workers", "4",
-                           "--out", str(out)]) == 0
+        assert (
+            study.main([*flags, "--conditions", "planner", "--workers", "4", "--out", str(out)])
+            == 0
+        )
         n = 10 if "generated_basic_3" in flags[-1] else 20
         records = records_of(out)
         assert len(records) == n and all(r["won"] and r["failure"] is None for r in records)
@@ -56,8 +72,9 @@ def plans():
 
 
 def words(plan):
-    return "\n".join(render_action(*parse_command(step), templates_for("mystery-4ops"))
-                     for step in plan)
+    return "\n".join(
+        render_action(*parse_command(step), templates_for("mystery-4ops")) for step in plan
+    )
 
 
 def planbench_model(plans):
@@ -78,8 +95,12 @@ def planbench_model(plans):
         with lock:
             asked[instance, one_shot] += 1
             first = asked[instance, one_shot] == 1
-        answer = {0: plan, 1: plan[1:] if first else plan, 2: None,
-                  3: plan if one_shot else plan[:-1]}[instance]
+        answer = {
+            0: plan,
+            1: plan[1:] if first else plan,
+            2: None,
+            3: plan if one_shot else plan[:-1],
+        }[instance]
         return "I cannot see a plan." if answer is None else words(answer) + "\n[PLAN END]"
 
     return ScriptedModel(reply)
@@ -88,8 +109,18 @@ def planbench_model(plans):
 @pytest.mark.slow
 def test_direct_conditions_end_to_end_then_resume_without_a_call(tmp_path, capsys, plans):
     study = load_experiment("mystery")
-    args = ["-o", f"instances={BW_FILES}", "--instances", "0:4", "--attempts", "2",
-            "--conditions", "direct-zero-shot,direct-one-shot", "--out", str(tmp_path)]
+    args = [
+        "-o",
+        f"instances={BW_FILES}",
+        "--instances",
+        "0:4",
+        "--attempts",
+        "2",
+        "--conditions",
+        "direct-zero-shot,direct-one-shot",
+        "--out",
+        str(tmp_path),
+    ]
     model = planbench_model(plans)
     assert study.main(args, model=model) == 0
     out = capsys.readouterr().out
@@ -145,8 +176,18 @@ def test_pipeline_against_its_no_repair_ablation(tmp_path, capsys, plans):
         repaired = len(messages) > 2
         return "\n".join(plan if instance == 0 or repaired else plan[1:])
 
-    args = ["-o", f"instances={BW_FILES}", "--instances", "0:2", "--attempts", "3",
-            "--conditions", "pipeline,pipeline-no-repair", "--out", str(tmp_path)]
+    args = [
+        "-o",
+        f"instances={BW_FILES}",
+        "--instances",
+        "0:2",
+        "--attempts",
+        "3",
+        "--conditions",
+        "pipeline,pipeline-no-repair",
+        "--out",
+        str(tmp_path),
+    ]
     assert study.main(args, model=ScriptedModel(reply)) == 0
     out = capsys.readouterr().out
     assert "| pipeline | 2/2 [34%, 100%] | 1.50 |" in out
@@ -164,27 +205,41 @@ def test_pipeline_against_its_no_repair_ablation(tmp_path, capsys, plans):
 
 @pytest.mark.slow
 def test_a_server_answering_nonsense_ends_every_episode_with_its_failure_kind(
-        tmp_path, monkeypatch, capsys):
+    tmp_path, monkeypatch, capsys
+):
     pytest.importorskip("openai")
     from planloop.llm.fake_server import FakeChatServer
 
     monkeypatch.setenv("HOME", str(tmp_path))  # the model cache lives under ~
     study = load_experiment("mystery")
     conditions = "direct-zero-shot,direct-one-shot,pipeline,closed-loop,agentic"
-    args = ["-o", f"instances={BW_FILES}", "--instances", "0:2", "--attempts", "2",
-            "--conditions", conditions, "--out", str(tmp_path / "out")]
+    args = [
+        "-o",
+        f"instances={BW_FILES}",
+        "--instances",
+        "0:2",
+        "--attempts",
+        "2",
+        "--conditions",
+        conditions,
+        "--out",
+        str(tmp_path / "out"),
+    ]
     with FakeChatServer([("ok", "OK")] + [("ok", "Blue ideas sleep furiously.")] * 60) as server:
         assert study.main([*args, "--llm", f"{server.url}@nonsense"]) == 0
     out = capsys.readouterr().out
     records = records_of(tmp_path / "out")
     assert len(records) == 10 and not any(r["error"] for r in records)
-    assert all(not r["won"] and r["failure"] == "parse" and r["failure_kinds"] == ["parse"]
-               for r in records)
+    assert all(
+        not r["won"] and r["failure"] == "parse" and r["failure_kinds"] == ["parse"]
+        for r in records
+    )
     for condition in conditions.split(","):
         assert f"| {condition} | 2 | 0 | 0 | 2 | - |" in out
     agentic = [r for r in records if r["condition"] == "agentic"]
     assert {r["prompt_version"] for r in agentic} == {  # the agentic paper's settings
-        "agentic-v1+seconds=180+end_on_valid_plan+feedback=outcome"}
+        "agentic-v1+seconds=180+end_on_valid_plan+feedback=outcome"
+    }
     with FakeChatServer([]) as server:
         assert study.main([*args, "--llm", f"{server.url}@nonsense"]) == 0
     assert server.requests == []  # resumed: not even the model check
@@ -193,13 +248,21 @@ def test_a_server_answering_nonsense_ends_every_episode_with_its_failure_kind(
 
 def test_played_plans_split_at_restarts():
     study = load_experiment("mystery")
-    episode = SimpleNamespace(actions=("(attack a)", "(feast b c)", "(attack b)"),
-                              observations=("start", "Done: attack", "Cannot feast", "start",
-                                            "Done: attack"), details={})
+    episode = SimpleNamespace(
+        actions=("(attack a)", "(feast b c)", "(attack b)"),
+        observations=("start", "Done: attack", "Cannot feast", "start", "Done: attack"),
+        details={},
+    )
     assert study.played_plans(episode) == [["(attack a)", "(feast b c)"], ["(attack b)"]]
     assert study.attempted_plans(episode) == study.played_plans(episode)
-    sampled = SimpleNamespace(**{**vars(episode), "details": {"attempts": [
-        {"plan": ["(attack a)"]}, {"translation": {"steps": ["(attack b)"]}}]}})
+    sampled = SimpleNamespace(
+        **{
+            **vars(episode),
+            "details": {
+                "attempts": [{"plan": ["(attack a)"]}, {"translation": {"steps": ["(attack b)"]}}]
+            },
+        }
+    )
     assert study.attempted_plans(sampled) == [["(attack a)"], ["(attack b)"]]
 
 
@@ -216,8 +279,17 @@ def test_paper_gives_the_direct_conditions_one_generation(tmp_path, capsys, plan
     """--paper: one call per instance in a direct condition, however the plan fares; an
     override beside it is recorded and captioned."""
     study = load_experiment("mystery")
-    args = ["-o", f"instances={BW_FILES}", "--instances", "0:3", "--conditions",
-            "direct-zero-shot", "--paper", "--out", str(tmp_path)]
+    args = [
+        "-o",
+        f"instances={BW_FILES}",
+        "--instances",
+        "0:3",
+        "--conditions",
+        "direct-zero-shot",
+        "--paper",
+        "--out",
+        str(tmp_path),
+    ]
     model = planbench_model(plans)
     assert study.main(args, model=model) == 0
     assert model.calls == 3
@@ -235,8 +307,25 @@ def test_a_model_that_always_fails_scores_zero_of_n_with_n_model_errors(tmp_path
 
     study = load_experiment("mystery")
     model = ScriptedModel(lambda messages: LLMError("bad_response", "not a completion"))
-    assert study.main(["-o", f"instances={BW_FILES}", "--instances", "0:3", "--conditions",
-                       "direct-zero-shot", "--out", str(tmp_path)], model=model) == 0
-    row = next(line for line in capsys.readouterr().out.splitlines()
-               if line.startswith("| direct-zero-shot | "))
+    assert (
+        study.main(
+            [
+                "-o",
+                f"instances={BW_FILES}",
+                "--instances",
+                "0:3",
+                "--conditions",
+                "direct-zero-shot",
+                "--out",
+                str(tmp_path),
+            ],
+            model=model,
+        )
+        == 0
+    )
+    row = next(
+        line
+        for line in capsys.readouterr().out.splitlines()
+        if line.startswith("| direct-zero-shot | ")
+    )
     assert row.startswith("| direct-zero-shot | 0/3 [0%, 56%] |") and row.endswith("| 3 |")

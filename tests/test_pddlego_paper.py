@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from conftest import load_experiment
 from planloop.llm import ScriptedModel
+
+from conftest import load_experiment
 
 DF = """(define (domain coin) (:requirements :strips :typing) (:types location direction)
 (:predicates (at ?l - location) (connected ?a - location ?b - location ?d - direction))
@@ -21,11 +22,20 @@ PF = """(define (problem p) (:domain coin) (:objects kitchen r1 - location north
 
 def run(tmp_path, reply, *flags, instances="0:2"):
     study = load_experiment("pddlego")
-    args = ["-o", "num_locations=3", "--instances", instances, "--llm", "x", "--paper",
-            "--out", str(tmp_path), *flags]
+    args = [
+        "-o",
+        "num_locations=3",
+        "--instances",
+        instances,
+        "--llm",
+        "x",
+        "--paper",
+        "--out",
+        str(tmp_path),
+        *flags,
+    ]
     assert study.main(args, model=ScriptedModel(lambda messages: reply)) == 0
-    records = [json.loads(line) for line in (tmp_path / "episodes.jsonl").read_text()
-               .splitlines()]
+    records = [json.loads(line) for line in (tmp_path / "episodes.jsonl").read_text().splitlines()]
     return records, (tmp_path / "results.md").read_text()
 
 
@@ -34,10 +44,23 @@ def row(table: str) -> list[str]:
     return [cell.strip() for cell in line.strip("|").split("|")]
 
 
-HEADER = ["env", "options", "model", "condition", "settings", "success [95% Wilson]",
-          "no error fixing (same runs)", "solver errors met / fixed",
-          "simulation errors met / fixed", "rounds", "steps", "dialect warnings",
-          "model calls", "tokens", "model errors"]
+HEADER = [
+    "env",
+    "options",
+    "model",
+    "condition",
+    "settings",
+    "success [95% Wilson]",
+    "no error fixing (same runs)",
+    "solver errors met / fixed",
+    "simulation errors met / fixed",
+    "rounds",
+    "steps",
+    "dialect warnings",
+    "model calls",
+    "tokens",
+    "model errors",
+]
 
 
 def test_files_that_never_solve_cost_six_calls_and_no_step(tmp_path):
@@ -57,9 +80,11 @@ def test_a_plan_the_game_refuses_costs_five_calls(tmp_path):
     (record,) = records
     assert record["usage"]["calls"] == 5 and record["actions"] == ["move north"] * 5
     assert record["details"]["tries"] == [[[1, 0], [2, 0], [3, 0], [4, 0], [5, 0]]]
-    assert record["stop"].startswith("simulation error not fixed after 4 retries: You took "
-                                      "the action 'move north' and it failed. The door in "
-                                      "that direction is closed")
+    assert record["stop"].startswith(
+        "simulation error not fixed after 4 retries: You took "
+        "the action 'move north' and it failed. The door in "
+        "that direction is closed"
+    )
     assert dict(zip(HEADER, row(table)))["simulation errors met / fixed"] == "1 / 0 (0%)"
 
 
@@ -74,8 +99,9 @@ def test_a_reply_that_is_not_json_restarts_the_trial_then_is_a_model_error(tmp_p
 
 
 def test_an_override_beside_paper_is_recorded_and_captioned(tmp_path):
-    records, table = run(tmp_path, json.dumps({"df": "(define (domain", "pf": PF}),
-                         "--retries", "2", instances="0")
+    records, table = run(
+        tmp_path, json.dumps({"df": "(define (domain", "pf": PF}), "--retries", "2", instances="0"
+    )
     assert records[0]["usage"]["calls"] == 3
     settings = records[0]["provenance"]["settings"]
     assert settings["protocol"] == "pddlego-plus" and settings["overrides"] == {"retries": 2}
@@ -84,11 +110,24 @@ def test_an_override_beside_paper_is_recorded_and_captioned(tmp_path):
 
 
 @pytest.mark.parametrize("locations", [3, 5, 7, 9, 11])
-def test_the_ground_truth_wins_every_house_without_planning_to_take_the_coin(tmp_path,
-                                                                              locations):
+def test_the_ground_truth_wins_every_house_without_planning_to_take_the_coin(tmp_path, locations):
     study = load_experiment("pddlego")
-    assert study.main(["--llm", "groundtruth", "--paper", "-o", f"num_locations={locations}",
-                       "--instances", "0:4", "--out", str(tmp_path)]) == 0
+    assert (
+        study.main(
+            [
+                "--llm",
+                "groundtruth",
+                "--paper",
+                "-o",
+                f"num_locations={locations}",
+                "--instances",
+                "0:4",
+                "--out",
+                str(tmp_path),
+            ]
+        )
+        == 0
+    )
     for line in (tmp_path / "episodes.jsonl").read_text().splitlines():
         record = json.loads(line)
         steps = [s["step"] for r in record["details"]["rounds"] for s in r["steps"]]
@@ -99,16 +138,29 @@ def test_the_ground_truth_wins_every_house_without_planning_to_take_the_coin(tmp
 
 def test_runs_differing_in_planner_or_retries_are_rows_of_their_own(tmp_path):
     study = load_experiment("pddlego")
-    base = ["--llm", "groundtruth", "-o", "num_locations=3", "--instances", "0:1",
-            "--out", str(tmp_path)]
+    base = [
+        "--llm",
+        "groundtruth",
+        "-o",
+        "num_locations=3",
+        "--instances",
+        "0:1",
+        "--out",
+        str(tmp_path),
+    ]
     for extra in ([], ["--planner", "lama-first"], ["--retries", "2"]):
         assert study.main(base + extra) == 0
-    rows = [line for line in (tmp_path / "results.md").read_text().split("###")[0]
-            .splitlines() if line.startswith("| CoinCollector")]
+    rows = [
+        line
+        for line in (tmp_path / "results.md").read_text().split("###")[0].splitlines()
+        if line.startswith("| CoinCollector")
+    ]
     assert len(rows) == 3
-    assert {row(line)[4] for line in rows} == {"planner auto, retries 5",
-                                               "planner lama-first, retries 5",
-                                               "planner auto, retries 2"}
+    assert {row(line)[4] for line in rows} == {
+        "planner auto, retries 5",
+        "planner lama-first, retries 5",
+        "planner auto, retries 2",
+    }
 
 
 def test_a_game_that_hides_its_world_records_no_truth():
@@ -122,9 +174,13 @@ def test_a_game_that_hides_its_world_records_no_truth():
 
 def test_an_unmapped_plan_step_is_played_and_refused_by_the_game(tmp_path):
     take = PF.replace("(:goal (at r1))", "(:goal (at kitchen))").replace(
-        "(at kitchen) ", "")  # the plan: (move r1 kitchen ...) from nowhere: unsolvable
-    domain = DF.replace("(:action move", "(:action fly :parameters (?to - location) "
-                        ":precondition (and) :effect (at ?to))\n(:action move")
+        "(at kitchen) ", ""
+    )  # the plan: (move r1 kitchen ...) from nowhere: unsolvable
+    domain = DF.replace(
+        "(:action move",
+        "(:action fly :parameters (?to - location) "
+        ":precondition (and) :effect (at ?to))\n(:action move",
+    )
     records, _ = run(tmp_path, json.dumps({"df": domain, "pf": take}), instances="0")
     (record,) = records
     assert record["actions"][0] == "fly kitchen"  # as written: no game command says fly

@@ -15,8 +15,18 @@ def read(path):
 
 def test_groundtruth_run_table_plot_and_resume(tmp_path, capsys):
     study = load_experiment("pddlego")
-    args = ["--llm", "groundtruth", "-o", "num_locations=5", "--instances", "0:3",
-            "--planner", "auto", "--out", str(tmp_path)]
+    args = [
+        "--llm",
+        "groundtruth",
+        "-o",
+        "num_locations=5",
+        "--instances",
+        "0:3",
+        "--planner",
+        "auto",
+        "--out",
+        str(tmp_path),
+    ]
     assert study.main(args) == 0
     out = capsys.readouterr().out
     assert "| CoinCollector-v0 | num_locations=5 | groundtruth | pddlego, detailed prompt" in out
@@ -50,18 +60,31 @@ def test_a_server_answering_nonsense_between_429s_and_500s(tmp_path, monkeypatch
 
     monkeypatch.setenv("HOME", str(tmp_path))  # the model cache lives under ~
     study = load_experiment("pddlego")
-    cycle = [("status", 429, {"Retry-After": "0"}), ("status", 500),
-             ("ok", "Sure! I would first go north, then look for the coin.")]
-    args = ["-o", "num_locations=3", "--instances", "0:2", "--retries", "1",
-            "--out", str(tmp_path / "out")]
+    cycle = [
+        ("status", 429, {"Retry-After": "0"}),
+        ("status", 500),
+        ("ok", "Sure! I would first go north, then look for the coin."),
+    ]
+    args = [
+        "-o",
+        "num_locations=3",
+        "--instances",
+        "0:2",
+        "--retries",
+        "1",
+        "--out",
+        str(tmp_path / "out"),
+    ]
     with FakeChatServer([("ok", "OK")] + cycle * 8) as server:
         assert study.main(args + ["--llm", f"{server.url}@nonsense"]) == 0
     records = read(tmp_path / "out" / "episodes.jsonl")
     assert len(records) == 2
     for record in records:
         assert not record["won"] and record["error"] is None and record["gave_up"]
-        assert record["stop"].startswith("solver error not fixed after 1 retries: syntax: "
-                                          "the reply holds no domain file and no problem file")
+        assert record["stop"].startswith(
+            "solver error not fixed after 1 retries: syntax: "
+            "the reply holds no domain file and no problem file"
+        )
         assert record["usage"]["calls"] == 2
         assert record["details"]["tries"] == [[[1, 1]]]  # one step, one try, its 1 retry
         assert (record["solver_errors"], record["solver_fixed"]) == (1, 0)
@@ -77,36 +100,66 @@ def test_domain_reuse_freezes_the_domain_of_a_won_episode(tmp_path, capsys):
     from planloop.llm import ScriptedModel
 
     study = load_experiment("pddlego")
-    base = ["-o", "num_locations=3", "--instances", "0:1", "--planner", "auto",
-            "--out", str(tmp_path)]
+    base = [
+        "-o",
+        "num_locations=3",
+        "--instances",
+        "0:1",
+        "--planner",
+        "auto",
+        "--out",
+        str(tmp_path),
+    ]
     assert study.main(base + ["--llm", "x", "--domain-reuse"], model=ScriptedModel([])) == 2
     assert "--domain-reuse found no won PDDLego+ episode" in capsys.readouterr().err
     assert study.main(base + ["--llm", "groundtruth"]) == 0
     won = read(tmp_path / "episodes.jsonl")[0]
     domain = won["details"]["rounds"][-1]["df"]
 
-    model = ScriptedModel(lambda messages: '{"pf": "(define (problem p) (:domain coin-collector)'
-                                           ' (:objects k - room) (:init) (:goal (and)))"}')
-    assert study.main(base + ["--llm", "x", "--domain-reuse", "--retries", "0"],
-                      model=model) == 0
+    model = ScriptedModel(
+        lambda messages: (
+            '{"pf": "(define (problem p) (:domain coin-collector)'
+            ' (:objects k - room) (:init) (:goal (and)))"}'
+        )
+    )
+    assert study.main(base + ["--llm", "x", "--domain-reuse", "--retries", "0"], model=model) == 0
     reused = read(tmp_path / "episodes.jsonl")[-1]
     assert reused["domain"].startswith("reused:") and reused["model"] == "scripted"
     prompt = model.prompts[0][-1]["content"]
     assert f"The domain file (fixed):\n{domain}" in prompt and '{"pf": ' in prompt
     assert reused["details"]["rounds"][0]["df"] == domain  # only the PF was the model's
-    assert reused["stop"].startswith("solver error not fixed after 0 retries: goal: the goal "
-                                     "is empty")
+    assert reused["stop"].startswith(
+        "solver error not fixed after 0 retries: goal: the goal is empty"
+    )
     assert "pddlego, detailed prompt, reused domain" in capsys.readouterr().out
 
 
 def test_detailed_feedback_reaches_the_environment(tmp_path, capsys):
     study = load_experiment("pddlego")
-    assert study.main(["--llm", "groundtruth", "-o", "num_locations=3", "--instances", "0:2",
-                       "--planner", "auto", "--feedback", "detailed",
-                       "--out", str(tmp_path)]) == 0
+    assert (
+        study.main(
+            [
+                "--llm",
+                "groundtruth",
+                "-o",
+                "num_locations=3",
+                "--instances",
+                "0:2",
+                "--planner",
+                "auto",
+                "--feedback",
+                "detailed",
+                "--out",
+                str(tmp_path),
+            ]
+        )
+        == 0
+    )
     records = read(tmp_path / "episodes.jsonl")
-    assert all(r["provenance"]["env_kwargs"] == {"num_locations": 3, "feedback": "detailed"}
-               for r in records)
+    assert all(
+        r["provenance"]["env_kwargs"] == {"num_locations": 3, "feedback": "detailed"}
+        for r in records
+    )
     assert "feedback=detailed" in capsys.readouterr().out
 
 
@@ -115,12 +168,19 @@ def test_a_failed_model_call_is_named_under_the_table(tmp_path, capsys):
 
     study = load_experiment("pddlego")
     model = ScriptedModel(lambda messages: LLMError("server", "503 after retries"))
-    assert study.main(["-o", "num_locations=3", "--instances", "0:2", "--llm", "x",
-                       "--out", str(tmp_path)], model=model) == 0
+    assert (
+        study.main(
+            ["-o", "num_locations=3", "--instances", "0:2", "--llm", "x", "--out", str(tmp_path)],
+            model=model,
+        )
+        == 0
+    )
     out = capsys.readouterr().out
-    assert "2 episodes ended on a failed model call: each counts as a failure in n and in " \
-           "the model errors column; rerun to retry them. The last: server: 503 after " \
-           "retries" in out
+    assert (
+        "2 episodes ended on a failed model call: each counts as a failure in n and in "
+        "the model errors column; rerun to retry them. The last: server: 503 after "
+        "retries" in out
+    )
     row = next(line for line in out.splitlines() if line.startswith("| CoinCollector-v0"))
     assert "| 0/2 [0%, 66%] |" in row and row.endswith("| 2 |")  # n = scheduled, 2 errors
     assert read(tmp_path / "episodes.jsonl")[0]["error"] == "server: 503 after retries"
@@ -134,8 +194,10 @@ def test_a_given_domain_is_checked_before_any_episode(tmp_path, capsys):
     broken.write_text("(define (domain")
     args = ["--instances", "0:1", "--domain-file", str(broken), "--out", str(tmp_path)]
     assert study.main(args + ["--llm", "x"], model=ScriptedModel([])) == 2
-    assert "is not a PDDL domain: domain error: line 1, col 9: unbalanced parentheses" in \
-        capsys.readouterr().err
+    assert (
+        "is not a PDDL domain: domain error: line 1, col 9: unbalanced parentheses"
+        in capsys.readouterr().err
+    )
     assert study.main(args + ["--llm", "groundtruth"]) == 2
     assert "--llm groundtruth writes the true domain" in capsys.readouterr().err
     assert not (tmp_path / "episodes.jsonl").exists()

@@ -17,8 +17,9 @@ def test_study_runs_resumes_and_reports(tmp_path, capsys):
     assert "| 4 | 4 | 100.0% |" in table
     records = [json.loads(line) for line in episodes.read_text().splitlines()]
     assert len(records) == 4 and all(r["won"] for r in records)
-    assert all(r["provenance"]["env"] == "Mystery-BW-v0" and r["planner"] == "lama-first"
-               for r in records)
+    assert all(
+        r["provenance"]["env"] == "Mystery-BW-v0" and r["planner"] == "lama-first" for r in records
+    )
 
     assert study.main(["--instances", "0:6", "--out", str(out), "--workers", "2"]) == 0
     assert len(episodes.read_text().splitlines()) == 6  # the first four were not rerun

@@ -58,10 +58,20 @@ def test_npmi_by_hand_and_its_conventions():
 
 
 def test_npmi_table_over_failing_steps():
-    steps = [("attack", ["planet", "harmony"]), ("attack", ["planet"]),
-             ("feast", ["harmony"]), ("feast", ["craves"])]
+    steps = [
+        ("attack", ["planet", "harmony"]),
+        ("attack", ["planet"]),
+        ("feast", ["harmony"]),
+        ("feast", ["craves"]),
+    ]
     table = npmi_table(steps)
-    assert table == pytest.approx({
-        ("attack", "craves"): -1.0, ("attack", "harmony"): 0.0, ("attack", "planet"): 1.0,
-        ("feast", "craves"): 0.5,  # log(1/4 / (1/2 * 1/4)) / log 4
-        ("feast", "harmony"): 0.0, ("feast", "planet"): -1.0})
+    assert table == pytest.approx(
+        {
+            ("attack", "craves"): -1.0,
+            ("attack", "harmony"): 0.0,
+            ("attack", "planet"): 1.0,
+            ("feast", "craves"): 0.5,  # log(1/4 / (1/2 * 1/4)) / log 4
+            ("feast", "harmony"): 0.0,
+            ("feast", "planet"): -1.0,
+        }
+    )

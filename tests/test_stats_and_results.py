@@ -44,7 +44,7 @@ def test_results_file_keeps_only_records(tmp_path):
     results = ResultsFile(path)
     assert results.done == {"a", "b"}
     assert path.read_bytes() == b'{"key": "a"}\n{"key": "b"}\n'
-    assert results.torn_path.read_bytes() == b'[1, 2]\n\xff\xfe\n'
+    assert results.torn_path.read_bytes() == b"[1, 2]\n\xff\xfe\n"
     untouched = tmp_path / "clean.jsonl"
     untouched.write_text('{"key": "c"}\n')
     assert ResultsFile(untouched).done == {"c"} and not ResultsFile(untouched).torn_path.exists()

@@ -49,10 +49,14 @@ def alfworld_data() -> Iterator[None]:
 
 def write_result(path: str, **fields) -> None:
     """``fields`` as JSON at ``path``, with the Python and the peer packages' versions."""
-    result = {"python": platform.python_version(),
-              "packages": {name: version(name) for name in
-                           ("textworld", "fast-downward-textworld", "alfworld", "tatsu")},
-              **fields}
+    result = {
+        "python": platform.python_version(),
+        "packages": {
+            name: version(name)
+            for name in ("textworld", "fast-downward-textworld", "alfworld", "tatsu")
+        },
+        **fields,
+    }
     with open(path, "w", encoding="utf-8") as out:
         json.dump(result, out)
 
@@ -63,9 +67,14 @@ def make_env(game_file: str):
     from alfworld.agents.environment.alfred_tw_env import AlfredDemangler, AlfredInfos
 
     request_infos = textworld.EnvInfos(won=True, admissible_commands=True, extras=["gamefile"])
-    env_id = textworld.gym.register_games([game_file], request_infos, batch_size=1,
-                                          asynchronous=True, max_episode_steps=50,
-                                          wrappers=[AlfredDemangler(shuffle=False), AlfredInfos])
+    env_id = textworld.gym.register_games(
+        [game_file],
+        request_infos,
+        batch_size=1,
+        asynchronous=True,
+        max_episode_steps=50,
+        wrappers=[AlfredDemangler(shuffle=False), AlfredInfos],
+    )
     return textworld.gym.make(env_id)
 
 
@@ -73,16 +82,29 @@ def play(env, commands: list[str]) -> dict:
     start = time.perf_counter()
     obs, infos = env.reset()
     reset_ms = 1e3 * (time.perf_counter() - start)
-    steps = [{"obs": obs[0], "admissible": list(infos["admissible_commands"][0]),
-              "won": bool(infos["won"][0]), "score": None, "done": False}]
+    steps = [
+        {
+            "obs": obs[0],
+            "admissible": list(infos["admissible_commands"][0]),
+            "won": bool(infos["won"][0]),
+            "score": None,
+            "done": False,
+        }
+    ]
     step_ms = []
     for command in commands:
         start = time.perf_counter()
         obs, scores, dones, infos = env.step([command])
         step_ms.append(1e3 * (time.perf_counter() - start))
-        steps.append({"obs": obs[0], "admissible": list(infos["admissible_commands"][0]),
-                      "won": bool(infos["won"][0]), "score": float(scores[0]),
-                      "done": bool(dones[0])})
+        steps.append(
+            {
+                "obs": obs[0],
+                "admissible": list(infos["admissible_commands"][0]),
+                "won": bool(infos["won"][0]),
+                "score": float(scores[0]),
+                "done": bool(dones[0]),
+            }
+        )
     return {"reset_ms": reset_ms, "step_ms": step_ms, "steps": steps}
 
 

@@ -97,14 +97,25 @@ def make_env(game_files: list[str], batch_size: int, asynchronous: bool, max_ste
     from alfworld.agents.environment.alfred_tw_env import AlfredDemangler, AlfredInfos
 
     request_infos = textworld.EnvInfos(won=True, admissible_commands=True, extras=["gamefile"])
-    env_id = textworld.gym.register_games(game_files, request_infos, batch_size=batch_size,
-                                          asynchronous=asynchronous, max_episode_steps=max_steps,
-                                          wrappers=[AlfredDemangler(shuffle=False), AlfredInfos])
+    env_id = textworld.gym.register_games(
+        game_files,
+        request_infos,
+        batch_size=batch_size,
+        asynchronous=asynchronous,
+        max_episode_steps=max_steps,
+        wrappers=[AlfredDemangler(shuffle=False), AlfredInfos],
+    )
     return textworld.gym.make(env_id)
 
 
-def run(game_files: list[str], batch_size: int, asynchronous: bool, calls: int, seed: int,
-        max_steps: int) -> dict:
+def run(
+    game_files: list[str],
+    batch_size: int,
+    asynchronous: bool,
+    calls: int,
+    seed: int,
+    max_steps: int,
+) -> dict:
     rng = random.Random(seed)
     start = time.perf_counter()
     env = make_env(game_files[:batch_size], batch_size, asynchronous, max_steps)
@@ -136,12 +147,22 @@ def run(game_files: list[str], batch_size: int, asynchronous: bool, calls: int, 
     start = time.perf_counter()
     env.close()
     close_s = time.perf_counter() - start
-    return {"batch_size": batch_size, "asynchronous": asynchronous,
-            "batch_env": "AsyncBatchEnv" if asynchronous and batch_size > 1 else "SyncBatchEnv",
-            "construct_s": construct_s, "first_reset_s": first_reset_s, "close_s": close_s,
-            "seconds": spent, "reset_seconds": reset_s, "step_calls": steps,
-            "reset_calls": resets, "env_steps": batch_size * (steps + resets),
-            "pss_mib": pss, "cpu_s": cpu, "loadavg": os.getloadavg()}
+    return {
+        "batch_size": batch_size,
+        "asynchronous": asynchronous,
+        "batch_env": "AsyncBatchEnv" if asynchronous and batch_size > 1 else "SyncBatchEnv",
+        "construct_s": construct_s,
+        "first_reset_s": first_reset_s,
+        "close_s": close_s,
+        "seconds": spent,
+        "reset_seconds": reset_s,
+        "step_calls": steps,
+        "reset_calls": resets,
+        "env_steps": batch_size * (steps + resets),
+        "pss_mib": pss,
+        "cpu_s": cpu,
+        "loadavg": os.getloadavg(),
+    }
 
 
 def main(argv: list[str]) -> int:
@@ -153,12 +174,21 @@ def main(argv: list[str]) -> int:
     results = []
     with alfworld_data():
         for spec in plan["runs"]:
-            result = run(plan["game_files"], spec["batch_size"], spec["asynchronous"],
-                         spec["calls"], plan["seed"], plan["max_episode_steps"])
+            result = run(
+                plan["game_files"],
+                spec["batch_size"],
+                spec["asynchronous"],
+                spec["calls"],
+                plan["seed"],
+                plan["max_episode_steps"],
+            )
             results.append(result)
-            print(f"  TextWorld B={result['batch_size']} {result['batch_env']}: "
-                  f"{result['env_steps'] / result['seconds']:,.1f} env-steps/s",
-                  file=sys.stderr, flush=True)
+            print(
+                f"  TextWorld B={result['batch_size']} {result['batch_env']}: "
+                f"{result['env_steps'] / result['seconds']:,.1f} env-steps/s",
+                file=sys.stderr,
+                flush=True,
+            )
     write_result(argv[1], runs=results)
     return 0
 

@@ -17,8 +17,13 @@ ENVIRONMENTS = {
     "Baking-v0": ("planloop.envs.baking:baking_env", 100),
     **CONTINGENT_ENVIRONMENTS,
 }
-FULLY_OBSERVABLE = ("PDDL-v0", "Blocksworld-v0", "Mystery-BW-v0", "MysteryRandom-BW-v0",
-                    "Baking-v0")
+FULLY_OBSERVABLE = (
+    "PDDL-v0",
+    "Blocksworld-v0",
+    "Mystery-BW-v0",
+    "MysteryRandom-BW-v0",
+    "Baking-v0",
+)
 
 
 def register_envs() -> None:
@@ -27,9 +32,20 @@ def register_envs() -> None:
     ``twx`` extra and java)."""
     for env_id, (entry_point, max_steps) in {**ENVIRONMENTS, **TWX_ENVIRONMENTS}.items():
         if env_id not in registry:
-            register(id=env_id, entry_point=entry_point, max_episode_steps=max_steps,
-                     disable_env_checker=False)
+            register(
+                id=env_id,
+                entry_point=entry_point,
+                max_episode_steps=max_steps,
+                disable_env_checker=False,
+            )
 
 
-__all__ = ["ENVIRONMENTS", "FULLY_OBSERVABLE", "TWX_ENVIRONMENTS", "Outcome", "PDDLEnv",
-           "TaskView", "register_envs"]
+__all__ = [
+    "ENVIRONMENTS",
+    "FULLY_OBSERVABLE",
+    "TWX_ENVIRONMENTS",
+    "Outcome",
+    "PDDLEnv",
+    "TaskView",
+    "register_envs",
+]

@@ -38,8 +38,12 @@ def _shown(value) -> str:
 def integer(name: str, value, low: int, high: int | None = None) -> int:
     """``value`` as an int from ``low`` to ``high`` (no upper bound when None)."""
     accepted = f"{name} must be " + (
-        f"{low}" if high == low else f"an integer of at least {low}" if high is None
-        else f"an integer from {low} to {high}")
+        f"{low}"
+        if high == low
+        else f"an integer of at least {low}"
+        if high is None
+        else f"an integer from {low} to {high}"
+    )
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{accepted}, not {_shown(value)}")
     if value < low or (high is not None and value > high):
@@ -68,8 +72,9 @@ def boolean(name: str, value) -> bool:
 def instance_of(name: str, value, kind: type, what: str, optional: bool = False):
     """``value`` when it is a ``kind`` (``what`` in words), or None when ``optional``."""
     if not (isinstance(value, kind) or (value is None and optional)):
-        raise TypeError(f"{name} must be {what}{' or None' if optional else ''}, "
-                        f"not {_shown(value)}")
+        raise TypeError(
+            f"{name} must be {what}{' or None' if optional else ''}, not {_shown(value)}"
+        )
     return value
 
 
@@ -79,8 +84,9 @@ def path(name: str, value, folder: bool = False) -> os.PathLike | str:
     instance_of(name, value, (str, os.PathLike), f"the path of a {what}")
     found = source_path(value)
     if found is None or found.is_dir() != folder:
-        raise MissingPath(f"{name} must be the path of a {what}: no such {what} "
-                          f"{received(os.fspath(value))}")
+        raise MissingPath(
+            f"{name} must be the path of a {what}: no such {what} {received(os.fspath(value))}"
+        )
     return value
 
 
@@ -92,8 +98,11 @@ def source(name: str, value, parsed: type | None = None):
     instance_of(name, value, kinds, what)
     if isinstance(value, str) and not value.strip():
         raise ValueError(f"{name} is empty: give a path or PDDL text")
-    if isinstance(value, (str, os.PathLike)) and "(" not in os.fspath(value) and \
-            source_path(value) is None:
+    if (
+        isinstance(value, (str, os.PathLike))
+        and "(" not in os.fspath(value)
+        and source_path(value) is None
+    ):
         raise MissingPath(f"{name}: no such file or folder {received(os.fspath(value))}")
     return value
 
@@ -121,8 +130,9 @@ def limits(value) -> Limits:
         names = [f.name for f in fields(Limits)]
         unknown = sorted(map(str, set(value) - set(names)))
         if unknown:
-            raise TypeError(f"limits has no field {unknown[0]!r}; its fields are "
-                            f"{', '.join(names)}")
+            raise TypeError(
+                f"limits has no field {unknown[0]!r}; its fields are {', '.join(names)}"
+            )
         return Limits(**value)
     return instance_of("limits", value, Limits, "a Limits or a dict of its fields")
 
@@ -137,5 +147,6 @@ def check_reset(seed, options) -> None:
     instance_of("options", options, Mapping, "a dict such as {'instance': 0}")
     unknown = sorted(map(str, set(options) - set(RESET_OPTIONS)))
     if unknown:
-        raise ValueError(f"unknown reset option {unknown[0]!r}; the options are "
-                         f"{', '.join(RESET_OPTIONS)}")
+        raise ValueError(
+            f"unknown reset option {unknown[0]!r}; the options are {', '.join(RESET_OPTIONS)}"
+        )

@@ -13,8 +13,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 
-from ..pddl import (Domain, Limits, Problem, Renaming, make_renaming, parse_domain,
-                    parse_problem)
+from ..pddl import Domain, Limits, Problem, Renaming, make_renaming, parse_domain, parse_problem
 from ..pddl.sexpr import extract_define
 from ..pddl.source import read_source
 from . import arguments
@@ -68,22 +67,33 @@ def generate_problem(num_blocks: int, seed, style: str = "planbench") -> str:
     (domain ``BLOCKS``, objects typed ``block``, ``B1``... past 26 blocks).
     """
     if num_blocks < 2 or (style == "planbench" and num_blocks > len(BLOCK_NAMES)):
-        raise ValueError(f"num_blocks must be 2..{len(BLOCK_NAMES)} in PlanBench's style (at "
-                         f"least 2 in IPC's): a goal stacks one block on another")
+        raise ValueError(
+            f"num_blocks must be 2..{len(BLOCK_NAMES)} in PlanBench's style (at "
+            f"least 2 in IPC's): a goal stacks one block on another"
+        )
     rng = random.Random(seed)
-    blocks = list(BLOCK_NAMES[:num_blocks]) if num_blocks <= len(BLOCK_NAMES) else \
-        [f"b{i}" for i in range(1, num_blocks + 1)]
+    blocks = (
+        list(BLOCK_NAMES[:num_blocks])
+        if num_blocks <= len(BLOCK_NAMES)
+        else [f"b{i}" for i in range(1, num_blocks + 1)]
+    )
     init = _random_towers(rng, blocks)
     while True:
         goal = _on_facts(_random_towers(rng, blocks))
         if goal and not goal <= _on_facts(init):
             break
     if style == "ipc":
-        header = [f"(define (problem BLOCKS-{num_blocks}-0)", "(:domain BLOCKS)",
-                  f"(:objects {' '.join(b.upper() for b in blocks)} - block)"]
+        header = [
+            f"(define (problem BLOCKS-{num_blocks}-0)",
+            "(:domain BLOCKS)",
+            f"(:objects {' '.join(b.upper() for b in blocks)} - block)",
+        ]
     else:
-        header = [f"(define (problem BW-rand-{num_blocks})", "(:domain blocksworld-4ops)",
-                  f"(:objects {' '.join(blocks)} )"]
+        header = [
+            f"(define (problem BW-rand-{num_blocks})",
+            "(:domain blocksworld-4ops)",
+            f"(:objects {' '.join(blocks)} )",
+        ]
     lines = header + ["(:init", "(handempty)"]
     lines += [f"(ontable {t[0]})" for t in init]
     lines += [f"(on {upper} {lower})" for upper, lower in sorted(_on_facts(init))]
@@ -129,30 +139,47 @@ class ProblemFiles(Sequence):
             return source
         text = read_source(source, "problem", self.limits)
         form, _ = extract_define(text, "problem")
-        declared = next((s[1] for s in form[2:] if isinstance(s, list) and len(s) == 2
-                         and s[0] == ":domain"), None)
+        declared = next(
+            (s[1] for s in form[2:] if isinstance(s, list) and len(s) == 2 and s[0] == ":domain"),
+            None,
+        )
         if declared == MYSTERY_DOMAIN:
             renaming = _mystery_renaming()
-            mystery = parse_problem(text, renaming.domain(blocksworld_domain(), MYSTERY_DOMAIN),
-                                    self.limits)
+            mystery = parse_problem(
+                text, renaming.domain(blocksworld_domain(), MYSTERY_DOMAIN), self.limits
+            )
             return renaming.inverse().problem(mystery, blocksworld_domain().name)
         if declared == "blocks":
             typed = parse_problem(text, _domain("blocks_typed.pddl"), self.limits)
-            return Problem(typed.name, "blocksworld-4ops", {o: "object" for o in typed.objects},
-                           typed.init, typed.goal, typed.warnings)
+            return Problem(
+                typed.name,
+                "blocksworld-4ops",
+                {o: "object" for o in typed.objects},
+                typed.init,
+                typed.goal,
+                typed.warnings,
+            )
         return parse_problem(text, blocksworld_domain(), self.limits)
 
 
 def _instances(instances, limits):
-    return GeneratedInstances() if instances is None else \
-        ProblemFiles(instances, arguments.limits(limits))
+    return (
+        GeneratedInstances()
+        if instances is None
+        else ProblemFiles(instances, arguments.limits(limits))
+    )
 
 
 def blocksworld_env(instances=None, obs_format: str = "text", limits=None, **kwargs) -> PDDLEnv:
     """``Blocksworld-v0``: PlanBench's 4-operator Blocksworld; ``instances`` are a path,
     a folder or a list of problems (default: the generated set)."""
-    return PDDLEnv(blocksworld_domain(), _instances(instances, limits),
-                   view=TaskView(obs_format=obs_format), limits=limits, **kwargs)
+    return PDDLEnv(
+        blocksworld_domain(),
+        _instances(instances, limits),
+        view=TaskView(obs_format=obs_format),
+        limits=limits,
+        **kwargs,
+    )
 
 
 @lru_cache(maxsize=None)
@@ -164,17 +191,20 @@ def mystery_env(instances=None, obs_format: str = "text", limits=None, **kwargs)
     """``Mystery-BW-v0``: Blocksworld under PlanBench's deceptive Mystery names;
     ``instances`` may hold plain or Mystery PlanBench files."""
     view = TaskView(_mystery_renaming(), obs_format, domain_name=MYSTERY_DOMAIN)
-    return PDDLEnv(blocksworld_domain(), _instances(instances, limits), view=view,
-                   limits=limits, **kwargs)
+    return PDDLEnv(
+        blocksworld_domain(), _instances(instances, limits), view=view, limits=limits, **kwargs
+    )
 
 
-def mystery_random_env(instances=None, obs_format: str = "text", names_seed: int = 0,
-                       limits=None, **kwargs) -> PDDLEnv:
+def mystery_random_env(
+    instances=None, obs_format: str = "text", names_seed: int = 0, limits=None, **kwargs
+) -> PDDLEnv:
     """``MysteryRandom-BW-v0``: Blocksworld under random-string names (PlanBench's
     randomized variant); ``names_seed`` (0 to :data:`~.arguments.MAX_SEED`) picks the
     names."""
     arguments.integer("names_seed", names_seed, 0, arguments.MAX_SEED)
     renaming = make_renaming(blocksworld_domain(), "random", seed=names_seed)
     view = TaskView(renaming, obs_format, domain_name="obfuscated_randomized_blocksworld")
-    return PDDLEnv(blocksworld_domain(), _instances(instances, limits), view=view,
-                   limits=limits, **kwargs)
+    return PDDLEnv(
+        blocksworld_domain(), _instances(instances, limits), view=view, limits=limits, **kwargs
+    )

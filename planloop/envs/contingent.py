@@ -50,16 +50,23 @@ class ContingentPDDLEnv(TextEnv):
     judges and reference policies only.
     """
 
-    def __init__(self, domain, problem, obs_format: str = "text", max_belief: int = MAX_BELIEF,
-                 render_mode: str | None = None, max_obs_length: int = MAX_CONTINGENT_OBS,
-                 strict: bool = False, limits: Limits | dict | None = None):
+    def __init__(
+        self,
+        domain,
+        problem,
+        obs_format: str = "text",
+        max_belief: int = MAX_BELIEF,
+        render_mode: str | None = None,
+        max_obs_length: int = MAX_CONTINGENT_OBS,
+        strict: bool = False,
+        limits: Limits | dict | None = None,
+    ):
         super().__init__(render_mode, max_obs_length)
         self.strict = arguments.boolean("strict", strict)
         self.limits = arguments.limits(limits)
         self.max_belief = arguments.integer("max_belief", max_belief, 1, MAX_BELIEF_LIMIT)
         self.view = TaskView(obs_format=obs_format)
-        self.domain_text = read_source(arguments.source("domain", domain), "domain",
-                                       self.limits)
+        self.domain_text = read_source(arguments.source("domain", domain), "domain", self.limits)
         self.domain = parse_domain(self.domain_text, self.limits, self.strict, contingent=True)
         self.problems = problem_sources(arguments.sources("problem", problem))
         self._loaded: dict[int, tuple[ContingentTask, str, int]] = {}
@@ -92,7 +99,8 @@ class ContingentPDDLEnv(TextEnv):
         self.instance = self._seeded_instance(seed, options)
         count = len(self.problems)
         self.contingent, self.problem_text, self._universe = self.load_problem(
-            self.instance % count)
+            self.instance % count
+        )
         self.belief = self.contingent.init
         self.world = self.contingent.draw_world(self.instance // count)
         self._outcome, self._sensed = None, ()
@@ -117,8 +125,9 @@ class ContingentPDDLEnv(TextEnv):
             except ValueError as exc:
                 return Outcome("malformed", command, message=str(exc))
         if not ct.knows(self.belief, action):
-            return Outcome("inapplicable", command, action,
-                           unmet=tuple(ct.unmet(self.belief, action)))
+            return Outcome(
+                "inapplicable", command, action, unmet=tuple(ct.unmet(self.belief, action))
+            )
         self.belief, self.world, self._sensed = ct.step(self.belief, self.world, action)
         return Outcome("ok", command, action, won=ct.is_goal(self.belief))
 
@@ -131,12 +140,21 @@ class ContingentPDDLEnv(TextEnv):
         if outcome is not None:
             feedback = view.feedback(outcome, task)
             if self._sensed:
-                feedback += " Sensed: " + ", ".join(
-                    view.unmet(UnmetFact(s.fact, s.value), domain) for s in self._sensed) + "."
+                feedback += (
+                    " Sensed: "
+                    + ", ".join(
+                        view.unmet(UnmetFact(s.fact, s.value), domain) for s in self._sensed
+                    )
+                    + "."
+                )
         error = no_error(cause="")
         if outcome is not None and outcome.kind != "ok":
-            error = {"kind": outcome.kind, "message": feedback,
-                     "unmet": [view.unmet(u, domain) for u in outcome.unmet], "cause": feedback}
+            error = {
+                "kind": outcome.kind,
+                "message": feedback,
+                "unmet": [view.unmet(u, domain) for u in outcome.unmet],
+                "cause": feedback,
+            }
         unknown = view.state(task, belief.unknown) if belief.unknown else "nothing"
         lines = [feedback] if feedback is not None else []
         lines += [f"Known: {view.state(task, belief.known)}", f"Unknown: {unknown}"]
@@ -151,8 +169,9 @@ class ContingentPDDLEnv(TextEnv):
             "domain_pddl": self.domain_text,
             "problem_pddl": self.problem_text,
             "known_facts": [str(a) for a in task.atoms(belief.known)],
-            "known_false": [str(a) for a in task.atoms(self._universe & ~(belief.known
-                                                                    | belief.unknown))],
+            "known_false": [
+                str(a) for a in task.atoms(self._universe & ~(belief.known | belief.unknown))
+            ],
             "unknown_facts": [str(a) for a in task.atoms(belief.unknown)],
             "sensed": [{"fact": str(s.fact), "value": s.value} for s in self._sensed],
             "belief_size": belief.size,

@@ -8,8 +8,17 @@ import weakref
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..pddl import (ActionLookupError, Domain, Limits, Problem, RelaxedTask, Task, ground,
-                    parse_domain, parse_problem)
+from ..pddl import (
+    ActionLookupError,
+    Domain,
+    Limits,
+    Problem,
+    RelaxedTask,
+    Task,
+    ground,
+    parse_domain,
+    parse_problem,
+)
 from ..pddl.source import source_path
 from . import arguments
 from .feedback import no_error
@@ -37,8 +46,7 @@ def problem_sources(problem, name: str = "problem") -> Sequence:
             if not files:
                 raise ValueError(f"{name}: no .pddl files in {path}")
             return files
-    return problem if isinstance(problem, Sequence) and not isinstance(problem, str) else \
-        [problem]
+    return problem if isinstance(problem, Sequence) and not isinstance(problem, str) else [problem]
 
 
 def _natural_key(path: Path):
@@ -60,21 +68,33 @@ class PDDLEnv(TextEnv):
     fields); a task past one is a ValueError that names the field to raise.
     """
 
-    def __init__(self, domain, problem, obs_format: str = "text", view: TaskView | None = None,
-                 render_mode: str | None = None, cache_size: int = 64,
-                 max_obs_length: int = MAX_OBS, goal_distance: str | None = None,
-                 strict: bool = False, limits: Limits | dict | None = None):
+    def __init__(
+        self,
+        domain,
+        problem,
+        obs_format: str = "text",
+        view: TaskView | None = None,
+        render_mode: str | None = None,
+        cache_size: int = 64,
+        max_obs_length: int = MAX_OBS,
+        goal_distance: str | None = None,
+        strict: bool = False,
+        limits: Limits | dict | None = None,
+    ):
         super().__init__(render_mode, max_obs_length)
-        self.goal_distance = arguments.choice("goal_distance", goal_distance,
-                                              tuple(GOAL_DISTANCES), optional=True)
+        self.goal_distance = arguments.choice(
+            "goal_distance", goal_distance, tuple(GOAL_DISTANCES), optional=True
+        )
         self.strict = arguments.boolean("strict", strict)
         self.limits = arguments.limits(limits)
         arguments.source("domain", domain, Domain)
-        self.domain: Domain = domain if isinstance(domain, Domain) else \
-            parse_domain(domain, self.limits, self.strict)
+        self.domain: Domain = (
+            domain if isinstance(domain, Domain) else parse_domain(domain, self.limits, self.strict)
+        )
         self.problems = problem_sources(problem)
-        self.view = arguments.instance_of("view", view, TaskView, "a TaskView", optional=True) \
-            or TaskView(obs_format=obs_format)
+        self.view = arguments.instance_of(
+            "view", view, TaskView, "a TaskView", optional=True
+        ) or TaskView(obs_format=obs_format)
         self._tasks: dict[int, Task] = {}
         self._relaxed = weakref.WeakKeyDictionary()  # Task -> its RelaxedTask, while it lives
         self._cache_size = arguments.integer("cache_size", cache_size, 1, MAX_CACHE)
@@ -94,8 +114,11 @@ class PDDLEnv(TextEnv):
         task = self._tasks.get(index)
         if task is None:
             source = self.problems[index]
-            problem = source if not isinstance(source, (str, os.PathLike)) else \
-                parse_problem(source, self.domain, self.limits, self.strict)
+            problem = (
+                source
+                if not isinstance(source, (str, os.PathLike))
+                else parse_problem(source, self.domain, self.limits, self.strict)
+            )
             task = ground(self.domain, problem, self.limits)
             if len(self._tasks) >= self._cache_size:
                 self._tasks.pop(next(iter(self._tasks)))
@@ -133,8 +156,9 @@ class PDDLEnv(TextEnv):
         except ActionLookupError as exc:
             return Outcome(exc.kind, command, message=self.view.rename_message(str(exc)))
         if not action.applicable(self.state):
-            return Outcome("inapplicable", command, action,
-                           unmet=tuple(self.task.unmet(self.state, action)))
+            return Outcome(
+                "inapplicable", command, action, unmet=tuple(self.task.unmet(self.state, action))
+            )
         return self._apply(command, action)
 
     def _apply(self, command: str, action) -> Outcome:
@@ -165,8 +189,11 @@ class PDDLEnv(TextEnv):
         obs = view.observation(task, self.state, feedback)
         error = no_error()
         if outcome is not None and outcome.kind != "ok":
-            error = {"kind": outcome.kind, "message": feedback,
-                     "unmet": [view.unmet(u, task.domain) for u in outcome.unmet]}
+            error = {
+                "kind": outcome.kind,
+                "message": feedback,
+                "unmet": [view.unmet(u, task.domain) for u in outcome.unmet],
+            }
         info = {
             "admissible_actions": view.commands(task.applicable(self.state), task),
             "task": view.goal(task),
@@ -185,4 +212,3 @@ class PDDLEnv(TextEnv):
     def _observe(self):
         obs, info = self.observe()
         return self._show(obs), info
-

@@ -37,10 +37,11 @@ from typing import Callable
 
 from ..pddl import Domain, Problem, Templates, describe_problem, parse_domain, parse_problem
 from . import baking
-from .coin.generate import generate_house
-from .coin.symbolic import DOMAIN as COIN_DOMAIN, problem_text
-from .coin.world import World
 from .blocksworld import generate_problem as blocksworld_problem
+from .coin.generate import generate_house
+from .coin.symbolic import DOMAIN as COIN_DOMAIN
+from .coin.symbolic import problem_text
+from .coin.world import World
 
 
 @dataclass(frozen=True)
@@ -74,8 +75,9 @@ class ProblemSet:
         if self.generator is None:
             raise ValueError(f"{self.name} has fixed problems only: use problems()")
         if size < self.min_size:
-            raise ValueError(f"{self.name} problems need at least {self.min_size} objects, "
-                             f"not {size}")
+            raise ValueError(
+                f"{self.name} problems need at least {self.min_size} objects, not {size}"
+            )
         rng = random.Random(f"planloop-{self.name}-{size}-{seed}")
         return _name_problem(self.generator(size, rng), f"{self.name}-{size}-{seed}")
 
@@ -108,8 +110,9 @@ def _name_problem(text: str, name: str) -> str:
     return re.sub(r"\(problem [^)\s]+\)", f"(problem {name})", text, count=1)
 
 
-def _problem(domain: str, objects: list[tuple[list[str], str]], init: list[str],
-             goal: list[str]) -> str:
+def _problem(
+    domain: str, objects: list[tuple[list[str], str]], init: list[str], goal: list[str]
+) -> str:
     """PDDL problem text; the name is set by :meth:`ProblemSet.generate`."""
     lines = ["(define (problem p)", f"  (:domain {domain})", "  (:objects"]
     lines += [f"    {' '.join(names)} - {kind}" for names, kind in objects if names]
@@ -146,8 +149,12 @@ def _gripper(size: int, rng: random.Random) -> str:
     goal = [f"(at {b} {_elsewhere(rng, rooms, where[b])})" for b in _some(rng, balls)]
     if rng.random() < 0.5:
         goal.append(f"(at-robby {rng.choice(rooms)})")
-    return _problem("gripper-typed", [(rooms, "room"), (balls, "ball"),
-                                      (["left", "right"], "gripper")], init, goal)
+    return _problem(
+        "gripper-typed",
+        [(rooms, "room"), (balls, "ball"), (["left", "right"], "gripper")],
+        init,
+        goal,
+    )
 
 
 def _ferry(size: int, rng: random.Random) -> str:
@@ -171,14 +178,22 @@ def _logistics(size: int, rng: random.Random) -> str:
     city_of = dict(zip(airports, cities)) | {p: rng.choice(cities) for p in places}
     everywhere = airports + places
     init = [f"(in-city {place} {city})" for place, city in city_of.items()]
-    init += [f"(at {truck} {rng.choice([p for p in everywhere if city_of[p] == city])})"
-             for truck, city in zip(trucks, cities)]
+    init += [
+        f"(at {truck} {rng.choice([p for p in everywhere if city_of[p] == city])})"
+        for truck, city in zip(trucks, cities)
+    ]
     init.append(f"(at plane1 {rng.choice(airports)})")
     where = {pkg: rng.choice(everywhere) for pkg in packages}
     init += [f"(at {pkg} {place})" for pkg, place in where.items()]
     goal = [f"(at {p} {_elsewhere(rng, everywhere, where[p])})" for p in _some(rng, packages)]
-    objects = [(cities, "city"), (airports, "airport"), (places, "location"),
-               (trucks, "truck"), (["plane1"], "airplane"), (packages, "package")]
+    objects = [
+        (cities, "city"),
+        (airports, "airport"),
+        (places, "location"),
+        (trucks, "truck"),
+        (["plane1"], "airplane"),
+        (packages, "package"),
+    ]
     return _problem("logistics-typed", objects, init, goal)
 
 
@@ -188,15 +203,19 @@ def _coin_world(seed: int) -> str:
     return _name_problem(problem_text(World(house)), f"coin-{seed}")
 
 
-DOMAINS: dict[str, ProblemSet] = {s.name: s for s in (
-    ProblemSet("blocksworld", "blocks_typed.pddl", _blocksworld, min_size=2),
-    ProblemSet("gripper", "gripper.pddl", _gripper, min_size=5),
-    ProblemSet("ferry", "ferry.pddl", _ferry, min_size=3),
-    ProblemSet("logistics", "logistics.pddl", _logistics, min_size=8),
-    ProblemSet("baking", "baking/domain.pddl", fixed=baking.problem_texts,
-               templates=baking.TEMPLATES),
-    ProblemSet("coin", seeded=_coin_world, domain_source=lambda: COIN_DOMAIN),
-)}
+DOMAINS: dict[str, ProblemSet] = {
+    s.name: s
+    for s in (
+        ProblemSet("blocksworld", "blocks_typed.pddl", _blocksworld, min_size=2),
+        ProblemSet("gripper", "gripper.pddl", _gripper, min_size=5),
+        ProblemSet("ferry", "ferry.pddl", _ferry, min_size=3),
+        ProblemSet("logistics", "logistics.pddl", _logistics, min_size=8),
+        ProblemSet(
+            "baking", "baking/domain.pddl", fixed=baking.problem_texts, templates=baking.TEMPLATES
+        ),
+        ProblemSet("coin", seeded=_coin_world, domain_source=lambda: COIN_DOMAIN),
+    )
+}
 
 
 def problem_set(name: str) -> ProblemSet:

@@ -28,36 +28,65 @@ class Operation:
 
     def tool(self) -> dict:
         """The operation as an OpenAI-style function tool."""
-        return {"type": "function", "function": {
-            "name": self.name, "description": self.description, "parameters": self.parameters}}
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": self.parameters,
+            },
+        }
 
 
 def _schema(required: tuple[str, ...] = (), **properties: str) -> dict:
     """String arguments described by ``properties``; ``required`` names the mandatory."""
-    return {"type": "object", "additionalProperties": False,
-            "properties": {name: {"type": "string", "description": text}
-                           for name, text in properties.items()},
-            "required": list(required)}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            name: {"type": "string", "description": text} for name, text in properties.items()
+        },
+        "required": list(required),
+    }
 
 
 OPERATIONS = (
-    Operation("start_session", "start", "Start (or restart) a session on a planning task "
-              "and return its initial state and goal. Without arguments, the task at hand.",
-              _schema(domain="the PDDL domain (optional)",
-                      problem="the PDDL problem (optional)")),
-    Operation("get_state", "state", "The facts that hold now, and whether the goal holds.",
-              _schema()),
-    Operation("get_applicable_actions", "applicable_actions",
-              "Every action that can be executed now.", _schema()),
-    Operation("execute_action", "execute", "Execute one action, written as "
-              "(name arg1 arg2 ...).", _schema(("action",), action="the action, e.g. (pick-up a)")),
-    Operation("reset", "reset", "Return to the initial state; the history is cleared.",
-              _schema()),
-    Operation("get_history", "history", "The actions executed since the start or the last "
-              "reset.", _schema()),
-    Operation("validate_plan", "validate_plan", "Check a complete plan from the initial state "
-              "without executing it: valid, or the first failing step and why.",
-              _schema(("plan",), plan="the plan, one action (name args) per line")),
+    Operation(
+        "start_session",
+        "start",
+        "Start (or restart) a session on a planning task "
+        "and return its initial state and goal. Without arguments, the task at hand.",
+        _schema(domain="the PDDL domain (optional)", problem="the PDDL problem (optional)"),
+    ),
+    Operation(
+        "get_state", "state", "The facts that hold now, and whether the goal holds.", _schema()
+    ),
+    Operation(
+        "get_applicable_actions",
+        "applicable_actions",
+        "Every action that can be executed now.",
+        _schema(),
+    ),
+    Operation(
+        "execute_action",
+        "execute",
+        "Execute one action, written as (name arg1 arg2 ...).",
+        _schema(("action",), action="the action, e.g. (pick-up a)"),
+    ),
+    Operation("reset", "reset", "Return to the initial state; the history is cleared.", _schema()),
+    Operation(
+        "get_history",
+        "history",
+        "The actions executed since the start or the last reset.",
+        _schema(),
+    ),
+    Operation(
+        "validate_plan",
+        "validate_plan",
+        "Check a complete plan from the initial state "
+        "without executing it: valid, or the first failing step and why.",
+        _schema(("plan",), plan="the plan, one action (name args) per line"),
+    ),
 )
 OPERATION_NAMES = tuple(op.name for op in OPERATIONS)
 _BY_NAME = {op.name: op for op in OPERATIONS}
@@ -91,15 +120,21 @@ class EngineSession:
             return {"error": f"cannot read the task: {exc}"}
         self.env, self._task_text, self._history = env, (domain, problem), []
         warnings = [str(w) for w in env.domain.warnings + env.task.problem.warnings]
-        return {"started": True, "goal": env.view.goal(env.task), **self.state(),
-                **({"warnings": warnings} if warnings else {})}
+        return {
+            "started": True,
+            "goal": env.view.goal(env.task),
+            **self.state(),
+            **({"warnings": warnings} if warnings else {}),
+        }
 
     def state(self) -> dict:
         env = self.env
         if env is None:
             return _NOT_STARTED
-        return {"facts": [str(fact) for fact in env.task.atoms(env.state)],
-                "goal_reached": env.task.is_goal(env.state)}
+        return {
+            "facts": [str(fact) for fact in env.task.atoms(env.state)],
+            "goal_reached": env.task.is_goal(env.state),
+        }
 
     def applicable_actions(self) -> dict:
         env = self.env
@@ -114,8 +149,12 @@ class EngineSession:
         _, _, _, _, info = env.step(str(action))
         error = action_failure(info)
         if error is not None:
-            return {"executed": False, "error": error["kind"], "message": error["message"],
-                    "unmet": error["unmet"]}
+            return {
+                "executed": False,
+                "error": error["kind"],
+                "message": error["message"],
+                "unmet": error["unmet"],
+            }
         self._history.append(env.view.command(env.outcome.action, env.task))
         return {"executed": True, "goal_reached": info["won"], **self.state()}
 
@@ -138,16 +177,22 @@ class EngineSession:
             report = validate(env.task, plan)
         except PDDLError as exc:
             return {"valid": False, "error": f"cannot read the plan: {exc}"}
-        return {"valid": report.valid, "failure": report.failure,
-                "failed_step": report.failed_step, "advice": report.advice}
+        return {
+            "valid": report.valid,
+            "failure": report.failure,
+            "failed_step": report.failed_step,
+            "advice": report.advice,
+        }
 
     # -- dispatch --------------------------------------------------------------------
     def call(self, name: str, arguments: dict | None = None) -> dict:
         """Run operation ``name`` with ``arguments`` as a tool caller sends them."""
         operation = _BY_NAME.get(name)
         if operation is None:
-            return {"error": f"unknown operation {name!r}; the operations are "
-                             + ", ".join(OPERATION_NAMES)}
+            return {
+                "error": f"unknown operation {name!r}; the operations are "
+                + ", ".join(OPERATION_NAMES)
+            }
         arguments = arguments or {}
         if not isinstance(arguments, dict):
             return {"error": "arguments must be a JSON object"}
@@ -156,8 +201,11 @@ class EngineSession:
             inspect.signature(handler).bind(**arguments)
         except TypeError:
             expected = inspect.signature(handler).parameters
-            return {"error": f"{name} takes " + (", ".join(expected) or "no arguments")
-                             + f", not {', '.join(arguments) or 'nothing'}"}
+            return {
+                "error": f"{name} takes "
+                + (", ".join(expected) or "no arguments")
+                + f", not {', '.join(arguments) or 'nothing'}"
+            }
         return handler(**arguments)
 
 

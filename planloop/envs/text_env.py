@@ -25,11 +25,13 @@ class TextEnv(gym.Env):
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
     def __init__(self, render_mode: str | None = None, max_obs_length: int = MAX_OBS):
-        self.render_mode = choice("render_mode", render_mode, self.metadata["render_modes"],
-                                  optional=True)
+        self.render_mode = choice(
+            "render_mode", render_mode, self.metadata["render_modes"], optional=True
+        )
         integer("max_obs_length", max_obs_length, 1, MAX_OBS_LIMIT)
-        self.observation_space = ObservationText(max_length=max_obs_length,
-                                                 charset=string.printable)
+        self.observation_space = ObservationText(
+            max_length=max_obs_length, charset=string.printable
+        )
         self.action_space = spaces.Text(max_length=MAX_COMMAND, charset=string.printable)
         self._last_obs = ""
 
@@ -65,16 +67,19 @@ class TextEnv(gym.Env):
         """The command ``action`` names. Actions are text: any ``str`` (numpy's
         ``str_`` included); anything else is a TypeError, never a guess."""
         if not isinstance(action, str):
-            raise TypeError(f"an action is a command string, not {type(action).__name__}: "
-                            f"{action!r:.80}")
+            raise TypeError(
+                f"an action is a command string, not {type(action).__name__}: {action!r:.80}"
+            )
         return action
 
     def _show(self, obs: str) -> str:
         limit = self.observation_space.max_length
         if len(obs) > limit:
-            raise ValueError(f"the observation has {len(obs)} characters, more than the "
-                             f"observation space's max_length={limit}; make the environment "
-                             f"with a larger max_obs_length=")
+            raise ValueError(
+                f"the observation has {len(obs)} characters, more than the "
+                f"observation space's max_length={limit}; make the environment "
+                f"with a larger max_obs_length="
+            )
         self._last_obs = obs
         if self.render_mode == "human":
             print(obs)

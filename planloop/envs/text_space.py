@@ -26,7 +26,8 @@ class SharedTexts(Sequence):
 
     def __init__(self, space: spaces.Text, shared_memory, n: int):
         self._codes = np.frombuffer(shared_memory.get_obj(), dtype=np.int32).reshape(
-            n, space.max_length)
+            n, space.max_length
+        )
         self._pad = len(space.character_list)  # gymnasium pads with this index
         self._points = np.array([ord(c) for c in space.character_list], dtype="<u4")
 
@@ -38,7 +39,7 @@ class SharedTexts(Sequence):
             return tuple(self[i] for i in range(*index.indices(len(self))))
         codes = self._codes[index]
         end = np.flatnonzero(codes == self._pad)
-        codes = codes[:end[0] if len(end) else len(codes)]
+        codes = codes[: end[0] if len(end) else len(codes)]
         return self._points[codes].tobytes().decode("utf-32-le")
 
     def __deepcopy__(self, memo) -> tuple[str, ...]:

@@ -11,12 +11,24 @@ from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from ..pddl import (
-    ActionLookupError, Atom, Domain, Problem, Renaming, UnmetFact, parse_command, quote,
+    ActionLookupError,
+    Atom,
+    Domain,
+    Problem,
+    Renaming,
+    UnmetFact,
+    parse_command,
+    quote,
 )
 from ..pddl.grounding import GroundAction, Task
 from ..pddl.model import And
 from ..pddl.render import (
-    Templates, join_phrases, render_action, render_fact, render_facts, templates_for,
+    Templates,
+    join_phrases,
+    render_action,
+    render_fact,
+    render_facts,
+    templates_for,
 )
 from ..pddl.writer import formula_text, write_domain, write_problem
 from .arguments import choice
@@ -129,7 +141,7 @@ class TaskView:
         texts = self._cache(task).facts
         facts = task.facts
         if len(texts) < len(facts):
-            texts.extend(self.fact(f, task.domain) for f in facts[len(texts):])
+            texts.extend(self.fact(f, task.domain) for f in facts[len(texts) :])
         parts = [texts[i] for i in task.true_ids(state)]
         if self.obs_format == "pddl":
             return " ".join(parts)
@@ -154,8 +166,7 @@ class TaskView:
             text = f"Done: {self.action_phrase(outcome.action, task)}."
             return text + (" The goal is achieved." if outcome.won else "")
         if outcome.kind == "inapplicable":
-            needs = ", ".join(self.unmet(u, domain) for u in outcome.unmet) or \
-                "its precondition"
+            needs = ", ".join(self.unmet(u, domain) for u in outcome.unmet) or "its precondition"
             return f"Cannot {self.action_phrase(outcome.action, task)} now: it requires {needs}."
         if outcome.kind == "unknown":
             return outcome.message[:1].upper() + outcome.message[1:] + "."
@@ -182,8 +193,10 @@ class TaskView:
         """``domain_pddl`` and ``problem_pddl`` as the agent sees them (cached)."""
         texts = self._cache(task)
         if texts.pddl is None:
-            texts.pddl = {"domain_pddl": self.domain_pddl(task.domain),
-                          "problem_pddl": self.problem_pddl(task.problem, task.domain)}
+            texts.pddl = {
+                "domain_pddl": self.domain_pddl(task.domain),
+                "problem_pddl": self.problem_pddl(task.problem, task.domain),
+            }
         return texts.pddl
 
     def domain_pddl(self, domain: Domain) -> str:

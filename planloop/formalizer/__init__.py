@@ -2,7 +2,7 @@
 checks, the mapping of plan steps to game commands, and the ground-truth formalizer.
 The PDDLego+ loop that drives them is :class:`planloop.policies.PDDLegoPolicy`."""
 
-from .checks import STAGES, CheckFailure, Checked, check
+from .checks import STAGES, Checked, CheckFailure, check
 from .extract import ExtractionError, Files, extract_files
 from .groundtruth import ground_truth_writer
 from .judge import judge_episode, judge_round
@@ -12,7 +12,25 @@ from .prompts import FAMILIES, NAMES, Prompt
 from .request import TRIGGERS, Draft, Request
 from .stability import stability
 
-__all__ = ["CheckFailure", "Checked", "CommandMapper", "Draft", "ExtractionError", "FAMILIES",
-           "Files", "ModelWriter", "NAMES", "Prompt", "Request", "STAGES", "TRIGGERS", "check",
-           "extract_files", "ground_truth_writer", "judge_episode", "judge_round", "render",
-           "stability"]
+__all__ = [
+    "CheckFailure",
+    "Checked",
+    "CommandMapper",
+    "Draft",
+    "ExtractionError",
+    "FAMILIES",
+    "Files",
+    "ModelWriter",
+    "NAMES",
+    "Prompt",
+    "Request",
+    "STAGES",
+    "TRIGGERS",
+    "check",
+    "extract_files",
+    "ground_truth_writer",
+    "judge_episode",
+    "judge_round",
+    "render",
+    "stability",
+]

@@ -37,8 +37,15 @@ class Checked:
     domain: Domain | None = None
 
 
-def check(files: Files, mapper: CommandMapper | None, valid_commands, planner: str = "auto",
-          timeout: float = 30.0, solver=solve, strict: bool = False) -> Checked:
+def check(
+    files: Files,
+    mapper: CommandMapper | None,
+    valid_commands,
+    planner: str = "auto",
+    timeout: float = 30.0,
+    solver=solve,
+    strict: bool = False,
+) -> Checked:
     """Check ``files``, read as planners read them unless ``strict``; raise CheckFailure
     at the first layer that fails. ``mapper=None`` skips the mapping layer (a plan step
     naming no command is then the game's to refuse)."""
@@ -55,33 +62,43 @@ def check(files: Files, mapper: CommandMapper | None, valid_commands, planner: s
         raise failure("goal", "the goal is empty: set a goal the plan should reach")
     # the texts, not the models: the planner remembers a domain text it has read
     result = solver(files.df, files.pf, planner=planner, timeout=timeout, strict=strict)
-    record = {"status": result.status, "planner": result.planner,
-              "seconds": round(result.seconds, 4)}
+    record = {
+        "status": result.status,
+        "planner": result.planner,
+        "seconds": round(result.seconds, 4),
+    }
     if not result.solved:
         raise failure("planner", _planner_message(result))
     if not result.plan:
-        raise failure("goal", "the goal is already true in the initial state: set a goal "
-                              "that is not reached yet")
-    if mapper is not None and mapper.command_for(result.plan[0], valid_commands,
-                                                 domain) is None:
-        raise failure("mapping", f"the plan's first step, {result.plan[0]}, names no command "
-                                 f"of the game; the game's commands look like: "
-                                 f"{', '.join(mapper.examples())}")
+        raise failure(
+            "goal",
+            "the goal is already true in the initial state: set a goal that is not reached yet",
+        )
+    if mapper is not None and mapper.command_for(result.plan[0], valid_commands, domain) is None:
+        raise failure(
+            "mapping",
+            f"the plan's first step, {result.plan[0]}, names no command "
+            f"of the game; the game's commands look like: "
+            f"{', '.join(mapper.examples())}",
+        )
     return Checked(tuple(result.plan), record, warnings, domain)
 
 
 def warning_records(warnings) -> list[dict]:
     """Warnings as an episode record keeps them."""
-    return [{"stage": w.stage, "line": w.line, "col": w.col, "message": w.message}
-            for w in warnings]
+    return [
+        {"stage": w.stage, "line": w.line, "col": w.col, "message": w.message} for w in warnings
+    ]
 
 
 def _planner_message(result) -> str:
     if result.status == "unsolvable":
-        return ("the planner proved that no plan reaches the goal from the initial state: "
-                "check the initial facts (connections, what is open or closed, where things "
-                "are), the actions' preconditions and effects, and whether the goal is "
-                f"reachable ({result.message})")
+        return (
+            "the planner proved that no plan reaches the goal from the initial state: "
+            "check the initial facts (connections, what is open or closed, where things "
+            "are), the actions' preconditions and effects, and whether the goal is "
+            f"reachable ({result.message})"
+        )
     if result.status == "timeout":
         return f"the planner found no plan within its time limit ({result.message})"
     return f"the planner failed: {result.status}: {result.message or 'no message'}"

@@ -13,8 +13,10 @@ _BLANKS = r"(?:\s|\\[nrt])*"  # whitespace, also as JSON escapes
 _DEFINE = re.compile(rf"\({_BLANKS}define{_BLANKS}\({_BLANKS}(domain|problem)\b", re.IGNORECASE)
 _THINK_OPEN = re.compile(r"<think>", re.IGNORECASE)
 _THINK_CLOSE = re.compile(r"</think>", re.IGNORECASE)
-_STRING_END = {quote: re.compile(rf'(?:[^\\]|\\.)*?{quote}(?={_BLANKS}(?:[,}}\]"]|\Z))', re.DOTALL)
-               for quote in ('"', '"""')}
+_STRING_END = {
+    quote: re.compile(rf'(?:[^\\]|\\.)*?{quote}(?={_BLANKS}(?:[,}}\]"]|\Z))', re.DOTALL)
+    for quote in ('"', '"""')
+}
 # \uXXXX but not a UTF-16 surrogate: a lone one could not be written out as UTF-8
 _ESCAPE = re.compile(r'\\(u(?![dD][89a-fA-F])[0-9a-fA-F]{4}|["\\/bfnrt])')
 _ESCAPED = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
@@ -43,16 +45,22 @@ def extract_files(text: str, need_df: bool = True) -> Files:
     naming what is missing.
     """
     if not isinstance(text, str):
-        raise ExtractionError(f"the reply was not text but {type(text).__name__}: answer with "
-                              f"a PDDL domain file and a PDDL problem file")
+        raise ExtractionError(
+            f"the reply was not text but {type(text).__name__}: answer with "
+            f"a PDDL domain file and a PDDL problem file"
+        )
     if not text.strip():
-        raise ExtractionError("the reply was empty: answer with a PDDL domain file and a "
-                              "PDDL problem file")
+        raise ExtractionError(
+            "the reply was empty: answer with a PDDL domain file and a PDDL problem file"
+        )
     answer, where = _final_answer(text)
     found = _from_json(answer) or _from_forms(answer)
     df, pf = found.get("domain", ""), found.get("problem", "")
-    missing = [name for name, body in (("domain file", df if need_df else "x"),
-                                       ("problem file", pf)) if not body]
+    missing = [
+        name
+        for name, body in (("domain file", df if need_df else "x"), ("problem file", pf))
+        if not body
+    ]
     if missing:
         raise ExtractionError(_missing_message(missing, where, need_df))
     return Files(df, pf)
@@ -70,8 +78,9 @@ def extract_json_files(text: str, need_df: bool = True) -> Files:
     except ValueError:
         value = None
     keys = ("df", "pf") if need_df else ("pf",)
-    if not isinstance(value, dict) or not all(isinstance(value.get(k), str) and
-                                               value[k].strip() for k in keys):
+    if not isinstance(value, dict) or not all(
+        isinstance(value.get(k), str) and value[k].strip() for k in keys
+    ):
         raise ExtractionError(f"the reply is not a JSON object with {' and '.join(keys)}")
     return Files(str(value.get("df") or "").strip(), value["pf"].strip())
 
@@ -80,10 +89,10 @@ def _final_answer(text: str) -> tuple[str, str | None]:
     """The part of a reply that answers (what follows the last ``</think>``) and where it
     lies, for the messages; None when the reply ends inside a ``<think>`` block."""
     closes = list(_THINK_CLOSE.finditer(text))
-    answer = text[closes[-1].end():] if closes else text
+    answer = text[closes[-1].end() :] if closes else text
     opened = _THINK_OPEN.search(answer)
     if opened:
-        return answer[:opened.start()], None
+        return answer[: opened.start()], None
     return answer, " after its </think> block" if closes else ""
 
 
@@ -91,10 +100,13 @@ def _missing_message(missing: list[str], where: str | None, need_df: bool) -> st
     """What to tell the model when files are missing from its answer (``where``: see
     _final_answer)."""
     advice = "write each as a complete (define ...) form" + (
-        ', or answer with JSON {"df": ..., "pf": ...}' if need_df else "")
+        ', or answer with JSON {"df": ..., "pf": ...}' if need_df else ""
+    )
     if where is None:
-        return (f"the reply ended inside its <think> block before any {' or '.join(missing)}: "
-                f"reason more briefly, close the block with </think>, then {advice}")
+        return (
+            f"the reply ended inside its <think> block before any {' or '.join(missing)}: "
+            f"reason more briefly, close the block with </think>, then {advice}"
+        )
     return f"the reply holds no {' and no '.join(missing)}{where}: {advice}"
 
 
@@ -116,9 +128,11 @@ def _from_json(text: str) -> dict[str, str]:
     """``domain``/``problem`` from the first JSON object holding ``df`` or ``pf``."""
     for value in json_objects(text):
         if {"df", "pf"} & set(value):
-            return {kind: value[key].strip() for kind, key in
-                    (("domain", "df"), ("problem", "pf"))
-                    if isinstance(value.get(key), str) and value[key].strip()}
+            return {
+                kind: value[key].strip()
+                for kind, key in (("domain", "df"), ("problem", "pf"))
+                if isinstance(value.get(key), str) and value[key].strip()
+            }
     return {}
 
 
@@ -131,8 +145,10 @@ def _from_forms(text: str) -> dict[str, str]:
     matches = list(_DEFINE.finditer(text))
     for match, following in zip(matches, matches[1:] + [None]):
         start = match.start()
-        stop = min(len(text) if following is None else following.start(),
-                   marks[bisect.bisect_left(marks, start)])
+        stop = min(
+            len(text) if following is None else following.start(),
+            marks[bisect.bisect_left(marks, start)],
+        )
         fenced = start < fences[bisect.bisect_right(fences, (start, len(text))) - 1][1]
         found[match.group(1).lower()] = _form(text, start, stop, fenced)
     return found
@@ -164,7 +180,7 @@ def _string_quote(text: str, start: int) -> str:
     before = _blanks_before(text, start)
     quote = next((q for q in ('"""', '"') if text.endswith(q, 0, before)), "")
     opener = _blanks_before(text, before - len(quote))
-    return quote if quote and text[opener - 1:opener] in (":", "[", ",") else ""
+    return quote if quote and text[opener - 1 : opener] in (":", "[", ",") else ""
 
 
 def _blanks_before(text: str, i: int) -> int:
@@ -172,7 +188,7 @@ def _blanks_before(text: str, i: int) -> int:
     while i:
         if text[i - 1].isspace():
             i -= 1
-        elif i >= 2 and text[i - 2:i] in ("\\n", "\\r", "\\t"):
+        elif i >= 2 and text[i - 2 : i] in ("\\n", "\\r", "\\t"):
             i -= 2
         else:
             break
@@ -189,9 +205,11 @@ def _string_end(text: str, start: int, stop: int, quote: str) -> int:
 
 def _unescape(text: str) -> str:
     """``text`` with its JSON string escapes decoded (a stray backslash is kept)."""
+
     def decode(escape: re.Match) -> str:
         code = escape.group(1)
         return chr(int(code[1:], 16)) if code[0] == "u" else _ESCAPED.get(code, code)
+
     return _ESCAPE.sub(decode, text)
 
 

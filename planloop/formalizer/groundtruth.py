@@ -71,8 +71,11 @@ class CoinGroundTruth(_GroundTruth):
         init = set(observed)
         visited = {a.args[0] for a in observed if a.predicate == "visited"}
         here = next(a.args[0] for a in observed if a.predicate == "player-at")
-        objects = {o: t for o, t in world.objects.items()
-                   if any(o in a.args for a in observed) or t == "slot"}
+        objects = {
+            o: t
+            for o, t in world.objects.items()
+            if any(o in a.args for a in observed) or t == "slot"
+        }
         for link in [a for a in world.init if a.predicate == "connected"]:
             room, far, direction = link.args
             if room in visited and link not in observed:
@@ -151,9 +154,14 @@ class ALFWorldGroundTruth(_GroundTruth):
         kinds = {a.args[0]: a.args[1] for a in init if a.predicate == "receptacletype"}
         place = {a.args[0]: a.args[1] for a in init if a.predicate == "receptacleatlocation"}
         names = self._names(world)
-        candidates = sorted((r for r, t in objects.items()
-                             if t == "receptacle" and r not in self._searched and r in place),
-                            key=lambda r: (kinds.get(r) not in holds, names.get(r, r)))
+        candidates = sorted(
+            (
+                r
+                for r, t in objects.items()
+                if t == "receptacle" and r not in self._searched and r in place
+            ),
+            key=lambda r: (kinds.get(r) not in holds, names.get(r, r)),
+        )
         for target in candidates:
             self._searched.add(target)
             goal = {Atom("atlocation", (agent, place[target]))}
@@ -170,9 +178,11 @@ class ALFWorldGroundTruth(_GroundTruth):
     def _names(self, world) -> dict[str, str]:
         """Object and receptacle id -> the game's name for it, as a PDDL name
         (``cabinet_1``)."""
-        return {oid: entity.name.replace(" ", "_") for oid, entity in
-                self.env.game.entities.items()
-                if world.objects.get(oid) in ("object", "receptacle")}
+        return {
+            oid: entity.name.replace(" ", "_")
+            for oid, entity in self.env.game.entities.items()
+            if world.objects.get(oid) in ("object", "receptacle")
+        }
 
     def _rename(self, text: str, world) -> str:
         names = self._names(world)
@@ -193,8 +203,9 @@ def _object_types(goal: Formula) -> set[str]:
 WRITERS = {"coin": CoinGroundTruth, "alfworld": ALFWorldGroundTruth}
 
 
-def ground_truth_writer(env, family: str, planner: str = "auto",
-                        coin_taken: bool = False) -> _GroundTruth:
+def ground_truth_writer(
+    env, family: str, planner: str = "auto", coin_taken: bool = False
+) -> _GroundTruth:
     """The ground-truth formalizer for ``env`` of ``family`` (``coin``, ``alfworld``);
     ``planner`` is what ALFWorld's writer asks whether the task's goal is in reach;
     ``coin_taken``: see :class:`CoinGroundTruth`."""

@@ -58,9 +58,18 @@ def judge_round(round: dict, family: str, previous: dict | None) -> dict:
     if family not in RELEVANT:
         raise ValueError(f"no judging rules for {family!r}: one of {sorted(RELEVANT)}")
     check = round.get("check") or {}
-    result = {"judged": False, "facts": 0, "hallucinated": [], "invented": [], "assumed": [],
-              "forgotten": [], "bad_goal": [], "action_semantics": [], "failed_steps": [],
-              "stability": stability(previous, round, round.get("truth"))}
+    result = {
+        "judged": False,
+        "facts": 0,
+        "hallucinated": [],
+        "invented": [],
+        "assumed": [],
+        "forgotten": [],
+        "bad_goal": [],
+        "action_semantics": [],
+        "failed_steps": [],
+        "stability": stability(previous, round, round.get("truth")),
+    }
     if check.get("stage") == "goal":
         result["bad_goal"].append(str(check.get("message") or "goal").split(":")[0])
     problem = read_files(round.get("df"), round.get("pf"))[1]
@@ -70,20 +79,32 @@ def judge_round(round: dict, family: str, previous: dict | None) -> dict:
     index = Truth.of(truth)
     found = match(problem, index)
     goal = {squash(n) for n in goal_names(problem.goal)}
-    failed = [_failure(step, found, index, truth) for step in round.get("steps") or ()
-              if step.get("ok") is False]
+    failed = [
+        _failure(step, found, index, truth)
+        for step in round.get("steps") or ()
+        if step.get("ok") is False
+    ]
     result.update(
-        judged=True, facts=len(found.supported) + len(found.hallucinated),
-        hallucinated=[str(a) for a in found.hallucinated], invented=list(found.invented),
+        judged=True,
+        facts=len(found.supported) + len(found.hallucinated),
+        hallucinated=[str(a) for a in found.hallucinated],
+        invented=list(found.invented),
         assumed=list(found.assumptions),
-        forgotten=sorted({str(a) for a in truth.init
-                          if a.predicate in RELEVANT[family] and a not in found.covered}
-                         | {fact for f in failed if f["cause"] == "forgotten"
-                            for fact in f["facts"]}),
+        forgotten=sorted(
+            {
+                str(a)
+                for a in truth.init
+                if a.predicate in RELEVANT[family] and a not in found.covered
+            }
+            | {fact for f in failed if f["cause"] == "forgotten" for fact in f["facts"]}
+        ),
         action_semantics=[f["step"] for f in failed if f["cause"] == "action_semantics"],
-        failed_steps=failed)
-    result["bad_goal"] += [f"unreachable: {n}" if n in found.stranded else f"unobserved: {n}"
-                           for n in sorted(goal.intersection(found.invented))]
+        failed_steps=failed,
+    )
+    result["bad_goal"] += [
+        f"unreachable: {n}" if n in found.stranded else f"unobserved: {n}"
+        for n in sorted(goal.intersection(found.invented))
+    ]
     return result
 
 
@@ -97,16 +118,24 @@ def _failure(step: dict, found: Match, truth: Truth, problem) -> dict:
     about = set(map(squash, args)) - found.agents - found.constants - truth.constants
     facts = [str(a) for a in found.hallucinated if about.intersection(map(squash, a.args))]
     if facts:
-        return {"step": step["step"], "command": step.get("command"), "cause": "hallucinated",
-                "facts": facts}
+        return {
+            "step": step["step"],
+            "command": step.get("command"),
+            "cause": "hallucinated",
+            "facts": facts,
+        }
     named = {found.names.get(n, n) for n in about}
     missing = []
     for atom in problem.init:
         objects = {squash(a) for a in atom.args} - truth.agents - truth.constants
         if atom not in found.covered and len(objects) >= 2 and objects <= named:
             missing.append(str(atom))
-    return {"step": step["step"], "command": step.get("command"),
-            "cause": "forgotten" if missing else "action_semantics", "facts": sorted(missing)}
+    return {
+        "step": step["step"],
+        "command": step.get("command"),
+        "cause": "forgotten" if missing else "action_semantics",
+        "facts": sorted(missing),
+    }
 
 
 def judge_episode(rounds: list[dict], family: str) -> dict:

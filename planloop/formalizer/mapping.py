@@ -23,16 +23,22 @@ from dataclasses import dataclass
 from ..pddl import Atom, Domain, parse_command
 from ..pddl.model import Action, Literal
 
-_PREPOSITIONS = frozenset({"to", "from", "in", "on", "into", "onto", "with", "under", "at",
-                           "in/on"})
+_PREPOSITIONS = frozenset(
+    {"to", "from", "in", "on", "into", "onto", "with", "under", "at", "in/on"}
+)
 _VERB_GROUPS = (
     {"go", "goto", "move", "walk", "travel", "navigate"},
     {"take", "pick", "pickup", "grab", "get", "collect"},
     {"put", "move", "place", "drop"},
-    {"open"}, {"close", "shut"},
-    {"heat", "warm"}, {"cool", "chill"}, {"clean", "wash", "rinse"},
+    {"open"},
+    {"close", "shut"},
+    {"heat", "warm"},
+    {"cool", "chill"},
+    {"clean", "wash", "rinse"},
     {"use", "toggle", "turn", "switch"},
-    {"examine", "inspect", "look"}, {"slice", "cut"}, {"inventory"},
+    {"examine", "inspect", "look"},
+    {"slice", "cut"},
+    {"inventory"},
 )
 _DIRECTIONS = ("north", "south", "east", "west")
 
@@ -97,11 +103,22 @@ def effect_roles(action: Action) -> tuple[dict[str, Atom], dict[str, Atom]]:
     """
     literals = list(_literals(action.effects))
     params = {p.name for p in action.params}
-    named = {neg: {(l.atom.predicate, t): l.atom for l in literals if l.negated == neg
-                   for t in l.atom.args if t in params} for neg in (False, True)}
+    named = {
+        neg: {
+            (l.atom.predicate, t): l.atom
+            for l in literals
+            if l.negated == neg
+            for t in l.atom.args
+            if t in params
+        }
+        for neg in (False, True)
+    }
     moved = {pred for pred, _ in named[False]}
-    origins = {t: atom for (pred, t), atom in named[True].items()
-               if pred in moved and (pred, t) not in named[False]}
+    origins = {
+        t: atom
+        for (pred, t), atom in named[True].items()
+        if pred in moved and (pred, t) not in named[False]
+    }
     added: dict[str, Atom] = {}
     for (pred, t), atom in named[False].items():
         if (pred, t) not in named[True] and t not in origins:
@@ -128,8 +145,11 @@ class _Roles:
         added, origins = effect_roles(action)
         bound = [(squash(a), p.name) for p, a in zip(action.params, args)]
         into = {a: (p, added[p]) for a, p in bound if p in added}
-        return cls(into, {a: (p, origins[p]) for a, p in bound if p in origins and a not in into},
-                   "the effects do not tell them apart")
+        return cls(
+            into,
+            {a: (p, origins[p]) for a, p in bound if p in origins and a not in into},
+            "the effects do not tell them apart",
+        )
 
     def only_origin(self, named: list[str]) -> bool:
         """Whether the arguments a command names are all origins."""
@@ -194,7 +214,8 @@ class CommandMapper:
         if not command.phrases and any(a in self._things for a in args):
             return False  # ``look`` does not stand for (examine book_1)
         return self._verb_fits(command, name) and all(
-            squash(p) in args or squash(p) in name for p in command.phrases)
+            squash(p) in args or squash(p) in name for p in command.phrases
+        )
 
     def _build(self, name: str, args: list[str]) -> tuple[str, str] | None:
         """A seen command's form filled with the step's arguments that name things the
@@ -223,23 +244,30 @@ def _pick(fits: list[_Command], now: dict, args: list[str], roles: _Roles) -> Ch
     """The best of ``fits``: not naming only the origin, then naming the destination,
     then valid now, then naming the most arguments, then first in the game's order. The
     reason says what set it above the runner-up."""
+
     def key(c: _Command) -> tuple[bool, int, bool, int]:
         named = _named(c, args)
-        return (not roles.only_origin(named), sum(a in roles.added for a in named),
-                c.text in now, len(named))
+        return (
+            not roles.only_origin(named),
+            sum(a in roles.added for a in named),
+            c.text in now,
+            len(named),
+        )
 
     best, *rest = sorted(fits, key=key, reverse=True)  # stable: the game's order on ties
     if not key(best)[0]:
-        return Choice(None, "no command names the step's destination: "
-                            + _origin(best, args, roles))
+        return Choice(
+            None, "no command names the step's destination: " + _origin(best, args, roles)
+        )
     where = "" if best.text in now else " (seen before, not valid now)"
     if not rest:
         return Choice(best.text, f"{best.text}{where}: the only command that fits")
     runner = rest[0]
     decided = next((i for i, (b, r) in enumerate(zip(key(best), key(runner))) if b != r), None)
     if decided == 0:
-        why = "; ".join(filter(None, (_destination(best, args, roles),
-                                      _origin(runner, args, roles))))
+        why = "; ".join(
+            filter(None, (_destination(best, args, roles), _origin(runner, args, roles)))
+        )
     elif decided == 1:
         why = f"{_destination(best, args, roles)}, not {runner.text!r}"
     elif decided == 2:

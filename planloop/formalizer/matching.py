@@ -87,8 +87,12 @@ def _inferred_domain(text: str) -> Domain:
     declared: set[str] = set()
 
     def visit(node) -> None:
-        if not isinstance(node, SList) or not node or not isinstance(node[0], Sym) \
-                or node[0].startswith("?"):
+        if (
+            not isinstance(node, SList)
+            or not node
+            or not isinstance(node[0], Sym)
+            or node[0].startswith("?")
+        ):
             return
         if node[0] in _CONNECTIVES:
             for child in node[1:]:
@@ -116,10 +120,17 @@ def _inferred_domain(text: str) -> Domain:
         elif section[0] in (":init", ":goal"):
             for node in section[1:]:
                 visit(node)
-    predicates = {name: Predicate(name, tuple(Param(f"?x{i}") for i in range(n)))
-                  for name, n in arity.items()}
-    return Domain(domain_name, (), {t: ROOT_TYPE for t in types - {ROOT_TYPE}},
-                  {n: ROOT_TYPE for n in names - declared}, predicates, {})
+    predicates = {
+        name: Predicate(name, tuple(Param(f"?x{i}") for i in range(n))) for name, n in arity.items()
+    }
+    return Domain(
+        domain_name,
+        (),
+        {t: ROOT_TYPE for t in types - {ROOT_TYPE}},
+        {n: ROOT_TYPE for n in names - declared},
+        predicates,
+        {},
+    )
 
 
 def goal_names(goal: Formula) -> set[str]:
@@ -163,15 +174,20 @@ class Truth:
                 by_args[combo].add(atom)
                 by_key[(pred, combo)].add(atom)
         used = {squash(a) for atom in problem.init for a in atom.args}
-        return cls(agents, frozenset(types) | used,
-                   tuple(sorted(o for o, t in types.items()
-                                if t in HIDDEN_TYPES or o.startswith(ASSUMED_PREFIX))),
-                   frozenset(used - set(types)),
-                   frozenset(squash(a.args[0]) for a in problem.init
-                             if a.predicate == VISITED and a.args),
-                   frozenset(squash(a.predicate) for a in problem.init),
-                   {k: frozenset(v) for k, v in by_args.items()},
-                   {k: frozenset(v) for k, v in by_key.items()})
+        return cls(
+            agents,
+            frozenset(types) | used,
+            tuple(
+                sorted(
+                    o for o, t in types.items() if t in HIDDEN_TYPES or o.startswith(ASSUMED_PREFIX)
+                )
+            ),
+            frozenset(used - set(types)),
+            frozenset(squash(a.args[0]) for a in problem.init if a.predicate == VISITED and a.args),
+            frozenset(squash(a.predicate) for a in problem.init),
+            {k: frozenset(v) for k, v in by_args.items()},
+            {k: frozenset(v) for k, v in by_key.items()},
+        )
 
     def support(self, key: Key) -> frozenset[Atom]:
         """The true facts that support a model fact whose names are resolved."""
@@ -206,8 +222,9 @@ def match(model: Problem, truth: Truth) -> Match:
     agents = frozenset(_model_agents(model)) | truth.agents
     facts = [(atom, _key(atom, agents)) for atom in model.init]
     facts = [(atom, key) for atom, key in facts if key[1]]  # nullary, or the agent alone
-    mentioned = {a for _, (_, args) in facts for a in args} \
-        | {s for s in map(squash, goal_names(model.goal)) if s not in agents}
+    mentioned = {a for _, (_, args) in facts for a in args} | {
+        s for s in map(squash, goal_names(model.goal)) if s not in agents
+    }
     constants = frozenset(mentioned - {squash(o) for o in model.objects})
     names = {n: n for n in mentioned if n in truth.names or n in constants}
     about = {n: [key for _, key in facts if n in key[1]] for n in mentioned - set(names)}
@@ -215,8 +232,9 @@ def match(model: Problem, truth: Truth) -> Match:
     unknown = set(about) - set(names)
     passages = {n: _passages(about[n], n, truth.visited) for n in unknown}
     shaped = {n for n in unknown if passages[n]}
-    assumptions = {n for n in shaped
-                   if any(_fit(passages[n], n, x, names, truth) for x in truth.names)}
+    assumptions = {
+        n for n in shaped if any(_fit(passages[n], n, x, names, truth) for x in truth.names)
+    }
     invented = unknown - assumptions
     supported, hallucinated, assumed, covered = [], [], [], set()
     for atom, (pred, args) in facts:
@@ -228,9 +246,18 @@ def match(model: Problem, truth: Truth) -> Match:
             found = truth.support((pred, tuple(names[a] for a in args)))
             (supported if found else hallucinated).append(atom)
             covered |= found
-    return Match(tuple(supported), tuple(hallucinated), tuple(assumed), tuple(sorted(invented)),
-                 tuple(sorted(shaped - assumptions)), tuple(sorted(assumptions)),
-                 frozenset(covered), names, agents, constants)
+    return Match(
+        tuple(supported),
+        tuple(hallucinated),
+        tuple(assumed),
+        tuple(sorted(invented)),
+        tuple(sorted(shaped - assumptions)),
+        tuple(sorted(assumptions)),
+        frozenset(covered),
+        names,
+        agents,
+        constants,
+    )
 
 
 def _model_agents(model: Problem) -> Iterator[str]:
@@ -239,14 +266,15 @@ def _model_agents(model: Problem) -> Iterator[str]:
             yield squash(name)
 
 
-def _fit(keys: list[Key], name: str, candidate: str, names: dict[str, str],
-         truth: Truth) -> int:
+def _fit(keys: list[Key], name: str, candidate: str, names: dict[str, str], truth: Truth) -> int:
     """How well ``candidate`` stands for ``name``: the arguments of the facts about
     ``name`` (whose other names are resolved) that the truth supports with it."""
-    return sum(len(args) for pred, args in keys
-               if all(a == name or a in names for a in args)
-               and truth.support((pred, tuple(candidate if a == name else names[a]
-                                              for a in args))))
+    return sum(
+        len(args)
+        for pred, args in keys
+        if all(a == name or a in names for a in args)
+        and truth.support((pred, tuple(candidate if a == name else names[a] for a in args)))
+    )
 
 
 def _bind(about: dict[str, list[Key]], names: dict[str, str], truth: Truth) -> None:
@@ -256,8 +284,10 @@ def _bind(about: dict[str, list[Key]], names: dict[str, str], truth: Truth) -> N
         best, best_score = None, (0, 0)
         for name in sorted(set(about) - set(names)):
             for hidden in truth.hidden:
-                score = (_fit(about[name], name, hidden, names, truth),
-                         len(commonprefix([name, hidden])))
+                score = (
+                    _fit(about[name], name, hidden, names, truth),
+                    len(commonprefix([name, hidden])),
+                )
                 if score[0] and score > best_score:
                     best, best_score = (name, hidden), score
         if best is None:
@@ -270,7 +300,7 @@ def _passages(keys: list[Key], name: str, visited: frozenset[str]) -> list[Key]:
     names it alone; else none."""
     found = []
     for pred, args in keys:
-        if any(a in visited for a in args[:args.index(name)]):
+        if any(a in visited for a in args[: args.index(name)]):
             found.append((pred, args))
         elif set(args) != {name}:
             return []

@@ -10,10 +10,12 @@ from .request import Draft, Request
 
 def render(prompt: Prompt, request: Request) -> list[dict]:
     """The chat messages for ``request``."""
-    parts = [prompt.instructions(with_df=request.frozen_df is None),
-             f"Your task: {request.task}",
-             "Everything so far (your commands after '>'):\n" + "\n".join(request.history),
-             "Commands the game accepts now: " + ", ".join(request.valid_commands)]
+    parts = [
+        prompt.instructions(with_df=request.frozen_df is None),
+        f"Your task: {request.task}",
+        "Everything so far (your commands after '>'):\n" + "\n".join(request.history),
+        "Commands the game accepts now: " + ", ".join(request.valid_commands),
+    ]
     if request.frozen_df is not None:
         parts.append(f"The domain file (fixed):\n{request.frozen_df}")
     if request.files is not None:
@@ -22,26 +24,34 @@ def render(prompt: Prompt, request: Request) -> list[dict]:
         parts.append(f"Your problem file so far:\n{request.files.pf}")
     parts.append(_reason(request))
     if request.repeated:
-        parts.append(f"Note: '{request.repeated}' has now failed twice in a row. Do not plan "
-                     f"it again unless your files change what makes it fail.")
-    return [{"role": "system", "content": SYSTEM},
-            {"role": "user", "content": "\n\n".join(parts)}]
+        parts.append(
+            f"Note: '{request.repeated}' has now failed twice in a row. Do not plan "
+            f"it again unless your files change what makes it fail."
+        )
+    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": "\n\n".join(parts)}]
 
 
 def _reason(request: Request) -> str:
     if request.trigger == "start":
         return "Write the first domain and problem files."
     if request.trigger == "growth":
-        return ("Your last plan ran. New observations:\n" + "\n".join(request.new_observations)
-                + "\nUpdate the files with every new place, object and relation, and set "
-                  "the next goal.")
+        return (
+            "Your last plan ran. New observations:\n"
+            + "\n".join(request.new_observations)
+            + "\nUpdate the files with every new place, object and relation, and set "
+            "the next goal."
+        )
     if request.trigger == "solver_error":
-        return (f"Your files could not be used: {request.error}\nFix the files so that the "
-                f"planner finds a plan to your goal.")
+        return (
+            f"Your files could not be used: {request.error}\nFix the files so that the "
+            f"planner finds a plan to your goal."
+        )
     done = ", ".join(request.succeeded) or "none"
-    return (f"A step of your plan failed in the game: {request.error}\nThe commands that "
-            f"succeeded since your last files: {done}. Fix the files so that they agree "
-            f"with what the game did.")
+    return (
+        f"A step of your plan failed in the game: {request.error}\nThe commands that "
+        f"succeeded since your last files: {done}. Fix the files so that they agree "
+        f"with what the game did."
+    )
 
 
 class ModelWriter:

@@ -19,9 +19,11 @@ VERSION = "v1"
 NAMES = ("simple", "detailed", "without_hint", "without_detailed_goal", "generic")
 FAMILIES = ("coin", "alfworld")
 
-SYSTEM = ("You write PDDL. You explore a text game step by step and keep a PDDL domain file "
-          "and a PDDL problem file that model what you have observed, so that a classical "
-          "planner can find the actions to take.")
+SYSTEM = (
+    "You write PDDL. You explore a text game step by step and keep a PDDL domain file "
+    "and a PDDL problem file that model what you have observed, so that a classical "
+    "planner can find the actions to take."
+)
 
 ROLE = """You are in an environment you explore step by step. Build and update a PDDL domain \
 file (df) and problem file (pf) from your observations only: do not invent objects, places \
@@ -90,10 +92,12 @@ sub-goal that gains knowledge: reach a place you have not visited, or open somet
 have not looked into. When it can, set the task's goal. A plan step must name one of the \
 game's commands and the things it acts on."""
 
-CONTRACT = {True: 'Answer with JSON only, {"df": "<domain file>", "pf": "<problem file>"}, '
-                  'each a complete (define ...) form.',
-            False: 'The domain file is fixed (below). Answer with JSON only, '
-                   '{"pf": "<problem file>"}, a complete (define (problem ...)) form for it.'}
+CONTRACT = {
+    True: 'Answer with JSON only, {"df": "<domain file>", "pf": "<problem file>"}, '
+    "each a complete (define ...) form.",
+    False: "The domain file is fixed (below). Answer with JSON only, "
+    '{"pf": "<problem file>"}, a complete (define (problem ...)) form for it.',
+}
 
 
 @dataclass(frozen=True)
@@ -113,8 +117,9 @@ class Prompt:
     @property
     def version(self) -> str:
         family = "any" if self.name == "generic" else self.family
-        return f"pddlego/{family}/{self.name}/{VERSION}" + ("+coin-taken" if self.coin_taken
-                                                            else "")
+        return f"pddlego/{family}/{self.name}/{VERSION}" + (
+            "+coin-taken" if self.coin_taken else ""
+        )
 
     def instructions(self, with_df: bool) -> str:
         """The fixed part: the role, the actions, the goal rules, the hints, the contract."""

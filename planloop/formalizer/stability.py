@@ -28,13 +28,11 @@ def jaccard(a: set, b: set) -> float:
 
 
 def _facts(problem) -> set[tuple[str, ...]]:
-    return {(squash(a.predicate), *map(squash, a.args)) for a in problem.init} if problem \
-        else set()
+    return {(squash(a.predicate), *map(squash, a.args)) for a in problem.init} if problem else set()
 
 
 def _actions(domain) -> set[tuple[str, int]]:
-    return {(squash(a.name), len(a.params)) for a in domain.actions.values()} if domain \
-        else set()
+    return {(squash(a.name), len(a.params)) for a in domain.actions.values()} if domain else set()
 
 
 def _lines(text: str) -> set[str]:
@@ -43,8 +41,12 @@ def _lines(text: str) -> set[str]:
 
 def _compare(kind: str, before: set | None, after: set) -> dict:
     before = set() if before is None else before
-    return {kind: len(after), f"{kind}_kept": len(after & before),
-            f"{kind}_added": len(after - before), f"{kind}_dropped": len(before - after)}
+    return {
+        kind: len(after),
+        f"{kind}_kept": len(after & before),
+        f"{kind}_added": len(after - before),
+        f"{kind}_dropped": len(before - after),
+    }
 
 
 def truth_jaccard(problem, truth_pf: str | None) -> float | None:
@@ -64,22 +66,34 @@ def stability(previous_round: dict | None, round: dict, truth_pf: str | None = N
     (None where there is nothing to compare: no previous round, or a file missing)."""
     domain, problem = read_files(round.get("df"), round.get("pf"))
     facts, actions = _facts(problem), _actions(domain)
-    result = {"facts_jaccard_previous": None, "actions_jaccard_previous": None,
-              "facts_jaccard_truth": truth_jaccard(problem, truth_pf),
-              "df_lines_jaccard": None, "pf_lines_jaccard": None, "regenerated": None}
+    result = {
+        "facts_jaccard_previous": None,
+        "actions_jaccard_previous": None,
+        "facts_jaccard_truth": truth_jaccard(problem, truth_pf),
+        "df_lines_jaccard": None,
+        "pf_lines_jaccard": None,
+        "regenerated": None,
+    }
     before_facts = before_actions = None
     if previous_round is not None:
-        before_domain, before_problem = read_files(previous_round.get("df"),
-                                                   previous_round.get("pf"))
+        before_domain, before_problem = read_files(
+            previous_round.get("df"), previous_round.get("pf")
+        )
         before_facts, before_actions = _facts(before_problem), _actions(before_domain)
-        result.update(facts_jaccard_previous=jaccard(before_facts, facts),
-                      actions_jaccard_previous=jaccard(before_actions, actions))
+        result.update(
+            facts_jaccard_previous=jaccard(before_facts, facts),
+            actions_jaccard_previous=jaccard(before_actions, actions),
+        )
         for file in ("df", "pf"):
             if previous_round.get(file) and round.get(file):
-                result[f"{file}_lines_jaccard"] = jaccard(_lines(previous_round[file]),
-                                                          _lines(round[file]))
+                result[f"{file}_lines_jaccard"] = jaccard(
+                    _lines(previous_round[file]), _lines(round[file])
+                )
         shares = [result[f"{file}_lines_jaccard"] for file in ("df", "pf")]
         if None not in shares:
             result["regenerated"] = min(shares) < REGENERATED
-    return _compare("facts", before_facts, facts) | _compare("actions", before_actions, actions) \
+    return (
+        _compare("facts", before_facts, facts)
+        | _compare("actions", before_actions, actions)
         | result
+    )

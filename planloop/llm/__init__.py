@@ -20,15 +20,27 @@ def make_model(spec: str, cache: str | None = "~/.cache/planloop/llm.sqlite", **
     if spec == "interactive":
         return InteractiveModel()
     if spec.startswith("openai:"):
-        model = OpenAIChat(spec[len("openai:"):], **params)
+        model = OpenAIChat(spec[len("openai:") :], **params)
     elif "@" in spec and spec.split("@", 1)[0].startswith(("http://", "https://")):
         base_url, name = spec.split("@", 1)
         model = OpenAIChat(name, base_url=base_url, **params)
     else:
-        raise ValueError(f"cannot read model spec {spec!r}: use openai:MODEL, URL@MODEL "
-                         f"or interactive")
+        raise ValueError(
+            f"cannot read model spec {spec!r}: use openai:MODEL, URL@MODEL or interactive"
+        )
     return CachedModel(model, cache) if cache else model
 
 
-__all__ = ["CachedModel", "ChatModel", "ChatResponse", "InteractiveModel", "LLMError",
-           "OpenAIChat", "ScriptedModel", "ToolCall", "Usage", "call_model", "make_model"]
+__all__ = [
+    "CachedModel",
+    "ChatModel",
+    "ChatResponse",
+    "InteractiveModel",
+    "LLMError",
+    "OpenAIChat",
+    "ScriptedModel",
+    "ToolCall",
+    "Usage",
+    "call_model",
+    "make_model",
+]

@@ -61,5 +61,6 @@ class ChatModel(Protocol):
 
     name: str
 
-    def complete(self, messages: list[dict], tools: list[dict] | None = None,
-                 **params) -> ChatResponse: ...
+    def complete(
+        self, messages: list[dict], tools: list[dict] | None = None, **params
+    ) -> ChatResponse: ...

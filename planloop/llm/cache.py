@@ -29,8 +29,10 @@ class CachedModel:
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, check_same_thread=False)
         with self._lock, self._db:
-            self._db.execute("CREATE TABLE IF NOT EXISTS responses "
-                             "(key TEXT PRIMARY KEY, response TEXT NOT NULL)")
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS responses "
+                "(key TEXT PRIMARY KEY, response TEXT NOT NULL)"
+            )
 
     def __reduce__(self):
         """A copy in another process (a Ray worker) opens the file at ``path`` there."""
@@ -38,32 +40,48 @@ class CachedModel:
 
     def key(self, messages, tools, params) -> str:
         merged = {**getattr(self.model, "params", {}), **params}
-        text = json.dumps({"model": self.name, "base_url": getattr(self.model, "base_url", None),
-                           "messages": messages, "tools": tools, "params": merged},
-                          sort_keys=True, default=str)
+        text = json.dumps(
+            {
+                "model": self.name,
+                "base_url": getattr(self.model, "base_url", None),
+                "messages": messages,
+                "tools": tools,
+                "params": merged,
+            },
+            sort_keys=True,
+            default=str,
+        )
         return hashlib.sha256(text.encode()).hexdigest()
 
-    def complete(self, messages: list[dict], tools: list[dict] | None = None,
-                 **params) -> ChatResponse:
+    def complete(
+        self, messages: list[dict], tools: list[dict] | None = None, **params
+    ) -> ChatResponse:
         merged = {**getattr(self.model, "params", {}), **params}
         if not self.always and merged.get("temperature", 0) not in (0, 0.0):
             return self.model.complete(messages, tools, **params)
         key = self.key(messages, tools, params)
         with self._lock:
-            row = self._db.execute("SELECT response FROM responses WHERE key = ?",
-                                   (key,)).fetchone()
+            row = self._db.execute(
+                "SELECT response FROM responses WHERE key = ?", (key,)
+            ).fetchone()
         if row is not None:
             return _load(row[0])
         response = self.model.complete(messages, tools, **params)
         with self._lock, self._db:
-            self._db.execute("INSERT OR REPLACE INTO responses VALUES (?, ?)",
-                             (key, json.dumps(dataclasses.asdict(response))))
+            self._db.execute(
+                "INSERT OR REPLACE INTO responses VALUES (?, ?)",
+                (key, json.dumps(dataclasses.asdict(response))),
+            )
         return response
 
 
 def _load(text: str) -> ChatResponse:
     data = json.loads(text)
     usage = Usage(**data["usage"])
-    return ChatResponse(data["text"], tuple(ToolCall(**c) for c in data["tool_calls"]),
-                        Usage(0, usage.prompt_tokens, usage.completion_tokens, 0.0, 1),
-                        data["model"], cached=True)
+    return ChatResponse(
+        data["text"],
+        tuple(ToolCall(**c) for c in data["tool_calls"]),
+        Usage(0, usage.prompt_tokens, usage.completion_tokens, 0.0, 1),
+        data["model"],
+        cached=True,
+    )

@@ -35,8 +35,9 @@ def within(deadline: float) -> Iterator[None]:
         _DEADLINE.reset(token)
 
 
-def _bounded(operation: Callable[[float | None], T], timeout: float | None,
-             error: type[Exception]) -> T:
+def _bounded(
+    operation: Callable[[float | None], T], timeout: float | None, error: type[Exception]
+) -> T:
     deadline = _DEADLINE.get()
     if deadline is None:
         return operation(timeout)
@@ -51,8 +52,7 @@ class _Stream(httpcore.NetworkStream):
         self._stream = stream
 
     def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
-        return _bounded(lambda t: self._stream.read(max_bytes, t), timeout,
-                        httpcore.ReadTimeout)
+        return _bounded(lambda t: self._stream.read(max_bytes, t), timeout, httpcore.ReadTimeout)
 
     def write(self, buffer: bytes, timeout: float | None = None) -> None:
         _bounded(lambda t: self._stream.write(buffer, t), timeout, httpcore.WriteTimeout)
@@ -60,10 +60,14 @@ class _Stream(httpcore.NetworkStream):
     def close(self) -> None:
         self._stream.close()
 
-    def start_tls(self, ssl_context: Any, server_hostname: str | None = None,
-                  timeout: float | None = None) -> httpcore.NetworkStream:
-        stream = _bounded(lambda t: self._stream.start_tls(ssl_context, server_hostname, t),
-                          timeout, httpcore.ConnectTimeout)
+    def start_tls(
+        self, ssl_context: Any, server_hostname: str | None = None, timeout: float | None = None
+    ) -> httpcore.NetworkStream:
+        stream = _bounded(
+            lambda t: self._stream.start_tls(ssl_context, server_hostname, t),
+            timeout,
+            httpcore.ConnectTimeout,
+        )
         return _Stream(stream)
 
     def get_extra_info(self, info: str) -> Any:
@@ -74,11 +78,21 @@ class _Backend(httpcore.NetworkBackend):
     def __init__(self) -> None:
         self._backend = httpcore.SyncBackend()
 
-    def connect_tcp(self, host: str, port: int, timeout: float | None = None,
-                    local_address: str | None = None,
-                    socket_options: Any = None) -> httpcore.NetworkStream:
-        return _Stream(_bounded(lambda t: self._backend.connect_tcp(
-            host, port, t, local_address, socket_options), timeout, httpcore.ConnectTimeout))
+    def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Any = None,
+    ) -> httpcore.NetworkStream:
+        return _Stream(
+            _bounded(
+                lambda t: self._backend.connect_tcp(host, port, t, local_address, socket_options),
+                timeout,
+                httpcore.ConnectTimeout,
+            )
+        )
 
 
 class DeadlineTransport(httpx.HTTPTransport):
@@ -90,6 +104,9 @@ class DeadlineTransport(httpx.HTTPTransport):
         # its __init__ only builds its (private) pool, so this builds that pool instead,
         # with deadline-bound sockets. httpx still maps requests, responses and errors.
         self._pool = httpcore.ConnectionPool(
-            ssl_context=httpx.create_ssl_context(), max_connections=limits.max_connections,
+            ssl_context=httpx.create_ssl_context(),
+            max_connections=limits.max_connections,
             max_keepalive_connections=limits.max_keepalive_connections,
-            keepalive_expiry=limits.keepalive_expiry, network_backend=_Backend())
+            keepalive_expiry=limits.keepalive_expiry,
+            network_backend=_Backend(),
+        )

@@ -18,8 +18,12 @@ class ScriptedModel:
     ``prompts`` keeps every message list received. Thread-safe.
     """
 
-    def __init__(self, replies: list | Callable[[list[dict]], object], delay: float = 0.0,
-                 name: str = "scripted"):
+    def __init__(
+        self,
+        replies: list | Callable[[list[dict]], object],
+        delay: float = 0.0,
+        name: str = "scripted",
+    ):
         self.replies = replies
         self.delay = delay
         self.name = name
@@ -35,8 +39,9 @@ class ScriptedModel:
     def calls(self) -> int:
         return len(self.prompts)
 
-    def complete(self, messages: list[dict], tools: list[dict] | None = None,
-                 **params) -> ChatResponse:
+    def complete(
+        self, messages: list[dict], tools: list[dict] | None = None, **params
+    ) -> ChatResponse:
         with self._lock:
             index = len(self.prompts)
             self.prompts.append(messages)
@@ -47,8 +52,9 @@ class ScriptedModel:
         elif index < len(self.replies):
             reply = self.replies[index]
         else:
-            raise IndexError(f"the script has {len(self.replies)} replies; call {index + 1} "
-                             f"asked for another")
+            raise IndexError(
+                f"the script has {len(self.replies)} replies; call {index + 1} asked for another"
+            )
         if isinstance(reply, Exception):
             raise reply
         if isinstance(reply, ChatResponse):
@@ -56,8 +62,9 @@ class ScriptedModel:
         if isinstance(reply, ToolCall):
             return ChatResponse("", (reply,), Usage(1, 0, 0, self.delay), self.name)
         words = sum(len(m.get("content") or "") for m in messages) // 4
-        return ChatResponse(str(reply), (), Usage(1, words, len(str(reply)) // 4, self.delay),
-                            self.name)
+        return ChatResponse(
+            str(reply), (), Usage(1, words, len(str(reply)) // 4, self.delay), self.name
+        )
 
 
 class InteractiveModel:
@@ -70,20 +77,23 @@ class InteractiveModel:
         self.name = name
         self.params: dict = {}
 
-    def complete(self, messages: list[dict], tools: list[dict] | None = None,
-                 **params) -> ChatResponse:
+    def complete(
+        self, messages: list[dict], tools: list[dict] | None = None, **params
+    ) -> ChatResponse:
         start = time.monotonic()
         for message in messages:
-            print(f"--- {message.get('role', '?')} ---\n{message.get('content') or ''}",
-                  file=self.stdout)
+            print(
+                f"--- {message.get('role', '?')} ---\n{message.get('content') or ''}",
+                file=self.stdout,
+            )
         if tools:
             print("--- tools: " + ", ".join(t["function"]["name"] for t in tools), file=self.stdout)
-        print("--- your reply (end with a line holding only '.') ---", file=self.stdout,
-              flush=True)
+        print("--- your reply (end with a line holding only '.') ---", file=self.stdout, flush=True)
         lines = []
         for line in self.stdin:
             if line.rstrip("\n") == ".":
                 break
             lines.append(line.rstrip("\n"))
-        return ChatResponse("\n".join(lines), (), Usage(1, 0, 0, time.monotonic() - start),
-                            self.name)
+        return ChatResponse(
+            "\n".join(lines), (), Usage(1, 0, 0, time.monotonic() - start), self.name
+        )

@@ -23,9 +23,14 @@ from typing import Any
 
 def completion(model: str, message: dict) -> dict:
     """A well-formed chat completion body holding ``message``."""
-    return {"id": "x", "object": "chat.completion", "created": 0, "model": model,
-            "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
-            "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18}}
+    return {
+        "id": "x",
+        "object": "chat.completion",
+        "created": 0,
+        "model": model,
+        "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
+    }
 
 
 class FakeChatServer:
@@ -63,8 +68,9 @@ class FakeChatServer:
                 kind, *rest = item
                 if kind == "status":
                     error = {"error": {"message": f"scripted {rest[0]}"}}
-                    self._send(rest[0], json.dumps(error).encode(),
-                               rest[1] if len(rest) > 1 else {})
+                    self._send(
+                        rest[0], json.dumps(error).encode(), rest[1] if len(rest) > 1 else {}
+                    )
                 elif kind == "json":
                     self._send(200, json.dumps(rest[0]).encode())
                 elif kind == "raw":
@@ -77,9 +83,17 @@ class FakeChatServer:
                     message = {"role": "assistant", "content": rest[0]}
                     self._send(200, json.dumps(completion(model, message)).encode())
                 elif kind == "tool":
-                    message = {"role": "assistant", "content": None, "tool_calls": [
-                        {"id": "call_1", "type": "function",
-                         "function": {"name": rest[0], "arguments": rest[1]}}]}
+                    message = {
+                        "role": "assistant",
+                        "content": None,
+                        "tool_calls": [
+                            {
+                                "id": "call_1",
+                                "type": "function",
+                                "function": {"name": rest[0], "arguments": rest[1]},
+                            }
+                        ],
+                    }
                     self._send(200, json.dumps(completion(model, message)).encode())
                 else:
                     raise ValueError(f"unknown script item {item!r}")
@@ -103,15 +117,16 @@ class FakeChatServer:
                 for i in range(len(data)):
                     if server._stopping.wait(seconds_per_byte):
                         return
-                    self.wfile.write(data[i:i + 1])
+                    self.wfile.write(data[i : i + 1])
                     self.wfile.flush()
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
         self._httpd.block_on_close = False
         self.url = f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
-        self._thread = threading.Thread(target=self._httpd.serve_forever,
-                                        kwargs={"poll_interval": 0.05}, daemon=True)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
 
     def __enter__(self) -> "FakeChatServer":
         self._thread.start()

@@ -19,11 +19,18 @@ def call_model(model: ChatModel, messages: list[dict], **params) -> ChatResponse
         raise
     except Exception as exc:
         raise LLMError("client", f"{type(exc).__name__}: {exc}") from exc
-    if not (isinstance(reply, ChatResponse) and isinstance(reply.text, str)
-            and isinstance(reply.usage, Usage) and isinstance(reply.tool_calls, tuple)
-            and all(isinstance(call, ToolCall) for call in reply.tool_calls)):
+    if not (
+        isinstance(reply, ChatResponse)
+        and isinstance(reply.text, str)
+        and isinstance(reply.usage, Usage)
+        and isinstance(reply.tool_calls, tuple)
+        and all(isinstance(call, ToolCall) for call in reply.tool_calls)
+    ):
         shown = repr(reply)
-        raise LLMError("bad_response", f"{getattr(model, 'name', type(model).__name__)} "
-                                       f"returned {shown[:200]}{'...' * (len(shown) > 200)}, "
-                                       f"not a ChatResponse with text")
+        raise LLMError(
+            "bad_response",
+            f"{getattr(model, 'name', type(model).__name__)} "
+            f"returned {shown[:200]}{'...' * (len(shown) > 200)}, "
+            f"not a ChatResponse with text",
+        )
     return reply

@@ -38,10 +38,19 @@ class OpenAIChat:
     ``api_key`` not given here is read from OPENAI_API_KEY where the copy is made.
     """
 
-    def __init__(self, model: str, base_url: str | None = None, api_key: str | None = None,
-                 max_retries: int = 5, backoff: float = 1.0, max_backoff: float = 30.0,
-                 timeout: float = 120.0, deadline: float | None = None,
-                 max_retry_after: float = 60.0, **params):
+    def __init__(
+        self,
+        model: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        max_retries: int = 5,
+        backoff: float = 1.0,
+        max_backoff: float = 30.0,
+        timeout: float = 120.0,
+        deadline: float | None = None,
+        max_retry_after: float = 60.0,
+        **params,
+    ):
         unknown = set(params) - set(_PASS_THROUGH)
         if unknown:
             raise ValueError(f"unknown model parameters: {sorted(unknown)}")
@@ -61,16 +70,24 @@ class OpenAIChat:
 
         from .deadline import DeadlineTransport  # needs httpx, which comes with openai
 
-        key = self._api_key or os.environ.get("OPENAI_API_KEY") or \
-            ("local" if self.base_url else None)
+        key = (
+            self._api_key
+            or os.environ.get("OPENAI_API_KEY")
+            or ("local" if self.base_url else None)
+        )
         if key is None:
             raise LLMError("auth", "OPENAI_API_KEY is not set")
         self._openai = openai
         http_client = openai.DefaultHttpxClient(
-            transport=DeadlineTransport(openai.DEFAULT_CONNECTION_LIMITS))
-        self._client = openai.OpenAI(api_key=key, base_url=self.base_url,
-                                     timeout=self._timeout, max_retries=0,
-                                     http_client=http_client)
+            transport=DeadlineTransport(openai.DEFAULT_CONNECTION_LIMITS)
+        )
+        self._client = openai.OpenAI(
+            api_key=key,
+            base_url=self.base_url,
+            timeout=self._timeout,
+            max_retries=0,
+            http_client=http_client,
+        )
 
     def __getstate__(self) -> dict:
         return {k: v for k, v in self.__dict__.items() if k not in ("_openai", "_client")}
@@ -79,8 +96,9 @@ class OpenAIChat:
         self.__dict__.update(state)
         self._connect()
 
-    def complete(self, messages: list[dict], tools: list[dict] | None = None,
-                 **params) -> ChatResponse:
+    def complete(
+        self, messages: list[dict], tools: list[dict] | None = None, **params
+    ) -> ChatResponse:
         from .deadline import within
 
         request = {**self.params, **params}
@@ -92,7 +110,8 @@ class OpenAIChat:
             for attempt in range(self.max_retries + 1):
                 try:
                     raw = self._client.chat.completions.with_raw_response.create(
-                        model=self.name, messages=messages, **request)
+                        model=self.name, messages=messages, **request
+                    )
                 except Exception as exc:  # classified below; anything else is re-raised
                     kind = self._kind(exc)
                     if kind is None:
@@ -111,13 +130,19 @@ class OpenAIChat:
             raise LLMError(kind, f"{exc} (after {attempt + 1} attempts; {spent})") from exc
         left = start + self.deadline - time.monotonic()
         response = getattr(exc, "response", None)
-        asked = retry_after(response.headers) if response is not None and \
-            response.status_code in (429, 503) else None
+        asked = (
+            retry_after(response.headers)
+            if response is not None and response.status_code in (429, 503)
+            else None
+        )
         if asked is not None:
             if asked > min(self.max_retry_after, left):
-                raise LLMError("rate_limited", f"{exc} (the server asked to wait {asked:g} s; "
-                                               f"max_retry_after is {self.max_retry_after:g} s,"
-                                               f" {spent})") from exc
+                raise LLMError(
+                    "rate_limited",
+                    f"{exc} (the server asked to wait {asked:g} s; "
+                    f"max_retry_after is {self.max_retry_after:g} s,"
+                    f" {spent})",
+                ) from exc
             return asked
         pause = self._backoff(attempt) * (0.5 + random.random() / 2)
         if pause >= left:
@@ -125,7 +150,7 @@ class OpenAIChat:
         return pause
 
     def _backoff(self, attempt: int) -> float:
-        return min(self.max_backoff, self.backoff * 2 ** attempt)
+        return min(self.max_backoff, self.backoff * 2**attempt)
 
     def _kind(self, exc: Exception) -> str | None:
         o = self._openai
@@ -158,8 +183,9 @@ def retry_after(headers: Mapping[str, str]) -> float | None:
         elif headers["retry-after"].strip().replace(".", "", 1).isdigit():
             seconds = float(headers["retry-after"])
         else:
-            seconds = max(0.0, parsedate_to_datetime(headers["retry-after"]).timestamp()
-                          - time.time())
+            seconds = max(
+                0.0, parsedate_to_datetime(headers["retry-after"]).timestamp() - time.time()
+            )
     except (ValueError, TypeError, OverflowError):
         return None
     return seconds if math.isfinite(seconds) and seconds >= 0 else None

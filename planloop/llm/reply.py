@@ -31,14 +31,17 @@ def parse_reply(body: bytes, model: str, seconds: float) -> ChatResponse:
         message = choices[0].get("message") if isinstance(choices[0], dict) else None
         if not isinstance(message, dict):
             raise _Malformed("the first choice has no 'message' object")
-        return ChatResponse(_text(message.get("content")), _tool_calls(message.get("tool_calls")),
-                            _usage(data.get("usage"), seconds),
-                            data["model"] if isinstance(data.get("model"), str) and data["model"]
-                            else model)
+        return ChatResponse(
+            _text(message.get("content")),
+            _tool_calls(message.get("tool_calls")),
+            _usage(data.get("usage"), seconds),
+            data["model"] if isinstance(data.get("model"), str) and data["model"] else model,
+        )
     except (_Malformed, ValueError, RecursionError) as exc:
         why = str(exc) if not isinstance(exc, RecursionError) else "JSON nested too deeply"
-        raise LLMError("bad_response", f"{why}; the body ({len(body)} bytes) begins "
-                                       f"{excerpt(body)}") from None
+        raise LLMError(
+            "bad_response", f"{why}; the body ({len(body)} bytes) begins {excerpt(body)}"
+        ) from None
 
 
 def excerpt(body: bytes, limit: int = EXCERPT) -> str:
@@ -53,8 +56,9 @@ def _text(content: object) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list) and all(
-            isinstance(part, dict) and part.get("type") == "text"
-            and isinstance(part.get("text"), str) for part in content):
+        isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str)
+        for part in content
+    ):
         return "".join(part["text"] for part in content)
     raise _Malformed(f"the message content is a {type(content).__name__}, not text")
 
@@ -87,8 +91,10 @@ def _tool_call(call: object) -> ToolCall:
 
 
 def _usage(usage: object, seconds: float) -> Usage:
-    counts = [usage.get(key) if isinstance(usage, dict) else None
-              for key in ("prompt_tokens", "completion_tokens")]
+    counts = [
+        usage.get(key) if isinstance(usage, dict) else None
+        for key in ("prompt_tokens", "completion_tokens")
+    ]
     if all(type(count) is int and count >= 0 for count in counts):
         return Usage(1, counts[0], counts[1], seconds)
     return Usage(1, 0, 0, seconds, unmetered_calls=1)

@@ -28,29 +28,57 @@ def _positive(kind):
         if not value > 0:
             raise argparse.ArgumentTypeError(f"must be positive, not {text}")
         return value
+
     parse.__name__ = kind.__name__  # argparse names it in errors
     return parse
 
 
 def parser() -> argparse.ArgumentParser:
-    cli = argparse.ArgumentParser("planloop-mcp", description=DESCRIPTION,
-                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    cli.add_argument("--root", action="append", default=[], metavar="DIR",
-                     help="a folder whose files clients may name by path (repeatable); a "
-                          "relative path is taken from the first")
-    cli.add_argument("--max-bytes", type=_positive(int), default=MAX_BYTES, metavar="N",
-                     help=f"the largest domain or problem, as text or file (default {MAX_BYTES:,})")
-    cli.add_argument("--max-sessions", type=_positive(int), default=MAX_SESSIONS, metavar="N",
-                     help=f"the most sessions open at once (default {MAX_SESSIONS}); past it "
-                          "start_session is an error until close_session or idle expiry")
-    cli.add_argument("--idle-timeout", type=_positive(float), default=IDLE_TIMEOUT,
-                     metavar="SECONDS", help="close a session unused this long "
-                                             f"(default {IDLE_TIMEOUT:g})")
-    cli.add_argument("--max-ground-actions", type=_positive(int), default=MAX_GROUND_ACTIONS,
-                     metavar="N", help="the ground actions the open sessions' tasks may hold "
-                     "together, each task counted at its largest possible size before it is "
-                     f"grounded (default {MAX_GROUND_ACTIONS:,}, about 1 GB); a larger task "
-                     "is an error")
+    cli = argparse.ArgumentParser(
+        "planloop-mcp",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    cli.add_argument(
+        "--root",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a folder whose files clients may name by path (repeatable); a "
+        "relative path is taken from the first",
+    )
+    cli.add_argument(
+        "--max-bytes",
+        type=_positive(int),
+        default=MAX_BYTES,
+        metavar="N",
+        help=f"the largest domain or problem, as text or file (default {MAX_BYTES:,})",
+    )
+    cli.add_argument(
+        "--max-sessions",
+        type=_positive(int),
+        default=MAX_SESSIONS,
+        metavar="N",
+        help=f"the most sessions open at once (default {MAX_SESSIONS}); past it "
+        "start_session is an error until close_session or idle expiry",
+    )
+    cli.add_argument(
+        "--idle-timeout",
+        type=_positive(float),
+        default=IDLE_TIMEOUT,
+        metavar="SECONDS",
+        help=f"close a session unused this long (default {IDLE_TIMEOUT:g})",
+    )
+    cli.add_argument(
+        "--max-ground-actions",
+        type=_positive(int),
+        default=MAX_GROUND_ACTIONS,
+        metavar="N",
+        help="the ground actions the open sessions' tasks may hold "
+        "together, each task counted at its largest possible size before it is "
+        f"grounded (default {MAX_GROUND_ACTIONS:,}, about 1 GB); a larger task "
+        "is an error",
+    )
     return cli
 
 
@@ -63,8 +91,12 @@ def main(argv: list[str] | None = None) -> None:
         if (exc.name or "").partition(".")[0] != "mcp":
             raise
         raise SystemExit("planloop-mcp needs the MCP SDK: pip install 'planloop[mcp]'") from None
-    registry = SessionRegistry(Sandbox.of(args.root, args.max_bytes), args.max_sessions,
-                               args.idle_timeout, args.max_ground_actions)
+    registry = SessionRegistry(
+        Sandbox.of(args.root, args.max_bytes),
+        args.max_sessions,
+        args.idle_timeout,
+        args.max_ground_actions,
+    )
     build_server(registry).run("stdio")
 
 

@@ -32,7 +32,7 @@ def excerpt(text: object) -> str:
 def shorten(text: str) -> str:
     """The first line of ``text``, cut after :data:`EXCERPT` characters."""
     line = text.strip().partition("\n")[0]
-    return line if len(line) <= EXCERPT else line[:EXCERPT - 3] + "..."
+    return line if len(line) <= EXCERPT else line[: EXCERPT - 3] + "..."
 
 
 @dataclass(frozen=True)
@@ -60,8 +60,10 @@ class Sandbox:
             raise SandboxError(f"the {stage} must be PDDL text, not {type(value).__name__}")
         if "(" in value:
             if len(value) > self.max_bytes:
-                raise SandboxError(f"the {stage} text has {len(value):,} characters, more than "
-                                   f"the limit of {self.max_bytes:,} (--max-bytes)")
+                raise SandboxError(
+                    f"the {stage} text has {len(value):,} characters, more than "
+                    f"the limit of {self.max_bytes:,} (--max-bytes)"
+                )
             return Source(value if "\n" in value else value + "\n")  # never read as a path
         path = self.path(value, stage)
         if not path.is_file():
@@ -69,8 +71,10 @@ class Sandbox:
         with path.open("rb") as file:
             data = file.read(self.max_bytes + 1)
         if len(data) > self.max_bytes:
-            raise SandboxError(f"the {stage} file {excerpt(value)} has more than "
-                               f"{self.max_bytes:,} bytes (--max-bytes)")
+            raise SandboxError(
+                f"the {stage} file {excerpt(value)} has more than "
+                f"{self.max_bytes:,} bytes (--max-bytes)"
+            )
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
@@ -81,9 +85,11 @@ class Sandbox:
         """The existing file or folder ``value`` names, resolved under a root (a relative
         path is taken from the first root)."""
         if not self.roots:
-            raise SandboxError(f"the {stage} {excerpt(value)} is not PDDL text, and paths are "
-                               "not accepted: send the PDDL itself, or start the server with "
-                               "--root DIR")
+            raise SandboxError(
+                f"the {stage} {excerpt(value)} is not PDDL text, and paths are "
+                "not accepted: send the PDDL itself, or start the server with "
+                "--root DIR"
+            )
         try:
             path = (self.roots[0] / value).resolve()
             inside = any(path.is_relative_to(root) for root in self.roots)
@@ -105,8 +111,9 @@ class Sandbox:
             found = []
             for value in values if many else [values]:
                 if not isinstance(value, str):
-                    raise SandboxError(f"{key} must be PDDL text or a path, not "
-                                       f"{type(value).__name__}")
+                    raise SandboxError(
+                        f"{key} must be PDDL text or a path, not {type(value).__name__}"
+                    )
                 if "(" in value:
                     found.append(self.read(value, key).text)
                 else:

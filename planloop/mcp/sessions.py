@@ -41,8 +41,11 @@ from .text_session import TextSession
 
 STATE = ("facts", "observation", "goal_reached")
 _KEYS = {  # session method -> the keys of its answer
-    "state": STATE, "execute": STATE, "reset": STATE,
-    "applicable_actions": ("actions",), "history": ("actions",),
+    "state": STATE,
+    "execute": STATE,
+    "reset": STATE,
+    "applicable_actions": ("actions",),
+    "history": ("actions",),
     "validate_plan": ("valid", "failure", "failed_step", "advice"),
 }
 _STARTED = ("goal", "instance", "domain", "problem", *STATE)
@@ -68,9 +71,14 @@ class SessionRegistry:
     """Open sessions by id, within the bounds above, reading PDDL through ``sandbox`` (by default: text only).
     Thread-safe: one call at a time. ``clock`` (seconds) times idleness."""
 
-    def __init__(self, sandbox: Sandbox | None = None, max_sessions: int = MAX_SESSIONS,
-                 idle_timeout: float = IDLE_TIMEOUT,
-                 max_ground_actions: int = MAX_GROUND_ACTIONS, clock=time.monotonic):
+    def __init__(
+        self,
+        sandbox: Sandbox | None = None,
+        max_sessions: int = MAX_SESSIONS,
+        idle_timeout: float = IDLE_TIMEOUT,
+        max_ground_actions: int = MAX_GROUND_ACTIONS,
+        clock=time.monotonic,
+    ):
         self.sandbox = Sandbox() if sandbox is None else sandbox
         self.max_sessions, self.idle_timeout = max_sessions, idle_timeout
         self.max_ground_actions, self._clock = max_ground_actions, clock
@@ -81,15 +89,27 @@ class SessionRegistry:
     def environments() -> dict:
         """Every registered environment: its id, whether it is fully observable (a
         session's state is then PDDL facts, else the observation) and what it is."""
-        return {"environments": [
-            {"env_id": env_id, "fully_observable": env_id in FULLY_OBSERVABLE,
-             "description": inspect.getdoc(load_env_creator(entry)).splitlines()[0]}
-            for env_id, (entry, _) in ENVIRONMENTS.items()]}
+        return {
+            "environments": [
+                {
+                    "env_id": env_id,
+                    "fully_observable": env_id in FULLY_OBSERVABLE,
+                    "description": inspect.getdoc(load_env_creator(entry)).splitlines()[0],
+                }
+                for env_id, (entry, _) in ENVIRONMENTS.items()
+            ]
+        }
 
-    def start(self, env_id: str | None = None, instance: int | None = None,
-              seed: int | None = None, options: dict | None = None,
-              env_kwargs: dict | None = None, domain: str | None = None,
-              problem: str | None = None) -> dict:
+    def start(
+        self,
+        env_id: str | None = None,
+        instance: int | None = None,
+        seed: int | None = None,
+        options: dict | None = None,
+        env_kwargs: dict | None = None,
+        domain: str | None = None,
+        problem: str | None = None,
+    ) -> dict:
         """Open a session on a registered environment or on PDDL text; its id, goal and
         initial state."""
         with self._lock:
@@ -98,7 +118,8 @@ class SessionRegistry:
                 raise SessionError(
                     f"too many sessions: {len(self._sessions)} are open, the most this server "
                     f"allows (--max-sessions); close_session frees one, and a session unused "
-                    f"for {self.idle_timeout:g} s closes by itself (--idle-timeout)")
+                    f"for {self.idle_timeout:g} s closes by itself (--idle-timeout)"
+                )
             if env_id is None:
                 if domain is None or problem is None:
                     raise SessionError("give env_id, or both domain and problem")
@@ -108,13 +129,18 @@ class SessionRegistry:
             elif domain is not None or problem is not None:
                 raise SessionError("give env_id, or domain and problem, not both")
             else:
-                options = {**(options or {}),
-                           **({} if instance is None else {"instance": instance})}
+                options = {
+                    **(options or {}),
+                    **({} if instance is None else {"instance": instance}),
+                }
                 session, started, size = self._open(env_id, env_kwargs, seed, options)
             session_id = secrets.token_urlsafe(16)
             self._sessions[session_id] = _Live(session, size, self._clock())
-        return {"session_id": session_id, "env_id": env_id,
-                **{key: started[key] for key in _STARTED if key in started}}
+        return {
+            "session_id": session_id,
+            "env_id": env_id,
+            **{key: started[key] for key in _STARTED if key in started},
+        }
 
     def run(self, session_id: str, method: str, **arguments) -> dict:
         """Session ``session_id``'s ``method`` (an EngineSession method name)."""
@@ -156,8 +182,10 @@ class SessionRegistry:
     def _open_pddl(self, domain: str, problem: str) -> tuple[EngineSession, dict, int]:
         """A started session on PDDL from the client, its start answer and its size."""
         try:
-            sources = {"domain": self.sandbox.read(domain, "domain"),
-                       "problem": self.sandbox.read(problem, "problem")}
+            sources = {
+                "domain": self.sandbox.read(domain, "domain"),
+                "problem": self.sandbox.read(problem, "problem"),
+            }
         except SandboxError as exc:
             raise SessionError(str(exc)) from None
         size = self._fits(sources)
@@ -165,15 +193,21 @@ class SessionRegistry:
         result = session.start(sources["domain"].text, sources["problem"].text)
         if "error" in result:  # beyond the reader: grounding refused the task
             on_disk = any(source.path is not None for source in sources.values())
-            raise SessionError("cannot ground the task" if on_disk else
-                               f"cannot ground the task: {shorten(result['error'])}")
+            raise SessionError(
+                "cannot ground the task"
+                if on_disk
+                else f"cannot ground the task: {shorten(result['error'])}"
+            )
         return session, result, size
 
     def _fits(self, sources: dict[str, Source]) -> int:
         """The task's largest possible size, if the ground-action budget has room for it."""
         try:
-            task = parse(sources["domain"].text, sources["problem"].text,
-                         Limits(max_bytes=self.sandbox.max_bytes))
+            task = parse(
+                sources["domain"].text,
+                sources["problem"].text,
+                Limits(max_bytes=self.sandbox.max_bytes),
+            )
         except PDDLError as exc:
             raise SessionError(unreadable(exc, sources)) from None
         size = ground_actions(*task)
@@ -182,15 +216,19 @@ class SessionRegistry:
             raise SessionError(
                 f"the task is too large: it may ground {size:,} actions, and the live sessions "
                 f"hold {held:,} of the {self.max_ground_actions:,} this server allows "
-                f"(--max-ground-actions); close sessions, or send a smaller task")
+                f"(--max-ground-actions); close sessions, or send a smaller task"
+            )
         return size
 
-    def _open(self, env_id: str, env_kwargs: dict | None, seed: int | None,
-              options: dict) -> tuple[EngineSession | TextSession, dict, int]:
+    def _open(
+        self, env_id: str, env_kwargs: dict | None, seed: int | None, options: dict
+    ) -> tuple[EngineSession | TextSession, dict, int]:
         """A started session on ``env_id``, its start answer and its size."""
         if env_id not in ENVIRONMENTS:
-            raise SessionError(f"unknown environment {excerpt(env_id)}; the environments are "
-                               + ", ".join(ENVIRONMENTS))
+            raise SessionError(
+                f"unknown environment {excerpt(env_id)}; the environments are "
+                + ", ".join(ENVIRONMENTS)
+            )
         try:
             env_kwargs, on_disk = self.sandbox.env_kwargs(env_kwargs or {})
         except SandboxError as exc:
@@ -206,8 +244,16 @@ class SessionRegistry:
             said = "" if on_disk else f": {shorten(str(exc))}"
             raise SessionError(f"cannot start {env_id}: {type(exc).__name__}{said}") from exc
         session, started, size = self._open_pddl(info["domain_pddl"], info["problem_pddl"])
-        return session, {**started, "instance": info["instance"],
-                         "domain": info["domain_pddl"], "problem": info["problem_pddl"]}, size
+        return (
+            session,
+            {
+                **started,
+                "instance": info["instance"],
+                "domain": info["domain_pddl"],
+                "problem": info["problem_pddl"],
+            },
+            size,
+        )
 
 
 def _checked(result: dict) -> dict:

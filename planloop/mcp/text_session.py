@@ -18,8 +18,13 @@ class TextSession:
     """One episode of ``env_id`` (made with ``env_kwargs``, reset with ``seed`` and
     ``options``); a reset or a plan check starts the same instance again."""
 
-    def __init__(self, env_id: str, env_kwargs: dict | None = None, seed: int | None = None,
-                 options: dict | None = None):
+    def __init__(
+        self,
+        env_id: str,
+        env_kwargs: dict | None = None,
+        seed: int | None = None,
+        options: dict | None = None,
+    ):
         self.env_id, self.env_kwargs = env_id, dict(env_kwargs or {})
         self._reset_args = {"seed": seed, "options": dict(options or {})}
         self.env: gym.Env | None = None
@@ -30,8 +35,12 @@ class TextSession:
         self.reset()
         # pin the instance a seed (or none) drew, so that every reset plays it again
         self._reset_args["options"]["instance"] = self.info["instance"]
-        return {"started": True, "goal": self.info["task"], "instance": self.info["instance"],
-                **self.state()}
+        return {
+            "started": True,
+            "goal": self.info["task"],
+            "instance": self.info["instance"],
+            **self.state(),
+        }
 
     def state(self) -> dict:
         return {"observation": self.obs, "goal_reached": bool(self.info["won"])}
@@ -70,11 +79,16 @@ class TextSession:
                 error = action_failure(info)
                 if error is not None:
                     kind = "precondition" if error["kind"] == "inapplicable" else "bad_action"
-                    return _verdict(False, kind, number, f"{excerpt(command)} at step {number}: "
-                                    + _said(error, with_unmet=True))
+                    return _verdict(
+                        False,
+                        kind,
+                        number,
+                        f"{excerpt(command)} at step {number}: " + _said(error, with_unmet=True),
+                    )
                 if (terminated or truncated) and number < len(steps):
-                    return _verdict(False, "episode_over", number + 1,
-                                    f"The episode ended after step {number}.")
+                    return _verdict(
+                        False, "episode_over", number + 1, f"The episode ended after step {number}."
+                    )
         finally:
             env.close()
         if not info["won"]:

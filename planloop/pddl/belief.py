@@ -90,8 +90,10 @@ class Belief:
             facts |= c.facts
         size = math.prod(len(c.assignments) for c in merged)
         if size > max_component:
-            raise ValueError(f"applying {action.text} merges unknown facts into a component of "
-                             f"{size:,} assignments, more than max_belief={max_component:,}")
+            raise ValueError(
+                f"applying {action.text} merges unknown facts into a component of "
+                f"{size:,} assignments, more than max_belief={max_component:,}"
+            )
         parts = []
         if mixed:
             assignments = []
@@ -103,8 +105,7 @@ class Belief:
                         w_add, w_delete = w_add | c_add, w_delete | c_delete
                 assignments.append(((world & ~w_delete) | w_add) & facts)
             parts.append((facts, assignments))
-        parts += [(c.facts, [((a & ~delete) | add) & c.facts for a in c.assignments])
-                  for c in rest]
+        parts += [(c.facts, [((a & ~delete) | add) & c.facts for a in c.assignments]) for c in rest]
         return normal(((known & ~delete) | add) & ~(unknown | facts), parts)
 
     def sense(self, fact: int, value: bool) -> Belief:

@@ -42,17 +42,28 @@ class ContingentTask:
     the belief (a ValueError naming it past the bound); an initial belief without worlds
     is a ValueError."""
 
-    def __init__(self, domain: Domain, problem: Problem, limits: Limits = Limits(),
-                 max_belief: int = MAX_BELIEF):
+    def __init__(
+        self,
+        domain: Domain,
+        problem: Problem,
+        limits: Limits = Limits(),
+        max_belief: int = MAX_BELIEF,
+    ):
         self.domain, self.problem, self.max_belief = domain, problem, max_belief
-        uncertain = tuple(dict.fromkeys(problem.unknown + tuple(
-            lit.atom for clause in problem.clauses for lit in clause.literals)))
+        uncertain = tuple(
+            dict.fromkeys(
+                problem.unknown
+                + tuple(lit.atom for clause in problem.clauses for lit in clause.literals)
+            )
+        )
         predicates = tuple(sorted({a.predicate for a in uncertain}))
         # grounded from every fact that may be true initially, with the uncertain
         # predicates kept as fluents: no action of any world is pruned
         self.task: Task = ground(
             replace(domain, uncertain_predicates=predicates),
-            replace(problem, init=tuple(dict.fromkeys(problem.init + uncertain))), limits)
+            replace(problem, init=tuple(dict.fromkeys(problem.init + uncertain))),
+            limits,
+        )
         self.init: Belief = _initial_belief(self.task, problem, uncertain, max_belief)
         self._observed: dict[GroundAction, tuple[int, ...]] = {}
         self._extra: dict[GroundAction, tuple] = {}
@@ -78,7 +89,8 @@ class ContingentTask:
             binding = dict(zip((p.name for p in schema.params), action.args))
             found = self._observed[action] = tuple(
                 self.task.fact_id(Atom(a.predicate, tuple(binding.get(t, t) for t in a.args)))
-                for a in schema.observe)
+                for a in schema.observe
+            )
         return found
 
     def is_sensing(self, action: GroundAction) -> bool:
@@ -115,11 +127,11 @@ class ContingentTask:
         if not rest:
             return True
         condition = cond.conjoin(rest)
-        return belief.failing_world(cond.compile_condition(condition),
-                                    facts_of(condition)) is None
+        return belief.failing_world(cond.compile_condition(condition), facts_of(condition)) is None
 
-    def step(self, belief: Belief, world: int,
-             action: GroundAction) -> tuple[Belief, int, tuple[Sensed, ...]]:
+    def step(
+        self, belief: Belief, world: int, action: GroundAction
+    ) -> tuple[Belief, int, tuple[Sensed, ...]]:
         """(belief, world, what was sensed) after an admissible ``action``."""
         if not self.is_sensing(action):
             return belief.apply(action, self.max_belief), action.apply(world), ()
@@ -137,13 +149,17 @@ class ContingentTask:
             rest = cond.literal_masks(action.precondition)
             rest = rest[2] if rest is not None else (False,)
             condition = cond.conjoin(rest)
-            found = self._extra[action] = (None, 0) if condition is True else \
-                (cond.compile_condition(condition), facts_of(condition))
+            found = self._extra[action] = (
+                (None, 0)
+                if condition is True
+                else (cond.compile_condition(condition), facts_of(condition))
+            )
         return found
 
     # -- evaluators ------------------------------------------------------------------
-    def gold_path(self, belief: Belief, world: int,
-                  budget: int = GOLD_BUDGET) -> list[GroundAction] | None:
+    def gold_path(
+        self, belief: Belief, world: int, budget: int = GOLD_BUDGET
+    ) -> list[GroundAction] | None:
         """A shortest list of actions that makes the goal known from (``belief``,
         ``world``), by breadth-first search over (world, belief); None when there is none
         or past ``budget`` nodes. Sensing a fact already known is never tried."""
@@ -157,7 +173,8 @@ class ContingentTask:
             now_world, now_belief = node
             for action in self.admissible(now_belief):
                 if self.is_sensing(action) and not any(
-                        now_belief.unknown >> fid & 1 for fid in self.observed(action)):
+                    now_belief.unknown >> fid & 1 for fid in self.observed(action)
+                ):
                     continue
                 next_belief, next_world, _ = self.step(now_belief, now_world, action)
                 child = (next_world, next_belief)
@@ -174,24 +191,37 @@ class ContingentTask:
     def world_pddl(self, world: int) -> tuple[str, str]:
         """``world`` as a plain PDDL task: (domain without its sensing actions, problem
         whose ``:init`` lists the world's true facts)."""
-        domain = replace(self.domain, requirements=tuple(
-            r for r in self.domain.requirements if r != ":contingent"), actions={
-            name: a for name, a in self.domain.actions.items() if not a.observe})
-        problem = replace(self.problem, domain_name=domain.name, init=tuple(self.task.atoms(world)),
-                          unknown=(), clauses=())
+        domain = replace(
+            self.domain,
+            requirements=tuple(r for r in self.domain.requirements if r != ":contingent"),
+            actions={name: a for name, a in self.domain.actions.items() if not a.observe},
+        )
+        problem = replace(
+            self.problem,
+            domain_name=domain.name,
+            init=tuple(self.task.atoms(world)),
+            unknown=(),
+            clauses=(),
+        )
         return write_domain(domain), write_problem(problem, domain)
 
 
-def load_contingent(domain: str | os.PathLike, problem: str | os.PathLike,
-                    limits: Limits = Limits(), strict: bool = False,
-                    max_belief: int = MAX_BELIEF) -> ContingentTask:
+def load_contingent(
+    domain: str | os.PathLike,
+    problem: str | os.PathLike,
+    limits: Limits = Limits(),
+    strict: bool = False,
+    max_belief: int = MAX_BELIEF,
+) -> ContingentTask:
     """Read a contingent domain and problem (paths or PDDL text) and ground them."""
-    return ContingentTask(*parse(domain, problem, limits, strict, contingent=True), limits,
-                          max_belief)
+    return ContingentTask(
+        *parse(domain, problem, limits, strict, contingent=True), limits, max_belief
+    )
 
 
-def _initial_belief(task: Task, problem: Problem, uncertain: tuple[Atom, ...],
-                    max_belief: int) -> Belief:
+def _initial_belief(
+    task: Task, problem: Problem, uncertain: tuple[Atom, ...], max_belief: int
+) -> Belief:
     """The worlds of ``problem``'s ``:init``: its facts true, each component of the
     uncertain facts (those sharing a clause) in each of its satisfying assignments,
     every other fact false. A fact both listed and uncertain is true."""
@@ -200,8 +230,10 @@ def _initial_belief(task: Task, problem: Problem, uncertain: tuple[Atom, ...],
     known = 0
     for atom in problem.init:
         known |= 1 << task.fact_id(atom)
-    clauses = [(c.kind == "oneof", [(index[task.fact_id(lit.atom)], lit.negated)
-                                    for lit in c.literals]) for c in problem.clauses]
+    clauses = [
+        (c.kind == "oneof", [(index[task.fact_id(lit.atom)], lit.negated) for lit in c.literals])
+        for c in problem.clauses
+    ]
     clauses += [(False, [(i, False)]) for i, fid in enumerate(variables) if known >> fid & 1]
     for fid in variables:
         known &= ~(1 << fid)
@@ -225,16 +257,22 @@ def _initial_belief(task: Task, problem: Problem, uncertain: tuple[Atom, ...],
     parts = []
     for key, items in members.items():
         local = {v: j for j, v in enumerate(items)}
-        local_clauses = [(exact, [(local[v], neg) for v, neg in lits])
-                         for exact, lits in of_group.get(key, [])]
-        names = ", ".join(str(task.facts[variables[i]]) for i in items[:4]) + \
-            (", ..." if len(items) > 4 else "")
+        local_clauses = [
+            (exact, [(local[v], neg) for v, neg in lits]) for exact, lits in of_group.get(key, [])
+        ]
+        names = ", ".join(str(task.facts[variables[i]]) for i in items[:4]) + (
+            ", ..." if len(items) > 4 else ""
+        )
         solutions = _assignments(len(items), local_clauses, max_belief, names)
         if not solutions:
-            raise ValueError(f"the initial belief is empty: no assignment of {names} satisfies "
-                             f"the 'oneof' and 'or' of ':init'")
-        masks = [sum(1 << variables[items[j]] for j in range(len(items)) if s >> j & 1)
-                 for s in solutions]
+            raise ValueError(
+                f"the initial belief is empty: no assignment of {names} satisfies "
+                f"the 'oneof' and 'or' of ':init'"
+            )
+        masks = [
+            sum(1 << variables[items[j]] for j in range(len(items)) if s >> j & 1)
+            for s in solutions
+        ]
         parts.append((sum(1 << variables[i] for i in items), masks))
     return normal(known, parts)
 
@@ -275,8 +313,10 @@ def _assignments(n: int, clauses: list, limit: int, names: str) -> list[int]:
         if i == n:
             found.append(sum(1 << j for j in range(n) if value[j]))
             if len(found) > limit:
-                raise ValueError(f"the unknown facts {names} have more than {limit:,} possible "
-                                 f"assignments (max_belief={limit:,}): raise max_belief")
+                raise ValueError(
+                    f"the unknown facts {names} have more than {limit:,} possible "
+                    f"assignments (max_belief={limit:,}): raise max_belief"
+                )
             i -= 1
             continue
         if value[i] is not None:

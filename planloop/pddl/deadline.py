@@ -21,6 +21,7 @@ def deadline_check(deadline: float | None) -> Check | None:
     def check() -> None:
         if time.monotonic() > deadline:
             raise SearchTimeout()
+
     return check
 
 
@@ -33,4 +34,5 @@ def both(*checks: Check | None) -> Check | None:
     def check() -> None:
         for c in present:
             c()
+
     return check

@@ -19,7 +19,19 @@ from typing import Callable, Iterator
 
 from .diagnostics import quote
 from .model import (
-    TRUE, And, Atom, Domain, Equals, Exists, Forall, Formula, Imply, Not, Or, Problem, map_formula,
+    TRUE,
+    And,
+    Atom,
+    Domain,
+    Equals,
+    Exists,
+    Forall,
+    Formula,
+    Imply,
+    Not,
+    Or,
+    Problem,
+    map_formula,
 )
 from .reader import parse_domain, parse_problem
 from .source import Limits
@@ -57,8 +69,12 @@ class Equivalence:
         return self.equal
 
 
-def equivalent(domain: str | os.PathLike | Domain, problem_a: str | os.PathLike | Problem,
-               problem_b: str | os.PathLike | Problem, limits: Limits = Limits()) -> Equivalence:
+def equivalent(
+    domain: str | os.PathLike | Domain,
+    problem_a: str | os.PathLike | Problem,
+    problem_b: str | os.PathLike | Problem,
+    limits: Limits = Limits(),
+) -> Equivalence:
     """Whether ``problem_a`` and ``problem_b`` (paths, PDDL text or parsed problems) of
     ``domain`` are one task up to a renaming of objects, whatever their order and the
     order of their facts.
@@ -75,8 +91,9 @@ def equivalent(domain: str | os.PathLike | Domain, problem_a: str | os.PathLike 
     are tried for the goal.
     """
     d = domain if isinstance(domain, Domain) else parse_domain(domain, limits)
-    a, b = (p if isinstance(p, Problem) else parse_problem(p, d, limits)
-            for p in (problem_a, problem_b))
+    a, b = (
+        p if isinstance(p, Problem) else parse_problem(p, d, limits) for p in (problem_a, problem_b)
+    )
     reason = _header_reason(a, b)
     if reason:
         return Equivalence(False, reason=reason)
@@ -86,13 +103,17 @@ def equivalent(domain: str | os.PathLike | Domain, problem_a: str | os.PathLike 
 def _header_reason(a: Problem, b: Problem) -> str:
     """Why no renaming can exist: another domain, or other numbers of objects per type."""
     if a.domain_name != b.domain_name:
-        return (f"domain name mismatch: a is a problem of {quote(a.domain_name)}, "
-                f"b of {quote(b.domain_name)}")
+        return (
+            f"domain name mismatch: a is a problem of {quote(a.domain_name)}, "
+            f"b of {quote(b.domain_name)}"
+        )
     count_a, count_b = Counter(a.objects.values()), Counter(b.objects.values())
     for t in sorted(count_a.keys() | count_b.keys()):
         if count_a[t] != count_b[t]:
-            return (f"different numbers of objects of type {quote(t)}: {count_a[t]} in a, "
-                    f"{count_b[t]} in b")
+            return (
+                f"different numbers of objects of type {quote(t)}: {count_a[t]} in a, "
+                f"{count_b[t]} in b"
+            )
     return ""
 
 
@@ -136,8 +157,11 @@ def _compare(a: _Side, b: _Side) -> Equivalence:
     init = _Search(a.graph(), b.graph(), budget)
     first = same = _semantic_search(a, b, semantic, budget, init=True)
     if same is None:
-        tables = a.simple is not None and b.simple is not None \
+        tables = (
+            a.simple is not None
+            and b.simple is not None
             and not _literal_conjunction(a.simple, b.simple)
+        )
         first, same = init.first(semantic if tables else None)
         same = same if tables else None
     if first is not None:
@@ -146,17 +170,22 @@ def _compare(a: _Side, b: _Side) -> Equivalence:
             reason += "; the goals hold in the same states given the static facts"
         return Equivalence(False, same or first, True, False, same is not None, reason)
     decided = budget.left >= 0
-    goal_equal = _Search(a.graph(a.goal, init=False), b.graph(b.goal, init=False),
-                         budget).first(structural)[1] is not None
-    goal_equivalent = goal_equal or \
-        _semantic_search(a, b, semantic, budget, init=False) is not None
-    reason = _init_reason(a, b, _best_effort(a.graph(), b.graph())) if decided else \
-        f"undecided: no renaming found within {MAX_NODES:,} search steps (they may still be equal)"
+    goal_equal = (
+        _Search(a.graph(a.goal, init=False), b.graph(b.goal, init=False), budget).first(structural)[
+            1
+        ]
+        is not None
+    )
+    goal_equivalent = goal_equal or _semantic_search(a, b, semantic, budget, init=False) is not None
+    reason = (
+        _init_reason(a, b, _best_effort(a.graph(), b.graph()))
+        if decided
+        else f"undecided: no renaming found within {MAX_NODES:,} search steps (they may still be equal)"
+    )
     return Equivalence(False, {}, False, goal_equal, goal_equivalent, reason)
 
 
-def _semantic_search(a: _Side, b: _Side, semantic, budget: _Budget,
-                     init: bool) -> Mapping | None:
+def _semantic_search(a: _Side, b: _Side, semantic, budget: _Budget, init: bool) -> Mapping | None:
     """A renaming (matching the init facts too when ``init``) that maps the atoms of
     the simplified goals onto each other and under which they hold in the same states."""
     if a.simple is None or b.simple is None:
@@ -166,10 +195,14 @@ def _semantic_search(a: _Side, b: _Side, semantic, budget: _Budget,
 
 def _literal_conjunction(*formulas: Formula) -> bool:
     """Whether each formula is a literal or a conjunction of literals (or a constant)."""
+
     def literal(f):
         return isinstance(f, Atom) or isinstance(f, Not) and isinstance(f.arg, Atom)
-    return all(literal(f) or isinstance(f, And) and all(map(literal, f.args))
-               or f == FALSE for f in formulas)
+
+    return all(
+        literal(f) or isinstance(f, And) and all(map(literal, f.args)) or f == FALSE
+        for f in formulas
+    )
 
 
 # -- the search --------------------------------------------------------------------
@@ -196,7 +229,7 @@ class _Graph:
         for label, args in self.edges:
             for pos, term in enumerate(args):
                 if term in self.objects:
-                    index[label, pos, args[:pos] + args[pos + 1:]].add(term)
+                    index[label, pos, args[:pos] + args[pos + 1 :]].add(term)
         return index
 
 
@@ -263,13 +296,21 @@ class _Search:
                 stack.append(candidates(order[len(stack)]))
 
 
-def _candidates(ga: _Graph, gb: _Graph, x: str, mapping: Mapping, used: set[str],
-                same_colour: list[str], colour: int, cb: dict[str, int]) -> list[str]:
+def _candidates(
+    ga: _Graph,
+    gb: _Graph,
+    x: str,
+    mapping: Mapping,
+    used: set[str],
+    same_colour: list[str],
+    colour: int,
+    cb: dict[str, int],
+) -> list[str]:
     """``gb``'s free objects of ``x``'s class under which each edge of ``x`` whose other
     objects are paired maps onto an edge of ``gb``."""
     pool, repeated = None, []
     for label, pos, args in ga.incident[x]:
-        others = args[:pos] + args[pos + 1:]
+        others = args[:pos] + args[pos + 1 :]
         pending = [t for t in others if t in ga.objects and t not in mapping]
         if not pending:
             found = gb.index.get((label, pos, tuple(mapping.get(t, t) for t in others)), ())
@@ -279,9 +320,15 @@ def _candidates(ga: _Graph, gb: _Graph, x: str, mapping: Mapping, used: set[str]
         elif all(t == x for t in pending):
             repeated.append((label, args))
     ys = same_colour if pool is None else sorted(y for y in pool if cb[y] == colour)
-    return [y for y in ys if y not in used and all(
-        (label, tuple(y if t == x else mapping.get(t, t) for t in args)) in gb.edges
-        for label, args in repeated)]
+    return [
+        y
+        for y in ys
+        if y not in used
+        and all(
+            (label, tuple(y if t == x else mapping.get(t, t) for t in args)) in gb.edges
+            for label, args in repeated
+        )
+    ]
 
 
 def _refine(ga: _Graph, gb: _Graph) -> tuple[dict[str, int], dict[str, int]] | None:
@@ -314,8 +361,15 @@ def _refine_step(g: _Graph, colours: dict[str, int], codes: dict) -> dict[str, i
     """Colour each object by its colour and its edges' labels and colours."""
     new = {t: colours[t] for t in g.fixed_terms}
     for x in g.objects:
-        signature = colours[x], tuple(sorted((label, pos, tuple(colours[t] for t in args))
-                                             for label, pos, args in g.incident[x]))
+        signature = (
+            colours[x],
+            tuple(
+                sorted(
+                    (label, pos, tuple(colours[t] for t in args))
+                    for label, pos, args in g.incident[x]
+                )
+            ),
+        )
         new[x] = codes.setdefault(signature, len(codes))
     return new
 
@@ -362,14 +416,19 @@ def _best_effort(ga: _Graph, gb: _Graph) -> Mapping:
         return sum(ca[x] == cb[y] for ca, cb in levels)
 
     for x in _order(ga, last, classes):
-        near = sorted(y for y in _near(ga, gb, x, mapping) & free
-                      if gb.objects[y] == ga.objects[x])
+        near = sorted(y for y in _near(ga, gb, x, mapping) & free if gb.objects[y] == ga.objects[x])
         if near:
             y = max(near, key=lambda y: (_kept(ga, gb, x, y, mapping), agreement(x, y), y == x))
         else:
-            y = next((y for index, (ca, _) in zip(reversed(by_colour), reversed(levels))
-                      for y in index[ca[x]] if y in free), None) or \
-                min((y for y in free if gb.objects[y] == ga.objects[x]), default=None)
+            y = next(
+                (
+                    y
+                    for index, (ca, _) in zip(reversed(by_colour), reversed(levels))
+                    for y in index[ca[x]]
+                    if y in free
+                ),
+                None,
+            ) or min((y for y in free if gb.objects[y] == ga.objects[x]), default=None)
         if y is not None:
             mapping[x] = y
             free.discard(y)
@@ -382,8 +441,13 @@ def _swap_improved(ga: _Graph, gb: _Graph, mapping: Mapping) -> Mapping:
     groups = defaultdict(list)
     for x in mapping:
         groups[ga.objects[x]].append(x)
-    pairs = [(x1, x2) for group in groups.values() if len(group) <= MAX_SWAP_OBJECTS
-             for i, x1 in enumerate(group) for x2 in group[i + 1:]]
+    pairs = [
+        (x1, x2)
+        for group in groups.values()
+        if len(group) <= MAX_SWAP_OBJECTS
+        for i, x1 in enumerate(group)
+        for x2 in group[i + 1 :]
+    ]
     improved = True
     while improved:
         improved = False
@@ -399,8 +463,7 @@ def _swap_improved(ga: _Graph, gb: _Graph, mapping: Mapping) -> Mapping:
 
 
 def _count_kept(edges, mapping: Mapping, gb: _Graph) -> int:
-    return sum((label, tuple(mapping.get(t, t) for t in args)) in gb.edges
-               for label, args in edges)
+    return sum((label, tuple(mapping.get(t, t) for t in args)) in gb.edges for label, args in edges)
 
 
 def _colour_levels(ga: _Graph, gb: _Graph) -> list[tuple[dict[str, int], dict[str, int]]]:
@@ -411,8 +474,9 @@ def _colour_levels(ga: _Graph, gb: _Graph) -> list[tuple[dict[str, int], dict[st
     while True:
         ca, cb = levels[-1]
         step = _refine_step(ga, ca, codes), _refine_step(gb, cb, codes)
-        if all(len(set(new.values())) == len(set(old.values()))
-               for new, old in zip(step, levels[-1])):
+        if all(
+            len(set(new.values())) == len(set(old.values())) for new, old in zip(step, levels[-1])
+        ):
             return levels
         levels.append(step)
 
@@ -421,7 +485,7 @@ def _near(ga: _Graph, gb: _Graph, x: str, mapping: Mapping) -> set[str]:
     """``gb``'s objects that would keep one of ``x``'s edges to objects already paired."""
     near: set[str] = set()
     for label, pos, args in ga.incident[x]:
-        others = args[:pos] + args[pos + 1:]
+        others = args[:pos] + args[pos + 1 :]
         if all(t in mapping or t not in ga.objects for t in others):
             near |= gb.index.get((label, pos, tuple(mapping.get(t, t) for t in others)), set())
     return near
@@ -431,8 +495,9 @@ def _kept(ga: _Graph, gb: _Graph, x: str, y: str, mapping: Mapping) -> int:
     """How many of ``x``'s edges to paired objects become edges of ``gb`` with x -> y."""
     kept = 0
     for label, _, args in ga.incident[x]:
-        image = tuple(y if t == x else mapping.get(t, t if t not in ga.objects else None)
-                      for t in args)
+        image = tuple(
+            y if t == x else mapping.get(t, t if t not in ga.objects else None) for t in args
+        )
         kept += None not in image and (label, image) in gb.edges
     return kept
 
@@ -443,8 +508,9 @@ def _init_reason(a: _Side, b: _Side, m: Mapping) -> str:
     for fact in a.init_order:
         image = _rename(fact, m)
         if image not in b.init:
-            renamed = f" (under the best renaming found it would be {image})" \
-                if image != fact else ""
+            renamed = (
+                f" (under the best renaming found it would be {image})" if image != fact else ""
+            )
             return f"{fact} of a's init has no counterpart in b's init{renamed}"
     for fact in b.init_order:
         if _rename(fact, inverse) not in a.init:
@@ -457,12 +523,16 @@ def _goal_reason(goal_a: Formula, goal_b: Formula, m: Mapping) -> str:
     literals_a, literals_b = set(_literals(goal_a)), set(_literals(goal_b))
     for positive, atom in _literals(goal_a):
         if (positive, _rename(atom, m)) not in literals_b:
-            return (f"goal differs: {_literal_text(positive, atom)} of a's goal has no "
-                    f"counterpart in b's goal")
+            return (
+                f"goal differs: {_literal_text(positive, atom)} of a's goal has no "
+                f"counterpart in b's goal"
+            )
     for positive, atom in _literals(goal_b):
         if (positive, _rename(atom, inverse)) not in literals_a:
-            return (f"goal differs: {_literal_text(positive, atom)} of b's goal has no "
-                    f"counterpart in a's goal")
+            return (
+                f"goal differs: {_literal_text(positive, atom)} of b's goal has no "
+                f"counterpart in a's goal"
+            )
     return "goal differs: the goals have the same atoms in a different structure"
 
 
@@ -489,10 +559,12 @@ def _literals(f: Formula, positive: bool = True) -> Iterator[tuple[bool, Atom]]:
 
 def _rename(f, m: Mapping):
     """``f`` (an atom or a formula) with its objects renamed by ``m``."""
+
     def leaf(node):
         if isinstance(node, Atom):
             return Atom(node.predicate, tuple(m.get(t, t) for t in node.args))
         return Equals(m.get(node.left, node.left), m.get(node.right, node.right))
+
     return leaf(f) if isinstance(f, Atom) else map_formula(f, leaf)
 
 
@@ -530,8 +602,10 @@ def _simplify(domain: Domain, problem: Problem, init: frozenset[Atom]) -> Formul
     budget = _Budget(MAX_EXPANSION)
 
     def expand(quantifier, body):
-        pools = [[o for o, t in terms.items() if domain.is_subtype(t, p.types)]
-                 for p in quantifier.params]
+        pools = [
+            [o for o, t in terms.items() if domain.is_subtype(t, p.types)]
+            for p in quantifier.params
+        ]
         bindings = list(product(*pools))
         budget.left -= len(bindings) * sum(1 for _ in _literals(body))
         if budget.left < 0:
@@ -559,8 +633,15 @@ def _fold(f: Formula, truth: Callable) -> Formula:
         return f if value is None else TRUE if value else FALSE
     if isinstance(f, Not):
         arg = _fold(f.arg, truth)
-        return FALSE if arg == TRUE else TRUE if arg == FALSE else \
-            arg.arg if isinstance(arg, Not) else Not(arg)
+        return (
+            FALSE
+            if arg == TRUE
+            else TRUE
+            if arg == FALSE
+            else arg.arg
+            if isinstance(arg, Not)
+            else Not(arg)
+        )
     if isinstance(f, Imply):
         return _fold(Or((Not(f.condition), f.consequence)), truth)
     unit, zero = (TRUE, FALSE) if isinstance(f, And) else (FALSE, TRUE)
@@ -586,8 +667,10 @@ def _same_states(f: Formula, g: Formula) -> bool:
     if len(atoms) > MAX_TABLE_ATOMS:
         return False
     full = (1 << (1 << len(atoms))) - 1
-    columns = {atom: full // ((1 << (2 << i)) - 1) * (((1 << (1 << i)) - 1) << (1 << i))
-               for i, atom in enumerate(atoms)}
+    columns = {
+        atom: full // ((1 << (2 << i)) - 1) * (((1 << (1 << i)) - 1) << (1 << i))
+        for i, atom in enumerate(atoms)
+    }
     return _table(f, columns, full) == _table(g, columns, full)
 
 
@@ -599,6 +682,9 @@ def _table(f: Formula, columns: dict[Atom, int], full: int) -> int:
         return full ^ _table(f.arg, columns, full)
     table = full if isinstance(f, And) else 0
     for arg in f.args:
-        table = table & _table(arg, columns, full) if isinstance(f, And) else \
-            table | _table(arg, columns, full)
+        table = (
+            table & _table(arg, columns, full)
+            if isinstance(f, And)
+            else table | _table(arg, columns, full)
+        )
     return table

@@ -18,8 +18,22 @@ from . import conditions as cond
 from .deadline import Check
 from .diagnostics import Diagnostic, PDDLError, quote
 from .model import (
-    And, Atom, Domain, Effect, Equals, Exists, Forall, ForallEffect, Formula, Imply, Literal, Not,
-    Or, Param, Problem, When,
+    And,
+    Atom,
+    Domain,
+    Effect,
+    Equals,
+    Exists,
+    Forall,
+    ForallEffect,
+    Formula,
+    Imply,
+    Literal,
+    Not,
+    Or,
+    Param,
+    Problem,
+    When,
 )
 from .source import Limits
 
@@ -27,11 +41,28 @@ from .source import Limits
 class GroundAction:
     """One action with its arguments bound, compiled to masks and tests."""
 
-    __slots__ = ("name", "args", "text", "precondition", "pre_pos", "pre_neg", "extra_test",
-                 "add", "delete", "conditional")
+    __slots__ = (
+        "name",
+        "args",
+        "text",
+        "precondition",
+        "pre_pos",
+        "pre_neg",
+        "extra_test",
+        "add",
+        "delete",
+        "conditional",
+    )
 
-    def __init__(self, name: str, args: tuple[str, ...], precondition: cond.Condition,
-                 add: int, delete: int, conditional: tuple):
+    def __init__(
+        self,
+        name: str,
+        args: tuple[str, ...],
+        precondition: cond.Condition,
+        add: int,
+        delete: int,
+        conditional: tuple,
+    ):
         self.name, self.args = name, args
         self.text = "(" + " ".join((name,) + args) + ")"
         self.precondition = precondition
@@ -42,8 +73,11 @@ class GroundAction:
         self.conditional = conditional  # ((test, condition, add, delete), ...)
 
     def applicable(self, state: int) -> bool:
-        return (state & self.pre_pos == self.pre_pos and not state & self.pre_neg
-                and (self.extra_test is None or self.extra_test(state)))
+        return (
+            state & self.pre_pos == self.pre_pos
+            and not state & self.pre_neg
+            and (self.extra_test is None or self.extra_test(state))
+        )
 
     def apply(self, state: int) -> int:
         if not self.conditional:
@@ -85,8 +119,13 @@ class Task:
 
     CHECK_EVERY = 2048
 
-    def __init__(self, domain: Domain, problem: Problem, limits: Limits = Limits(),
-                 check: Check | None = None):
+    def __init__(
+        self,
+        domain: Domain,
+        problem: Problem,
+        limits: Limits = Limits(),
+        check: Check | None = None,
+    ):
         self.domain = domain
         self.limits = limits
         self._check = check
@@ -129,9 +168,18 @@ class Task:
         """Count ``count`` bindings (``detail`` says of what); refuse past the limit."""
         self._spent += count
         if self._spent > self.limits.max_expansion:
-            raise PDDLError([Diagnostic("problem", self.limits.exceeded(
-                "max_expansion", f"grounding {self._where} expands {self._spent:,} bindings "
-                f"of parameters, quantifiers and conditional effects{detail}"))])
+            raise PDDLError(
+                [
+                    Diagnostic(
+                        "problem",
+                        self.limits.exceeded(
+                            "max_expansion",
+                            f"grounding {self._where} expands {self._spent:,} bindings "
+                            f"of parameters, quantifiers and conditional effects{detail}",
+                        ),
+                    )
+                ]
+            )
         if self._spent >= self._next_check:
             self._next_check = self._spent + self.CHECK_EVERY
             if self._check is not None:
@@ -143,8 +191,10 @@ class Task:
         (a formalization loop's next round often does); else None. It shares this task's
         ground actions, so its fact ids extend this task's rather than start from its own
         initial state."""
-        if tuple(problem.objects.items()) != tuple(self.problem.objects.items()) \
-                or _static_facts(self.domain, problem) != self._static:
+        if (
+            tuple(problem.objects.items()) != tuple(self.problem.objects.items())
+            or _static_facts(self.domain, problem) != self._static
+        ):
             return None
         task = copy.copy(self)
         task.facts, task._fact_ids, task._compiled = list(self.facts), dict(self._fact_ids), {}
@@ -175,9 +225,13 @@ class Task:
         if len(self._display_order) != len(self.facts):
             predicates = {p: i for i, p in enumerate(self.domain.predicates)}
             order = self._object_order
-            self._display_order = sorted(range(len(self.facts)), key=lambda i: (
-                predicates.get(self.facts[i].predicate, len(predicates)),
-                [order.get(a, len(order)) for a in self.facts[i].args]))
+            self._display_order = sorted(
+                range(len(self.facts)),
+                key=lambda i: (
+                    predicates.get(self.facts[i].predicate, len(predicates)),
+                    [order.get(a, len(order)) for a in self.facts[i].args],
+                ),
+            )
         return [i for i in self._display_order if state >> i & 1]
 
     # -- the dynamics --------------------------------------------------------------
@@ -199,8 +253,10 @@ class Task:
         return self._unmet(self.goal, state)
 
     def _unmet(self, condition, state: int) -> list[UnmetFact]:
-        return [UnmetFact(self.facts[fid], wanted)
-                for fid, wanted in cond.unmet_literals(condition, state)]
+        return [
+            UnmetFact(self.facts[fid], wanted)
+            for fid, wanted in cond.unmet_literals(condition, state)
+        ]
 
     def action(self, name: str, args: tuple[str, ...] | list[str]) -> GroundAction:
         """The ground action ``name(args)``, instantiated on demand if grounding pruned it.
@@ -215,8 +271,9 @@ class Task:
         problems = self.lookup_problems(name, args)
         if problems:
             kind, message = problems[0]
-            raise ActionLookupError("unknown" if kind.startswith("unknown") else "malformed",
-                                    message)
+            raise ActionLookupError(
+                "unknown" if kind.startswith("unknown") else "malformed", message
+            )
         schema = self.domain.actions[name]
         self._budget(f"action {quote(name)}")
         binding = dict(zip((p.name for p in schema.params), args))
@@ -224,8 +281,9 @@ class Task:
         self._on_demand[(name, args)] = grounded
         return grounded
 
-    def lookup_problems(self, name: str,
-                        args: tuple[str, ...] | list[str]) -> list[tuple[str, str]]:
+    def lookup_problems(
+        self, name: str, args: tuple[str, ...] | list[str]
+    ) -> list[tuple[str, str]]:
         """What keeps ``name(args)`` from naming an action of this task, as ``(kind,
         message)`` pairs: ``unknown_action`` or ``arity`` alone, else every argument's
         ``unknown_object`` or ``type`` problem; [] when it names one."""
@@ -233,16 +291,25 @@ class Task:
         if schema is None:
             return [("unknown_action", f"unknown action {quote(name)}")]
         if len(args) != len(schema.params):
-            return [("arity", f"{quote(name)} takes {len(schema.params)} argument(s), "
-                              f"{len(args)} given")]
+            return [
+                (
+                    "arity",
+                    f"{quote(name)} takes {len(schema.params)} argument(s), {len(args)} given",
+                )
+            ]
         problems = []
         for arg, param in zip(args, schema.params):
             if arg not in self.objects:
                 problems.append(("unknown_object", f"unknown object {quote(arg)}"))
             elif not self.domain.is_subtype(self.objects[arg], param.types):
-                problems.append(("type", f"{quote(arg)} is a {self.objects[arg]}, but parameter "
-                                          f"{param.name} of {quote(name)} must be "
-                                          f"{' or '.join(param.types)}"))
+                problems.append(
+                    (
+                        "type",
+                        f"{quote(arg)} is a {self.objects[arg]}, but parameter "
+                        f"{param.name} of {quote(name)} must be "
+                        f"{' or '.join(param.types)}",
+                    )
+                )
         return problems
 
     # -- grounding -----------------------------------------------------------------
@@ -256,8 +323,12 @@ class Task:
             for binding in self._bindings(schema.params, conjuncts, {}, budget):
                 count += 1
                 if count > self.limits.max_ground_actions:
-                    self.limits.check("max_ground_actions", count, "problem",
-                                      f"ground actions (at '{schema.name}')")
+                    self.limits.check(
+                        "max_ground_actions",
+                        count,
+                        "problem",
+                        f"ground actions (at '{schema.name}')",
+                    )
                 action = instantiate(binding)
                 if action.precondition is not False:
                     yield action
@@ -266,15 +337,20 @@ class Task:
         """A function binding -> the GroundAction of ``schema``. With ``simplify``, for the
         bindings of :meth:`_bindings` only: the static conjuncts it checked are left out."""
         name, names = schema.name, [p.name for p in schema.params]
-        precondition = self._grounder(self._unchecked(schema), True) if simplify else \
-            self._grounder(schema.precondition, False)
+        precondition = (
+            self._grounder(self._unchecked(schema), True)
+            if simplify
+            else self._grounder(schema.precondition, False)
+        )
         effects = self._grounder(schema.effects, True)
 
         def instantiate(binding: dict[str, str]) -> GroundAction:
             condition = precondition(binding)
             add, delete, conditional = effects(binding)
-            return GroundAction(name, tuple([binding[n] for n in names]), condition, add,
-                                delete, tuple(conditional))
+            return GroundAction(
+                name, tuple([binding[n] for n in names]), condition, add, delete, tuple(conditional)
+            )
+
         return instantiate
 
     def objects_of(self, types: tuple[str, ...]) -> list[str]:
@@ -288,8 +364,9 @@ class Task:
             found = self._typed[types] = (typed, frozenset(typed))
         return found
 
-    def _bindings(self, params: tuple[Param, ...], conjuncts, binding,
-                  budget: int | None = None) -> Iterator[dict]:
+    def _bindings(
+        self, params: tuple[Param, ...], conjuncts, binding, budget: int | None = None
+    ) -> Iterator[dict]:
         """Every binding of ``params`` that the static conjuncts allow, in the order of
         nested loops over the parameters in declaration order and the objects in
         declaration order.
@@ -309,8 +386,10 @@ class Task:
             return
         rank = self._object_order
         names = [p.name for p in params]
-        yield from sorted(islice(found, None if budget is None else budget + 1),
-                          key=lambda b: [rank[b[name]] for name in names])
+        yield from sorted(
+            islice(found, None if budget is None else budget + 1),
+            key=lambda b: [rank[b[name]] for name in names],
+        )
 
     def _levels(self, ordered: list[Param], statics, pools, bound: set[str]) -> list[tuple]:
         """Per parameter in binding order: (its name, the static fact indexes that list its
@@ -324,8 +403,10 @@ class Task:
                 checks[max(free)].append((self._grounder(formula, True), polarity))
         levels = []
         for param, tests in zip(ordered, checks):
-            lookups = [(self._static_index(f.predicate, slot), f.args[:slot] + f.args[slot + 1:])
-                       for slot, f in self._index_uses(param.name, statics, bound)]
+            lookups = [
+                (self._static_index(f.predicate, slot), f.args[:slot] + f.args[slot + 1 :])
+                for slot, f in self._index_uses(param.name, statics, bound)
+            ]
             levels.append((param.name, lookups, self._pool(param, pools), tests))
             bound.add(param.name)
         return levels
@@ -334,15 +415,17 @@ class Task:
         """(objects, their set) for each parameter that no static atom indexes but static
         checks on it alone filter, such as ALFWorld's ``(or (objecttype ?ko knifetype)
         (objecttype ?ko butterknifetype))``: filtered once, not at every partial binding."""
-        indexed = {t for polarity, f in statics if polarity and isinstance(f, Atom)
-                   for t in f.args}
+        indexed = {t for polarity, f in statics if polarity and isinstance(f, Atom) for t in f.args}
         names = {p.name for p in params}
         pools = {}
         for param in params:
             if param.name in indexed:
                 continue
-            alone = [(self._grounder(f, True), polarity) for polarity, f in statics
-                     if {t for t in _terms(f) if t in names} == {param.name}]
+            alone = [
+                (self._grounder(f, True), polarity)
+                for polarity, f in statics
+                if {t for t in _terms(f) if t in names} == {param.name}
+            ]
             if alone:
                 trial = dict(binding)
                 kept = []
@@ -381,9 +464,12 @@ class Task:
         """(slot, atom) of the positive static atoms that name ``name`` once and whose
         other terms are constants or in ``bound``: those whose index lists its values."""
         for polarity, formula in statics:
-            if polarity and isinstance(formula, Atom) and formula.args.count(name) == 1 \
-                    and all(not t.startswith("?") or t in bound or t == name
-                            for t in formula.args):
+            if (
+                polarity
+                and isinstance(formula, Atom)
+                and formula.args.count(name) == 1
+                and all(not t.startswith("?") or t in bound or t == name for t in formula.args)
+            ):
                 yield formula.args.index(name), formula
 
     def _extend(self, levels: list[tuple], depth: int, binding: dict) -> Iterator[dict]:
@@ -399,8 +485,7 @@ class Task:
                 yield from self._extend(levels, depth + 1, binding)
         binding.pop(name, None)
 
-    def _candidates(self, lookups, pool: list[str], allowed: frozenset[str],
-                    binding) -> list[str]:
+    def _candidates(self, lookups, pool: list[str], allowed: frozenset[str], binding) -> list[str]:
         """Objects for a parameter: from the smallest static fact index group that
         applies, within its pool; else its pool."""
         best = None
@@ -423,7 +508,7 @@ class Task:
         if index is None:
             index = {}
             for args in self._static[predicate]:
-                rest = args[:slot] + args[slot + 1:]
+                rest = args[:slot] + args[slot + 1 :]
                 index.setdefault(rest, []).append(args[slot])
             for values in index.values():
                 values.sort(key=self._object_order.__getitem__)
@@ -433,17 +518,26 @@ class Task:
     def _unchecked(self, schema) -> Formula:
         """The precondition of ``schema`` without the static conjuncts on its parameters,
         which :meth:`_bindings` checks."""
+
         def unchecked():
             names = {p.name for p in schema.params}
-            return And(tuple(c for c in _conjuncts(schema.precondition)
-                             if (check := self._static_check(c)) is None
-                             or not names & set(_terms(check[1]))))
+            return And(
+                tuple(
+                    c
+                    for c in _conjuncts(schema.precondition)
+                    if (check := self._static_check(c)) is None or not names & set(_terms(check[1]))
+                )
+            )
+
         return self._memo(schema, "unchecked", unchecked)
 
     def _statics(self, conjuncts: list[Formula]) -> list[tuple[bool, Formula]]:
         """The static checks among ``conjuncts``, found once per list."""
-        return self._memo(conjuncts, "statics", lambda: [
-            check for check in map(self._static_check, conjuncts) if check is not None])
+        return self._memo(
+            conjuncts,
+            "statics",
+            lambda: [check for check in map(self._static_check, conjuncts) if check is not None],
+        )
 
     def _static_check(self, formula: Formula):
         """(polarity, formula) if ``formula`` can be decided from static facts alone."""
@@ -470,8 +564,13 @@ class Task:
         """``f`` compiled once into a function binding -> ground condition (static atoms
         decided when ``simplify``), or, for a tuple of effects, binding -> (add, delete,
         conditional)."""
-        return self._memo(f, simplify, lambda: self._compile_effects(f) if isinstance(f, tuple)
-                          else self._compile(f, simplify))
+        return self._memo(
+            f,
+            simplify,
+            lambda: (
+                self._compile_effects(f) if isinstance(f, tuple) else self._compile(f, simplify)
+            ),
+        )
 
     def _memo(self, key_object, kind, make):
         """``make()``, computed once per (object, kind) for this task."""
@@ -492,6 +591,7 @@ class Task:
                 args = tuple([b.get(t, t) for t in terms])
                 fid = ids.get((predicate, args))
                 return ("atom", new_id(predicate, args) if fid is None else fid)
+
             return atom
         if isinstance(f, Equals):
             left, right = f.left, f.right
@@ -521,8 +621,11 @@ class Task:
         sizes = [len(pool) for pool in pools]
         count = math.prod(sizes)
         power = f"{sizes[0]}^{len(sizes)}" if len(set(sizes)) == 1 else " x ".join(map(str, sizes))
-        self._spend(count, f" (a forall over {' '.join(p.name for p in params)} ranges over "
-                           f"{power} = {count:,} bindings)")
+        self._spend(
+            count,
+            f" (a forall over {' '.join(p.name for p in params)} ranges over "
+            f"{power} = {count:,} bindings)",
+        )
         check, every = self._check, self.CHECK_EVERY
         for n, values in enumerate(product(*pools), start=1):
             if check is not None and n % every == 0:
@@ -535,8 +638,10 @@ class Task:
         return self._grounder(effects, True)(binding)
 
     def _compile_effects(self, effects: tuple[Effect, ...]):
-        parts = [(e.atom.predicate, e.atom.args, e.negated) if isinstance(e, Literal) else e
-                 for e in effects]
+        parts = [
+            (e.atom.predicate, e.atom.args, e.negated) if isinstance(e, Literal) else e
+            for e in effects
+        ]
         ids, new_id = self._fact_ids, self._id
 
         def ground_effects(binding):
@@ -556,6 +661,7 @@ class Task:
                 else:
                     add |= bit
             return add, delete, conditional
+
         return ground_effects
 
     def _ground_compound(self, effect, binding, conditional: list) -> tuple[int, int]:
@@ -595,8 +701,11 @@ class _SuccessorGenerator:
 
     def __init__(self, actions: list[GroundAction]):
         self.actions = actions
-        self.linear = [(a.pre_pos, a.pre_neg, a.extra_test, a) for a in actions] \
-            if len(actions) <= self.LINEAR_LIMIT else None
+        self.linear = (
+            [(a.pre_pos, a.pre_neg, a.extra_test, a) for a in actions]
+            if len(actions) <= self.LINEAR_LIMIT
+            else None
+        )
         uses: dict[int, int] = {}
         for action in actions:
             for fid in _bits(action.pre_pos):
@@ -613,10 +722,16 @@ class _SuccessorGenerator:
 
     def applicable(self, state: int) -> list[GroundAction]:
         if self.linear is not None:
-            return [a for pos, neg, test, a in self.linear
-                    if state & pos == pos and not state & neg and (test is None or test(state))]
-        found = [i for i, pos, neg, test in self.unkeyed
-                 if not state & neg and (test is None or test(state))]
+            return [
+                a
+                for pos, neg, test, a in self.linear
+                if state & pos == pos and not state & neg and (test is None or test(state))
+            ]
+        found = [
+            i
+            for i, pos, neg, test in self.unkeyed
+            if not state & neg and (test is None or test(state))
+        ]
         groups = self.groups
         rest = state
         while rest:
@@ -624,9 +739,11 @@ class _SuccessorGenerator:
             rest ^= low
             group = groups.get(low.bit_length() - 1)
             if group:
-                found.extend(i for i, pos, neg, test in group
-                             if state & pos == pos and not state & neg
-                             and (test is None or test(state)))
+                found.extend(
+                    i
+                    for i, pos, neg, test in group
+                    if state & pos == pos and not state & neg and (test is None or test(state))
+                )
         found.sort()
         actions = self.actions
         return [actions[i] for i in found]
@@ -650,8 +767,9 @@ def _static_facts(domain: Domain, problem: Problem) -> dict[str, set[tuple[str, 
     return static
 
 
-def ground(domain: Domain, problem: Problem, limits: Limits = Limits(),
-           check: Check | None = None) -> Task:
+def ground(
+    domain: Domain, problem: Problem, limits: Limits = Limits(), check: Check | None = None
+) -> Task:
     """Ground ``problem`` of ``domain`` into a :class:`Task` within ``limits`` (such as
     ``max_ground_actions``), calling ``check`` now and then (see :class:`Task`)."""
     return Task(domain, problem, limits, check)

@@ -179,4 +179,3 @@ class RelaxedTask:
                             support[target] = op
                             push(heap, (reached, target))
         return INF, support
-

@@ -20,15 +20,28 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .deadline import Check
-from .model import And, Atom, Domain, Effect, Exists, ForallEffect, Formula, Literal, Not, Or, \
-    Problem, When
+from .model import (
+    And,
+    Atom,
+    Domain,
+    Effect,
+    Exists,
+    ForallEffect,
+    Formula,
+    Literal,
+    Not,
+    Or,
+    Problem,
+    When,
+)
 
 Lit = tuple[bool, Atom]  # (holds when true, atom)
 _GOAL = "goal:"  # prefix that keeps the goal's variables apart from an action's
 
 
-def impossible_pair(domain: Domain, problem: Problem,
-                    check: Check | None = None) -> tuple[str, str] | None:
+def impossible_pair(
+    domain: Domain, problem: Problem, check: Check | None = None
+) -> tuple[str, str] | None:
     """Two literals (as PDDL text) that the goal needs together and that no reachable
     state has, when that makes the whole goal unreachable; else None. ``check`` is called
     before each pair of literals (it may raise SearchTimeout: pairs grow with the square
@@ -40,8 +53,9 @@ def _no_check() -> None:
     pass
 
 
-def _impossible(f: Formula, domain: Domain, init: frozenset[Atom],
-                check: Check) -> tuple[str, str] | None:
+def _impossible(
+    f: Formula, domain: Domain, init: frozenset[Atom], check: Check
+) -> tuple[str, str] | None:
     if isinstance(f, Exists):
         return _impossible(f.body, domain, init, check)
     if isinstance(f, Or):
@@ -54,7 +68,7 @@ def _impossible(f: Formula, domain: Domain, init: frozenset[Atom],
             return found
     literals = list(_literals(f))
     for i, a in enumerate(literals):
-        for b in literals[i + 1:]:
+        for b in literals[i + 1 :]:
             check()
             if mutex(domain, init, a, b):
                 return _text(a), _text(b)
@@ -87,8 +101,9 @@ def mutex(domain: Domain, init: frozenset[Atom], a: Lit, b: Lit) -> bool:
         return False
     if _hold_together(init, a, b) or _hold_together(init, b, a):
         return False
-    return all(_preserves(action, a, b) and _preserves(action, b, a)
-               for action in domain.actions.values())
+    return all(
+        _preserves(action, a, b) and _preserves(action, b, a) for action in domain.actions.values()
+    )
 
 
 def _variables(atom: Atom) -> set[str]:
@@ -101,8 +116,10 @@ def _hold_together(init: frozenset[Atom], a: Lit, b: Lit) -> bool:
     if not a[0]:
         return False
     for fact in init:
-        if fact.predicate == a[1].predicate and (match := _unify(a[1].args, fact.args, {})) \
-                is not None:
+        if (
+            fact.predicate == a[1].predicate
+            and (match := _unify(a[1].args, fact.args, {})) is not None
+        ):
             other = Atom(b[1].predicate, tuple(_resolve(t, match) for t in b[1].args))
             if (other in init) == b[0]:
                 return True
@@ -127,15 +144,21 @@ def _falsified(action, other: Lit, match: dict[str, str]) -> bool:
     """Whether ``other`` (its terms bound by ``match``) is false once ``action`` ran."""
     positive, atom = other
     args = _resolved(atom.args, match)
-    can_make_true = any(e.atom.predicate == atom.predicate and e.negated != positive
-                        for e, _ in _effect_literals(action.effects))
-    makes_false = any(isinstance(e, Literal) and e.negated == positive and _same(e.atom, atom,
-                                                                                 args, match)
-                      for e in action.effects)
+    can_make_true = any(
+        e.atom.predicate == atom.predicate and e.negated != positive
+        for e, _ in _effect_literals(action.effects)
+    )
+    makes_false = any(
+        isinstance(e, Literal) and e.negated == positive and _same(e.atom, atom, args, match)
+        for e in action.effects
+    )
     if makes_false and (not positive or not can_make_true):  # an add overrides a delete
         return True
-    needs_false = any(literal[0] != positive and _same(literal[1], atom, args, match)
-                      for literal in map(_literal, _conjuncts(action.precondition)) if literal)
+    needs_false = any(
+        literal[0] != positive and _same(literal[1], atom, args, match)
+        for literal in map(_literal, _conjuncts(action.precondition))
+        if literal
+    )
     return needs_false and not can_make_true
 
 
@@ -151,8 +174,9 @@ def _literal(f: Formula) -> Lit | None:
     return None
 
 
-def _effect_literals(effects: tuple[Effect, ...], quantified: bool = False
-                     ) -> Iterator[tuple[Literal, bool]]:
+def _effect_literals(
+    effects: tuple[Effect, ...], quantified: bool = False
+) -> Iterator[tuple[Literal, bool]]:
     """Every literal effect, conditional or not, and whether a ``forall`` binds it."""
     for effect in effects:
         if isinstance(effect, Literal):
@@ -181,8 +205,9 @@ def _resolved(terms: tuple[str, ...], match: dict[str, str]) -> tuple[str, ...]:
     return tuple(_resolve(t, match) for t in terms)
 
 
-def _unify(left: tuple[str, ...], right: tuple[str, ...],
-           match: dict[str, str]) -> dict[str, str] | None:
+def _unify(
+    left: tuple[str, ...], right: tuple[str, ...], match: dict[str, str]
+) -> dict[str, str] | None:
     """A most general unifier of two term lists (variables start with ``?`` or the goal
     prefix), extending ``match``; None when they cannot be equal."""
     if len(left) != len(right):

@@ -84,8 +84,9 @@ def map_formula(f: Formula, leaf, quantified=None) -> Formula:
     if isinstance(f, (And, Or)):
         return type(f)(tuple(map_formula(a, leaf, quantified) for a in f.args))
     if isinstance(f, Imply):
-        return Imply(map_formula(f.condition, leaf, quantified),
-                     map_formula(f.consequence, leaf, quantified))
+        return Imply(
+            map_formula(f.condition, leaf, quantified), map_formula(f.consequence, leaf, quantified)
+        )
     body = map_formula(f.body, leaf, quantified)
     return quantified(f, body) if quantified else type(f)(f.params, body)
 

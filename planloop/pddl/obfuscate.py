@@ -13,12 +13,27 @@ from dataclasses import dataclass, field, replace
 from importlib import resources
 
 from .model import (
-    Action, Atom, Domain, Equals, ForallEffect, Literal, Predicate, Problem, When, map_formula,
+    Action,
+    Atom,
+    Domain,
+    Equals,
+    ForallEffect,
+    Literal,
+    Predicate,
+    Problem,
+    When,
+    map_formula,
 )
 
 PLANBENCH_MYSTERY = {
-    "clear": "province", "ontable": "planet", "handempty": "harmony", "holding": "pain",
-    "on": "craves", "pick-up": "attack", "put-down": "succumb", "stack": "overcome",
+    "clear": "province",
+    "ontable": "planet",
+    "handempty": "harmony",
+    "holding": "pain",
+    "on": "craves",
+    "pick-up": "attack",
+    "put-down": "succumb",
+    "stack": "overcome",
     "unstack": "feast",
 }
 STYLES = ("planbench", "words", "random")
@@ -38,8 +53,9 @@ class Renaming:
     objects: dict[str, str] = field(default_factory=dict)
 
     def inverse(self) -> "Renaming":
-        return Renaming(*({v: k for k, v in m.items()}
-                          for m in (self.predicates, self.actions, self.objects)))
+        return Renaming(
+            *({v: k for k, v in m.items()} for m in (self.predicates, self.actions, self.objects))
+        )
 
     def _obj(self, term: str) -> str:
         return self.objects.get(term, term)
@@ -66,28 +82,41 @@ class Renaming:
         return ForallEffect(e.params, tuple(map(self.effect, e.effects)))
 
     def domain(self, d: Domain, name: str | None = None) -> Domain:
-        predicates = {self.predicates.get(n, n): Predicate(self.predicates.get(n, n), p.params)
-                      for n, p in d.predicates.items()}
+        predicates = {
+            self.predicates.get(n, n): Predicate(self.predicates.get(n, n), p.params)
+            for n, p in d.predicates.items()
+        }
         actions = {}
         for n, a in d.actions.items():
             new = self.actions.get(n, n)
-            actions[new] = Action(new, a.params, self.formula(a.precondition),
-                                  tuple(map(self.effect, a.effects)))
+            actions[new] = Action(
+                new, a.params, self.formula(a.precondition), tuple(map(self.effect, a.effects))
+            )
         constants = {self._obj(c): t for c, t in d.constants.items()}
-        return replace(d, name=name or d.name, predicates=predicates, actions=actions,
-                       constants=constants,
-                       external_constants=tuple(map(self._obj, d.external_constants)),
-                       warnings=())
+        return replace(
+            d,
+            name=name or d.name,
+            predicates=predicates,
+            actions=actions,
+            constants=constants,
+            external_constants=tuple(map(self._obj, d.external_constants)),
+            warnings=(),
+        )
 
     def problem(self, p: Problem, domain_name: str | None = None) -> Problem:
-        return replace(p, domain_name=domain_name or p.domain_name,
-                       objects={self._obj(o): t for o, t in p.objects.items()},
-                       init=tuple(map(self.atom, p.init)), goal=self.formula(p.goal),
-                       warnings=())
+        return replace(
+            p,
+            domain_name=domain_name or p.domain_name,
+            objects={self._obj(o): t for o, t in p.objects.items()},
+            init=tuple(map(self.atom, p.init)),
+            goal=self.formula(p.goal),
+            warnings=(),
+        )
 
 
-def make_renaming(domain: Domain, style: str = "words", seed: int = 0,
-                  objects: list[str] | None = None) -> Renaming:
+def make_renaming(
+    domain: Domain, style: str = "words", seed: int = 0, objects: list[str] | None = None
+) -> Renaming:
     """A renaming of ``domain``'s predicates and actions, and of ``objects`` if given.
 
     ``planbench`` is PlanBench's fixed Mystery Blocksworld mapping (predicates and
@@ -107,10 +136,13 @@ def make_renaming(domain: Domain, style: str = "words", seed: int = 0,
         rng = random.Random(seed)
         fresh = _fresh(rng, style, len(old_names) + len(objects or []), set())
         mapping = dict(zip(old_names, fresh))
-        obj_map = dict(zip(objects or [], fresh[len(old_names):]))
+        obj_map = dict(zip(objects or [], fresh[len(old_names) :]))
     n_preds = len(domain.predicates)
-    return Renaming({k: mapping[k] for k in old_names[:n_preds]},
-                    {k: mapping[k] for k in old_names[n_preds:]}, obj_map)
+    return Renaming(
+        {k: mapping[k] for k in old_names[:n_preds]},
+        {k: mapping[k] for k in old_names[n_preds:]},
+        obj_map,
+    )
 
 
 def _fresh(rng: random.Random, style: str, count: int, taken: set[str]) -> list[str]:
@@ -122,8 +154,7 @@ def _fresh(rng: random.Random, style: str, count: int, taken: set[str]) -> list[
     alphabet = string.ascii_lowercase + string.digits
     names: list[str] = []
     while len(names) < count:
-        name = rng.choice(string.ascii_lowercase) + "".join(rng.choice(alphabet)
-                                                            for _ in range(15))
+        name = rng.choice(string.ascii_lowercase) + "".join(rng.choice(alphabet) for _ in range(15))
         if name not in taken and name not in names:
             names.append(name)
     return names

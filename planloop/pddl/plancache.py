@@ -46,9 +46,16 @@ class PlanCache:
     def __len__(self) -> int:
         return len(self._results)
 
-    def solve(self, domain, problem, planner: str = "lama-first", timeout: float = 60.0,
-              memory_limit_mb: int | None = None, limits: Limits = Limits(),
-              strict: bool = False) -> PlanResult:
+    def solve(
+        self,
+        domain,
+        problem,
+        planner: str = "lama-first",
+        timeout: float = 60.0,
+        memory_limit_mb: int | None = None,
+        limits: Limits = Limits(),
+        strict: bool = False,
+    ) -> PlanResult:
         """:func:`planloop.pddl.solve`, answered from the cache when it can be."""
         key = _key(domain, problem, planner, limits, strict)
         with self._lock:
@@ -58,8 +65,7 @@ class PlanCache:
                 self.hits += 1
                 return found
             self.misses += 1
-        result = planners.solve(domain, problem, planner, timeout, memory_limit_mb, limits,
-                                strict)
+        result = planners.solve(domain, problem, planner, timeout, memory_limit_mb, limits, strict)
         if key is not None and result.status in CACHED_STATUSES:
             with self._lock:
                 self._results[key] = result
@@ -76,8 +82,11 @@ def _key(domain, problem, planner, limits, strict) -> str | None:
     if not isinstance(limits, Limits):
         return None
     try:
-        domain_text = write_domain(domain) if isinstance(domain, Domain) else \
-            read_source(domain, "domain", limits)
+        domain_text = (
+            write_domain(domain)
+            if isinstance(domain, Domain)
+            else read_source(domain, "domain", limits)
+        )
         if isinstance(problem, Problem):
             if not isinstance(domain, Domain):
                 return None

@@ -34,22 +34,26 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
+from .deadline import Check, SearchTimeout, both, deadline_check
 from .diagnostics import PDDLError, received
 from .grounding import Task, _conjuncts, ground
-from .model import Atom, Domain, Problem
-from .plans import parse_plan
-from .reader import parse_domain, parse_problem
 from .heuristics import RelaxedTask
 from .invariants import impossible_pair
+from .model import Atom, Domain, Problem
+from .plans import parse_plan
 from .portfolio import Checked, Race
-from .deadline import Check, SearchTimeout, both, deadline_check
+from .reader import parse_domain, parse_problem
 from .search import astar, breadth_first, greedy_best_first
 from .source import Limits, source_path
 from .writer import write_domain, write_problem
 
 STATUSES = ("solved", "unsolvable", "timeout", "out_of_memory", "invalid_input", "error")
-FAST_DOWNWARD_PLANNERS = {"lama-first": "lama-first", "seq-sat-lama-2011": "seq-sat-lama-2011",
-                          "astar(lmcut())": "seq-opt-lmcut", "seq-opt-lmcut": "seq-opt-lmcut"}
+FAST_DOWNWARD_PLANNERS = {
+    "lama-first": "lama-first",
+    "seq-sat-lama-2011": "seq-sat-lama-2011",
+    "astar(lmcut())": "seq-opt-lmcut",
+    "seq-opt-lmcut": "seq-opt-lmcut",
+}
 BUILTIN_PLANNERS = {"bfs": breadth_first, "astar": astar, "gbfs": greedy_best_first}
 PLANNERS = tuple(FAST_DOWNWARD_PLANNERS) + tuple(BUILTIN_PLANNERS) + ("auto",)
 # auto (see _solve_auto) grounds in-process a task of at most AUTO_GROUND_LIMIT actions (else
@@ -101,9 +105,15 @@ def _domain_from_text(text: str, limits: Limits, strict: bool) -> Domain:
     return parse_domain(text, limits, strict)
 
 
-def solve(domain, problem, planner: str = "lama-first", timeout: float = 60.0,
-          memory_limit_mb: int | None = None, limits: Limits = Limits(),
-          strict: bool = False) -> PlanResult:
+def solve(
+    domain,
+    problem,
+    planner: str = "lama-first",
+    timeout: float = 60.0,
+    memory_limit_mb: int | None = None,
+    limits: Limits = Limits(),
+    strict: bool = False,
+) -> PlanResult:
     """Solve ``problem`` (path, text or model) of ``domain`` with ``planner``, reading
     text within ``limits``, the planners' way unless ``strict`` (see
     :mod:`planloop.pddl.reader`).
@@ -137,22 +147,30 @@ def _wrong_option(planner, timeout, memory_limit_mb, limits) -> str | None:
         return f"unknown planner {received(planner)}; choose one of {', '.join(PLANNERS)}"
     if not isinstance(timeout, (int, float)) or not timeout > 0:
         return f"timeout must be a positive number of seconds, received {received(timeout)}"
-    if memory_limit_mb is not None and (not isinstance(memory_limit_mb, int)
-                                        or memory_limit_mb <= 0):
-        return f"memory_limit_mb must be None or a positive int, received " \
-               f"{received(memory_limit_mb)}"
+    if memory_limit_mb is not None and (
+        not isinstance(memory_limit_mb, int) or memory_limit_mb <= 0
+    ):
+        return (
+            f"memory_limit_mb must be None or a positive int, received {received(memory_limit_mb)}"
+        )
     if not isinstance(limits, Limits):
         return f"limits must be a Limits, received {received(limits)}"
     return None
 
 
 def _timed_out(planner: str, doing: str, timeout: float, start: float) -> PlanResult:
-    return PlanResult("timeout", None, f"{doing} took more than the timeout of {timeout} s",
-                      time.monotonic() - start, planner)
+    return PlanResult(
+        "timeout",
+        None,
+        f"{doing} took more than the timeout of {timeout} s",
+        time.monotonic() - start,
+        planner,
+    )
 
 
-def _solve_builtin(d: Domain, p: Problem, planner: str, timeout: float, start: float,
-                   limits: Limits):
+def _solve_builtin(
+    d: Domain, p: Problem, planner: str, timeout: float, start: float, limits: Limits
+):
     try:
         task = ground(d, p, limits, deadline_check(start + timeout))
     except PDDLError as exc:
@@ -169,18 +187,22 @@ def _search(task: Task, search, name: str, start: float, timeout: float) -> Plan
     try:
         plan = search(task, timeout=remaining)
     except SearchTimeout:
-        return PlanResult("timeout", None, f"no plan within {timeout} s",
-                          time.monotonic() - start, name)
+        return PlanResult(
+            "timeout", None, f"no plan within {timeout} s", time.monotonic() - start, name
+        )
     seconds = time.monotonic() - start
     if plan is None:
-        return PlanResult("unsolvable", None, "search space exhausted: no plan exists", seconds,
-                          name)
-    return PlanResult("solved", tuple(a.text for a in plan), f"plan of {len(plan)} steps",
-                      seconds, name)
+        return PlanResult(
+            "unsolvable", None, "search space exhausted: no plan exists", seconds, name
+        )
+    return PlanResult(
+        "solved", tuple(a.text for a in plan), f"plan of {len(plan)} steps", seconds, name
+    )
 
 
-def _solve_auto(d: Domain, p: Problem, timeout: float, memory_limit_mb: int | None,
-                start: float, limits: Limits) -> PlanResult:
+def _solve_auto(
+    d: Domain, p: Problem, timeout: float, memory_limit_mb: int | None, start: float, limits: Limits
+) -> PlanResult:
     """A portfolio: a goal that an invariant of the domain refutes (within
     AUTO_INVARIANT_SECONDS) is unsolvable at once; else greedy best-first search
     in-process races Fast Downward's lama-first (see
@@ -190,56 +212,71 @@ def _solve_auto(d: Domain, p: Problem, timeout: float, memory_limit_mb: int | No
     ``memory_limit_mb`` binds only Fast Downward (the in-process search is bounded by
     AUTO_MAX_ACTIONS and AUTO_SEARCH_SECONDS)."""
     try:
-        pair = impossible_pair(d, p, deadline_check(
-            min(start + timeout, time.monotonic() + AUTO_INVARIANT_SECONDS)))
+        pair = impossible_pair(
+            d, p, deadline_check(min(start + timeout, time.monotonic() + AUTO_INVARIANT_SECONDS))
+        )
     except SearchTimeout:
         pair = None
     if pair is not None:
-        return PlanResult("unsolvable", None, f"no plan exists: the goal needs {pair[0]} and "
-                          f"{pair[1]} together, and no reachable state has both",
-                          time.monotonic() - start, "auto/invariant")
+        return PlanResult(
+            "unsolvable",
+            None,
+            f"no plan exists: the goal needs {pair[0]} and "
+            f"{pair[1]} together, and no reachable state has both",
+            time.monotonic() - start,
+            "auto/invariant",
+        )
 
     def fast_downward(stop: threading.Event) -> PlanResult:
         return _solve_fast_downward(d, p, "lama-first", timeout, memory_limit_mb, start, stop)
 
-    with _sigterm_exits(), Race(fast_downward, start, AUTO_ALONE_SECONDS,
-                                AUTO_SEARCH_SECONDS) as race:
+    with (
+        _sigterm_exits(),
+        Race(fast_downward, start, AUTO_ALONE_SECONDS, AUTO_SEARCH_SECONDS) as race,
+    ):
         return _race(d, p, race, timeout, start, limits)
 
 
-def _race(d: Domain, p: Problem, race: Race, timeout: float, start: float,
-          limits: Limits) -> PlanResult:
+def _race(
+    d: Domain, p: Problem, race: Race, timeout: float, start: float, limits: Limits
+) -> PlanResult:
     """The in-process side of ``race``, and the answer of the race."""
     try:
-        task, relaxed = _auto_ground(d, p, limits, both(race.check,
-                                                         deadline_check(start + timeout)))
+        task, relaxed = _auto_ground(
+            d, p, limits, both(race.check, deadline_check(start + timeout))
+        )
     except PDDLError as exc:
         return _rival(race, f"not grounded in-process ({exc})")
     except SearchTimeout:
         return _rival(race, "not grounded in-process in time")
     if relaxed is None:
-        return _rival(race, f"{len(task.actions):,} ground actions, more than "
-                            f"{AUTO_MAX_ACTIONS:,}")
+        return _rival(race, f"{len(task.actions):,} ground actions, more than {AUTO_MAX_ACTIONS:,}")
     if relaxed.relaxed_plan(task.init) is None:
-        return PlanResult("unsolvable", None, "no plan exists: the goal is unreachable even "
-                          "ignoring delete effects", time.monotonic() - start, "auto/gbfs")
+        return PlanResult(
+            "unsolvable",
+            None,
+            "no plan exists: the goal is unreachable even ignoring delete effects",
+            time.monotonic() - start,
+            "auto/gbfs",
+        )
     checked = Checked(relaxed, race.check)
-    result = _search(task, lambda t, timeout: greedy_best_first(t, timeout, checked),
-                     "auto/gbfs", start, timeout)
+    result = _search(
+        task, lambda t, timeout: greedy_best_first(t, timeout, checked), "auto/gbfs", start, timeout
+    )
     if result.status != "timeout":
         return result
     if race.rival_won():
         return _rival(race, "Fast Downward answered first")
     if race.rival_failed():  # the search went on alone until the timeout
-        return replace(result, message=f"{result.message}; lama-first: "
-                                       f"{race.rival.wait().message}")
+        return replace(result, message=f"{result.message}; lama-first: {race.rival.wait().message}")
     if race.rival is None and time.monotonic() >= start + timeout:
         return result
     return _rival(race, f"no in-process plan within {min(AUTO_SEARCH_SECONDS, timeout)} s")
 
 
-def _auto_ground(d: Domain, p: Problem, limits: Limits,
-                 check: Check) -> tuple[Task, RelaxedTask | None]:
+def _auto_ground(
+    d: Domain, p: Problem, limits: Limits, check: Check
+) -> tuple[Task, RelaxedTask | None]:
     """:func:`_auto_task` in full when at most AUTO_GROUND_LIMIT actions can be enumerated
     (see :func:`_most_ground_actions`), else within AUTO_TRY_GROUND_LIMIT actions."""
     most = min(limits.max_ground_actions, AUTO_GROUND_LIMIT)
@@ -267,16 +304,22 @@ def _most_ground_actions(d: Domain, p: Problem) -> int:
     def count(types: tuple[str, ...], needs: tuple[str, ...]) -> int:
         if not needs:
             return sum(n for t, n in of_type.items() if not above[t].isdisjoint(types))
-        return sum(not above[t].isdisjoint(types) and all(o in holds.get(q, ()) for q in needs)
-                   for o, t in objects.items())
+        return sum(
+            not above[t].isdisjoint(types) and all(o in holds.get(q, ()) for q in needs)
+            for o, t in objects.items()
+        )
 
     total = 0
     for action in d.actions.values():
-        unary = [f for f in _conjuncts(action.precondition)
-                 if isinstance(f, Atom) and f.predicate in static and len(f.args) == 1]
-        total += math.prod(count(param.types, tuple(f.predicate for f in unary
-                                                    if f.args[0] == param.name))
-                           for param in action.params)
+        unary = [
+            f
+            for f in _conjuncts(action.precondition)
+            if isinstance(f, Atom) and f.predicate in static and len(f.args) == 1
+        ]
+        total += math.prod(
+            count(param.types, tuple(f.predicate for f in unary if f.args[0] == param.name))
+            for param in action.params
+        )
     return total
 
 
@@ -290,8 +333,9 @@ _LAST_TASKS: OrderedDict[tuple[int, Limits], tuple[Task, RelaxedTask | None]] = 
 _LAST_TASKS_LOCK = threading.Lock()
 
 
-def _auto_task(d: Domain, p: Problem, limits: Limits,
-               check: Check) -> tuple[Task, RelaxedTask | None]:
+def _auto_task(
+    d: Domain, p: Problem, limits: Limits, check: Check
+) -> tuple[Task, RelaxedTask | None]:
     """``ground(d, p, limits, check)`` and, when it has at most AUTO_MAX_ACTIONS actions, its
     relaxation. Both come from the last task of ``d`` when ``p`` has its objects and
     static facts (the ground actions, see :meth:`Task.with_problem`) and its goal and
@@ -331,8 +375,9 @@ def _aliases() -> dict[str, list[str]]:
     package, since ``up_fast_downward/__init__`` pulls in unified-planning)."""
     driver = fast_downward_paths()[0].parents[2] / "driver"
     name = "_planloop_fast_downward_driver"
-    spec = importlib.util.spec_from_file_location(name, driver / "__init__.py",
-                                                  submodule_search_locations=[str(driver)])
+    spec = importlib.util.spec_from_file_location(
+        name, driver / "__init__.py", submodule_search_locations=[str(driver)]
+    )
     package = importlib.util.module_from_spec(spec)
     sys.modules[name] = package
     spec.loader.exec_module(package)
@@ -380,8 +425,9 @@ def _prctl():
         return None
 
 
-def _run(argv, cwd, env, stdin, deadline: float, memory_limit_mb,
-         stop: threading.Event | None = None):
+def _run(
+    argv, cwd, env, stdin, deadline: float, memory_limit_mb, stop: threading.Event | None = None
+):
     """Run argv in its own process group; (exit code or None on timeout or ``stop``,
     output).
 
@@ -400,9 +446,16 @@ def _run(argv, cwd, env, stdin, deadline: float, memory_limit_mb,
             size = memory_limit_mb * 1024 * 1024
             resource.setrlimit(resource.RLIMIT_AS, (size, size))
 
-    proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=stdin, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, start_new_session=True,
-                            preexec_fn=in_child)
+    proc = subprocess.Popen(
+        argv,
+        cwd=cwd,
+        env=env,
+        stdin=stdin,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+        preexec_fn=in_child,
+    )
     try:
         out, _ = _communicate(proc, deadline, stop)
         return proc.returncode, out.decode(errors="replace")
@@ -425,8 +478,7 @@ def _communicate(proc: subprocess.Popen, deadline: float, stop: threading.Event 
     while True:
         left = max(0.01, deadline - time.monotonic())
         try:
-            return proc.communicate(timeout=left if stop is None
-                                    else min(left, _STOP_POLL_SECONDS))
+            return proc.communicate(timeout=left if stop is None else min(left, _STOP_POLL_SECONDS))
         except subprocess.TimeoutExpired:
             if stop is None or stop.is_set() or time.monotonic() >= deadline:
                 raise
@@ -437,8 +489,10 @@ def _sigterm_exits() -> Iterator[None]:
     """While a solve runs in the main thread and SIGTERM has its default action (death),
     make SIGTERM raise ``SystemExit(143)`` instead, so that cleanup runs: the planner's
     process group is killed and its folder removed. Restores the default after."""
-    if threading.current_thread() is not threading.main_thread() \
-            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
+    ):
         yield
         return
     signal.signal(signal.SIGTERM, _raise_exit)
@@ -483,17 +537,24 @@ def _constants_in_domain(d: Domain, p: Problem) -> tuple[Domain, Problem]:
     (ALFWorld's ``SinkBasinType``...), and the constants a problem declares again with a
     narrower type, with that type: Fast Downward refuses undeclared names and names
     declared twice."""
-    moved = {o: t for o, t in p.objects.items() if o in d.constants
-             or o in d.external_constants}
+    moved = {o: t for o, t in p.objects.items() if o in d.constants or o in d.external_constants}
     if not moved:
         return d, p
-    return (replace(d, constants={**d.constants, **moved}, external_constants=()),
-            replace(p, objects={o: t for o, t in p.objects.items() if o not in moved}))
+    return (
+        replace(d, constants={**d.constants, **moved}, external_constants=()),
+        replace(p, objects={o: t for o, t in p.objects.items() if o not in moved}),
+    )
 
 
-def _solve_fast_downward(d: Domain, p: Problem, planner: str, timeout: float,
-                         memory_limit_mb: int | None, start: float,
-                         stop: threading.Event | None = None) -> PlanResult:
+def _solve_fast_downward(
+    d: Domain,
+    p: Problem,
+    planner: str,
+    timeout: float,
+    memory_limit_mb: int | None,
+    start: float,
+    stop: threading.Event | None = None,
+) -> PlanResult:
     """Fast Downward's ``planner`` on the task, until ``start + timeout`` or until ``stop``
     is set (then the result is a timeout)."""
     bin_dir, downward = fast_downward_paths()
@@ -505,13 +566,30 @@ def _solve_fast_downward(d: Domain, p: Problem, planner: str, timeout: float,
 
     d, p = _constants_in_domain(d, p)
     _sweep_stale_dirs()
-    with _sigterm_exits(), \
-            tempfile.TemporaryDirectory(prefix=f"{_DIR_PREFIX}{os.getpid()}-") as tmp:
+    with (
+        _sigterm_exits(),
+        tempfile.TemporaryDirectory(prefix=f"{_DIR_PREFIX}{os.getpid()}-") as tmp,
+    ):
         Path(tmp, "domain.pddl").write_text(write_domain(d))
         Path(tmp, "problem.pddl").write_text(write_problem(p, d))
-        code, out = _run([sys.executable, "-S", "-m", "fast_downward.translate", "domain.pddl",
-                          "problem.pddl", "--sas-file", "output.sas"], tmp, env, subprocess.DEVNULL,
-                         deadline, memory_limit_mb, stop)
+        code, out = _run(
+            [
+                sys.executable,
+                "-S",
+                "-m",
+                "fast_downward.translate",
+                "domain.pddl",
+                "problem.pddl",
+                "--sas-file",
+                "output.sas",
+            ],
+            tmp,
+            env,
+            subprocess.DEVNULL,
+            deadline,
+            memory_limit_mb,
+            stop,
+        )
         if code is None:
             return result("timeout", f"translation did not finish within {timeout} s")
         if code != 0:
@@ -520,11 +598,19 @@ def _solve_fast_downward(d: Domain, p: Problem, planner: str, timeout: float,
                 status = "out_of_memory" if memory_limit_mb and "MemoryError" in out else "error"
             return result(status, f"translator exit code {code}: {_tail(out)}", code=code)
         with open(Path(tmp, "output.sas")) as sas:
-            code, out = _run([str(downward), *search_options(planner)], tmp, env, sas, deadline,
-                             memory_limit_mb, stop)
+            code, out = _run(
+                [str(downward), *search_options(planner)],
+                tmp,
+                env,
+                sas,
+                deadline,
+                memory_limit_mb,
+                stop,
+            )
         plan = _best_plan(Path(tmp))
-        if plan is not None and (code is None or _classify(code) in ("solved", "timeout",
-                                                                      "out_of_memory")):
+        if plan is not None and (
+            code is None or _classify(code) in ("solved", "timeout", "out_of_memory")
+        ):
             return result("solved", f"plan of {len(plan)} steps", plan, code)
         if code is None:
             return result("timeout", f"no plan within {timeout} s")
@@ -536,8 +622,9 @@ def _solve_fast_downward(d: Domain, p: Problem, planner: str, timeout: float,
 
 def _best_plan(folder: Path) -> tuple[str, ...] | None:
     """The last (best) plan an anytime search wrote: sas_plan, or sas_plan.N."""
-    files = sorted(folder.glob("sas_plan*"),
-                   key=lambda f: int(f.suffix[1:]) if f.suffix[1:].isdigit() else 0)
+    files = sorted(
+        folder.glob("sas_plan*"), key=lambda f: int(f.suffix[1:]) if f.suffix[1:].isdigit() else 0
+    )
     for path in reversed(files):
         text = path.read_text()
         if text.strip():

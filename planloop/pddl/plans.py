@@ -63,8 +63,12 @@ def parse_plan(plan: Plan, limits: Limits = Limits()) -> list[Step]:
     and for anything that is not a plan at all, or plan text past ``limits.max_bytes``.
     """
     if isinstance(plan, (str, bytes)):
-        limits.check("max_bytes", len(plan), "plan", "bytes" if isinstance(plan, bytes)
-                     else "characters of plan text")
+        limits.check(
+            "max_bytes",
+            len(plan),
+            "plan",
+            "bytes" if isinstance(plan, bytes) else "characters of plan text",
+        )
     if isinstance(plan, bytes):
         try:
             plan = plan.decode("utf-8")
@@ -76,8 +80,15 @@ def parse_plan(plan: Plan, limits: Limits = Limits()) -> list[Step]:
         try:
             items = ((n, item, "") for n, item in enumerate(plan, start=1))
         except TypeError:
-            raise PDDLError([Diagnostic("plan", f"a plan must be text, bytes or a list of "
-                                                f"commands; received {received(plan)}")]) from None
+            raise PDDLError(
+                [
+                    Diagnostic(
+                        "plan",
+                        f"a plan must be text, bytes or a list of "
+                        f"commands; received {received(plan)}",
+                    )
+                ]
+            ) from None
     steps: list[Step] = []
     errors: list[Diagnostic] = []
     for number, item, source in items:
@@ -86,14 +97,23 @@ def parse_plan(plan: Plan, limits: Limits = Limits()) -> list[Step]:
         elif isinstance(item, GroundAction):
             steps.append(Step(item.name, item.args, number))
         elif not isinstance(item, str):
-            errors.append(Diagnostic("plan", f"a plan step must be a command or an action; "
-                                             f"received {received(item)}", number, 1))
+            errors.append(
+                Diagnostic(
+                    "plan",
+                    f"a plan step must be a command or an action; received {received(item)}",
+                    number,
+                    1,
+                )
+            )
         else:
             try:
                 steps.append(Step(*parse_command(item), number))
             except ValueError as exc:
-                errors.append(Diagnostic("plan", f"cannot read a plan step: {exc}", number, 1,
-                                         snippet(source)))
+                errors.append(
+                    Diagnostic(
+                        "plan", f"cannot read a plan step: {exc}", number, 1, snippet(source)
+                    )
+                )
     if errors:
         raise PDDLError(errors)
     return steps

@@ -63,8 +63,9 @@ class Race:
     it as a context manager: leaving it stops ``other`` if it still runs.
     """
 
-    def __init__(self, other: Callable[[threading.Event], object], start: float, alone: float,
-                 budget: float):
+    def __init__(
+        self, other: Callable[[threading.Event], object], start: float, alone: float, budget: float
+    ):
         self._other = other
         self._launch_at = start + alone
         self._budget_end = start + budget
@@ -84,8 +85,12 @@ class Race:
         return self.rival
 
     def rival_won(self) -> bool:
-        return self.rival is not None and self.rival.done and self.rival.result is not None \
+        return (
+            self.rival is not None
+            and self.rival.done
+            and self.rival.result is not None
             and self.rival.result.status in DEFINITIVE
+        )
 
     def rival_failed(self) -> bool:
         return self.rival is not None and self.rival.done and not self.rival_won()

@@ -26,24 +26,63 @@ from functools import cached_property
 
 from .diagnostics import Diagnostic, PDDLError, quote
 from .model import (
-    ROOT_TYPE, Action, And, Atom, Domain, Effect, Equals, Exists, Forall, ForallEffect, Formula,
-    Imply, InitClause, Literal, Not, Or, Param, Predicate, Problem, UnreadAction, When,
+    ROOT_TYPE,
+    Action,
+    And,
+    Atom,
+    Domain,
+    Effect,
+    Equals,
+    Exists,
+    Forall,
+    ForallEffect,
+    Formula,
+    Imply,
+    InitClause,
+    Literal,
+    Not,
+    Or,
+    Param,
+    Predicate,
+    Problem,
+    UnreadAction,
+    When,
 )
 from .sexpr import SList, Sym, extract_define, snippet
 from .source import Limits, read_source
 
-SUPPORTED_REQUIREMENTS = frozenset({
-    ":strips", ":typing", ":negative-preconditions", ":disjunctive-preconditions", ":equality",
-    ":existential-preconditions", ":universal-preconditions", ":quantified-preconditions",
-    ":conditional-effects", ":adl", ":action-costs",
-})
-UNSUPPORTED_REQUIREMENTS = frozenset({
-    ":durative-actions", ":duration-inequalities", ":continuous-effects", ":numeric-fluents",
-    ":fluents", ":object-fluents", ":derived-predicates", ":timed-initial-literals",
-    ":preferences", ":constraints",
-})
-_NUMERIC = frozenset({">", "<", ">=", "<=", "assign", "increase", "decrease", "scale-up",
-                      "scale-down"})
+SUPPORTED_REQUIREMENTS = frozenset(
+    {
+        ":strips",
+        ":typing",
+        ":negative-preconditions",
+        ":disjunctive-preconditions",
+        ":equality",
+        ":existential-preconditions",
+        ":universal-preconditions",
+        ":quantified-preconditions",
+        ":conditional-effects",
+        ":adl",
+        ":action-costs",
+    }
+)
+UNSUPPORTED_REQUIREMENTS = frozenset(
+    {
+        ":durative-actions",
+        ":duration-inequalities",
+        ":continuous-effects",
+        ":numeric-fluents",
+        ":fluents",
+        ":object-fluents",
+        ":derived-predicates",
+        ":timed-initial-literals",
+        ":preferences",
+        ":constraints",
+    }
+)
+_NUMERIC = frozenset(
+    {">", "<", ">=", "<=", "assign", "increase", "decrease", "scale-up", "scale-down"}
+)
 _COST_FUNCTION = "total-cost"
 
 
@@ -89,20 +128,31 @@ class _Reader:
 
     def header(self, form: SList, kind: str) -> tuple[str, list]:
         """Check ``(define (KIND name) ...)`` and return the name and the sections."""
-        if len(form) < 2 or not isinstance(form[1], SList) or len(form[1]) != 2 \
-                or form[1][0] != kind or not isinstance(form[1][1], Sym):
+        if (
+            len(form) < 2
+            or not isinstance(form[1], SList)
+            or len(form[1]) != 2
+            or form[1][0] != kind
+            or not isinstance(form[1][1], Sym)
+        ):
             self.error(f"expected '(define ({kind} NAME) ...)'", form)
             self.raise_if_errors()
         return form[1][1], form[2:]
 
     def section_key(self, section) -> str | None:
-        if not isinstance(section, SList) or not section or not isinstance(section[0], Sym) \
-                or not section[0].startswith(":"):
+        if (
+            not isinstance(section, SList)
+            or not section
+            or not isinstance(section[0], Sym)
+            or not section[0].startswith(":")
+        ):
             self.error("expected a section such as '(:predicates ...)'", section)
             return None
         return section[0]
 
-    def typed_list(self, items, *, variables: bool, known_types) -> list[tuple[Sym, tuple[str, ...]]]:
+    def typed_list(
+        self, items, *, variables: bool, known_types
+    ) -> list[tuple[Sym, tuple[str, ...]]]:
         """``a b - t c`` -> [(a, (t,)), (b, (t,)), (c, (object,))]; checks the types."""
         result, pending = [], []
         i = 0
@@ -120,8 +170,11 @@ class _Reader:
             if not isinstance(item, Sym):
                 self.error("expected a name, found a list", item)
             elif item.startswith("-"):
-                self.error(f"{quote(item)}: put a space after '-' to name a type "
-                           f"({quote('- ' + item[1:])})", item)
+                self.error(
+                    f"{quote(item)}: put a space after '-' to name a type "
+                    f"({quote('- ' + item[1:])})",
+                    item,
+                )
             elif variables and not item.startswith("?"):
                 self.error(f"parameter {quote(item)} must start with '?'", item)
             elif not variables and item.startswith("?"):
@@ -134,16 +187,25 @@ class _Reader:
 
     def type_ref(self, node, known_types) -> tuple[str, ...]:
         if isinstance(node, SList):
-            if not node or node[0] != "either" or len(node) < 2 or \
-                    not all(isinstance(t, Sym) for t in node[1:]):
+            if (
+                not node
+                or node[0] != "either"
+                or len(node) < 2
+                or not all(isinstance(t, Sym) for t in node[1:])
+            ):
                 self.error("a type must be a name or '(either TYPE ...)'", node)
                 return (ROOT_TYPE,)
             names = list(node[1:])
         else:
             names = [node]
-        return tuple(dict.fromkeys(name if name == ROOT_TYPE or name in known_types
-                                   else self.undeclared_type(name, known_types)
-                                   for name in names))
+        return tuple(
+            dict.fromkeys(
+                name
+                if name == ROOT_TYPE or name in known_types
+                else self.undeclared_type(name, known_types)
+                for name in names
+            )
+        )
 
     def undeclared_type(self, name: Sym, known_types) -> str:
         """The type an undeclared type name stands for. A domain declares it, under
@@ -193,8 +255,10 @@ class _FormulaReader:
             elif term not in self.external_constants:
                 # Fast Downward resolves such names against the problem's objects.
                 self.external_constants[term] = term
-                self.r.warn(f"undeclared constant {quote(term)}: a problem must declare it as "
-                            f"an object", term)
+                self.r.warn(
+                    f"undeclared constant {quote(term)}: a problem must declare it as an object",
+                    term,
+                )
             return None
         return (self.objects[term],)
 
@@ -212,18 +276,23 @@ class _FormulaReader:
             return None
         params = self.predicates[name].params
         if len(args) != len(params):
-            self.r.error(f"wrong arity: {quote(name)} takes {len(params)} argument(s), "
-                         f"{len(args)} given", name)
+            self.r.error(
+                f"wrong arity: {quote(name)} takes {len(params)} argument(s), {len(args)} given",
+                name,
+            )
             return None
         for arg, param in zip(args, params):
             types = self.term_types(arg, scope)
             if types is None:
                 continue
-            if any(self.is_subtype(t, param.types) for t in types) \
-                    or (arg.startswith("?") and ROOT_TYPE in types):
+            if any(self.is_subtype(t, param.types) for t in types) or (
+                arg.startswith("?") and ROOT_TYPE in types
+            ):
                 continue  # FF too lets a variable of type 'object' fill any argument
-            defect = (f"type mismatch: {quote(arg)} is {' or '.join(types)} but {quote(name)} "
-                      f"expects {' or '.join(param.types)}")
+            defect = (
+                f"type mismatch: {quote(arg)} is {' or '.join(types)} but {quote(name)} "
+                f"expects {' or '.join(param.types)}"
+            )
             if arg.startswith("?") and self.r.stage == "domain":
                 self.r.warn(defect, arg)  # Fast Downward grounds it all the same
             else:
@@ -294,14 +363,20 @@ class _FormulaReader:
             return []
         head = node[0]
         if not isinstance(head, Sym):
-            self.r.error("expected a predicate or 'and', 'not', 'when', 'forall' after '(', "
-                         "found a list", head)
+            self.r.error(
+                "expected a predicate or 'and', 'not', 'when', 'forall' after '(', found a list",
+                head,
+            )
             return []
         if head == "and":
             return [e for x in node[1:] for e in self.effect(x, scope)]
         if head == "not":
-            if len(node) != 2 or not isinstance(node[1], SList) or not node[1] \
-                    or node[1][0] in ("and", "not", "when", "forall"):
+            if (
+                len(node) != 2
+                or not isinstance(node[1], SList)
+                or not node[1]
+                or node[1][0] in ("and", "not", "when", "forall")
+            ):
                 self.r.error("'not' in an effect takes exactly one atom", node)
                 return []
             atom = self.atom(node[1], scope)
@@ -317,12 +392,19 @@ class _FormulaReader:
                 return []
             params, inner = self.params(node[1], scope)
             return [ForallEffect(params, tuple(self.effect(node[2], inner)))]
-        if head == "increase" and len(node) == 3 and isinstance(node[1], SList) \
-                and list(node[1]) == [_COST_FUNCTION]:
+        if (
+            head == "increase"
+            and len(node) == 3
+            and isinstance(node[1], SList)
+            and list(node[1]) == [_COST_FUNCTION]
+        ):
             return []  # action costs do not change what is applicable
         if head in _NUMERIC:
-            self.r.error(f"numeric effect {quote(head)} is not supported (only "
-                         f"'(increase (total-cost) ...)')", node)
+            self.r.error(
+                f"numeric effect {quote(head)} is not supported (only "
+                f"'(increase (total-cost) ...)')",
+                node,
+            )
             return []
         if head in ("or", "exists", "imply", "="):
             self.r.error(f"{quote(head)} is not allowed in an effect", node)
@@ -335,8 +417,9 @@ class _FormulaReader:
         return [Literal(atom)] if atom else []
 
 
-_MERGEABLE = frozenset({":requirements", ":types", ":constants", ":predicates", ":functions",
-                        ":objects", ":init"})
+_MERGEABLE = frozenset(
+    {":requirements", ":types", ":constants", ":predicates", ":functions", ":objects", ":init"}
+)
 
 
 def _read_sections(source, stage: str, limits: Limits, strict: bool, contingent: bool = False):
@@ -363,8 +446,9 @@ def _sections(r: _Reader, sections) -> dict[str, list[SList]]:
             if key not in _MERGEABLE:
                 r.error(f"duplicate section {quote(key)}", section)
                 continue
-            if not r.tolerate(f"duplicate section {quote(key)}", "one section holding both",
-                              section):
+            if not r.tolerate(
+                f"duplicate section {quote(key)}", "one section holding both", section
+            ):
                 continue
         found.setdefault(key, []).append(section)
     return found
@@ -375,14 +459,24 @@ def _body(found: dict[str, list[SList]], key: str) -> list:
     return [item for section in found.get(key, ()) for item in section[1:]]
 
 
-def parse_domain(source: str | os.PathLike, limits: Limits = Limits(),
-                 strict: bool = False, contingent: bool = False) -> Domain:
+def parse_domain(
+    source: str | os.PathLike,
+    limits: Limits = Limits(),
+    strict: bool = False,
+    contingent: bool = False,
+) -> Domain:
     """Read a domain from a path or from PDDL text; ``strict`` refuses what planners
     tolerate, ``contingent`` reads sensing actions (see the module's docstring)."""
     r, form, name, found = _read_sections(source, "domain", limits, strict, contingent)
     for key, parts in found.items():
-        if key not in (":requirements", ":types", ":constants", ":predicates", ":functions",
-                       ":action"):
+        if key not in (
+            ":requirements",
+            ":types",
+            ":constants",
+            ":predicates",
+            ":functions",
+            ":action",
+        ):
             what = "derived predicates are" if key == ":derived" else f"section {quote(key)} is"
             r.error(f"{what} not supported", parts[0])
     requirements = _requirements(r, _body(found, ":requirements"))
@@ -391,11 +485,11 @@ def parse_domain(source: str | os.PathLike, limits: Limits = Limits(),
     types = _types(r, body, limits)
     body = _body(found, ":constants")
     limits.check("max_objects", _count_names(body), "domain", "constants")
-    constants = _declare(r, r.typed_list(body, variables=False, known_types=types), types,
-                         "constant")
+    constants = _declare(
+        r, r.typed_list(body, variables=False, known_types=types), types, "constant"
+    )
     predicates = _predicates(r, _body(found, ":predicates"), types)
-    functions = tuple(str(n[0]) for n in _body(found, ":functions")
-                      if isinstance(n, SList) and n)
+    functions = tuple(str(n[0]) for n in _body(found, ":functions") if isinstance(n, SList) and n)
     fr = _FormulaReader(r, (types, predicates, functions), constants)
     actions: dict[str, Action] = {}
     unread: list[UnreadAction] = []
@@ -412,8 +506,18 @@ def parse_domain(source: str | os.PathLike, limits: Limits = Limits(),
             continue
         actions[action.name] = action
     r.raise_if_errors()
-    return Domain(str(name), requirements, types, constants, predicates, actions,
-                  functions, tuple(fr.external_constants), tuple(r.warnings), tuple(unread))
+    return Domain(
+        str(name),
+        requirements,
+        types,
+        constants,
+        predicates,
+        actions,
+        functions,
+        tuple(fr.external_constants),
+        tuple(r.warnings),
+        tuple(unread),
+    )
 
 
 def _leave_out(r: _Reader, action: Action, before: int, empty: tuple[str, ...]) -> UnreadAction:
@@ -422,9 +526,16 @@ def _leave_out(r: _Reader, action: Action, before: int, empty: tuple[str, ...]) 
     errors = tuple(r.errors[before:])
     del r.errors[before:]
     first = errors[0]
-    r.warnings.append(replace(first, severity="warning", message=(
-        f"{first.message}; read as no action {quote(action.name)}, as FF reads it while no "
-        f"object has type {quote(' or '.join(empty))}")))
+    r.warnings.append(
+        replace(
+            first,
+            severity="warning",
+            message=(
+                f"{first.message}; read as no action {quote(action.name)}, as FF reads it while no "
+                f"object has type {quote(' or '.join(empty))}"
+            ),
+        )
+    )
     return UnreadAction(action.name, tuple(p.types for p in action.params), errors)
 
 
@@ -439,8 +550,9 @@ def _ancestors(types: dict[str, str], t: str) -> list[str]:
 
 def _has_objects(types: dict[str, str], objects: dict[str, str], of: tuple[str, ...]) -> bool:
     """Whether some object of ``objects`` has one of the types ``of`` (or a subtype)."""
-    return ROOT_TYPE in of or any(a in of for t in set(objects.values())
-                                  for a in _ancestors(types, t))
+    return ROOT_TYPE in of or any(
+        a in of for t in set(objects.values()) for a in _ancestors(types, t)
+    )
 
 
 def _requirements(r: _Reader, body) -> tuple[str, ...]:
@@ -453,8 +565,11 @@ def _requirements(r: _Reader, body) -> tuple[str, ...]:
         else:
             defect = "unsupported" if req in UNSUPPORTED_REQUIREMENTS else "unknown"
             # what it would allow is refused where it is used
-            r.tolerate(f"{defect} requirement {quote(req)}", "not required: what it adds is "
-                       "refused where it is used", req)
+            r.tolerate(
+                f"{defect} requirement {quote(req)}",
+                "not required: what it adds is refused where it is used",
+                req,
+            )
     return tuple(dict.fromkeys(requirements))
 
 
@@ -471,14 +586,21 @@ def _types(r: _Reader, body, limits: Limits) -> dict[str, str]:
         if type_name == ROOT_TYPE:
             continue
         if parent == type_name:
-            r.tolerate(f"type {quote(type_name)} is listed among its own subtypes",
-                       "a type of its own", type_name)
+            r.tolerate(
+                f"type {quote(type_name)} is listed among its own subtypes",
+                "a type of its own",
+                type_name,
+            )
             types.setdefault(str(type_name), ROOT_TYPE)
         elif old is not None and ROOT_TYPE not in (old, parent) and old != parent:
-            r.error(f"type {quote(type_name)} is declared twice, under {quote(old)} and under "
-                    f"{quote(parent)}", type_name)
-        elif old is None or r.tolerate(f"duplicate type {quote(type_name)}", "one declaration",
-                                       type_name):
+            r.error(
+                f"type {quote(type_name)} is declared twice, under {quote(old)} and under "
+                f"{quote(parent)}",
+                type_name,
+            )
+        elif old is None or r.tolerate(
+            f"duplicate type {quote(type_name)}", "one declaration", type_name
+        ):
             types[str(type_name)] = parent if old in (None, ROOT_TYPE) else old
     for parent in dict.fromkeys(parents[0] for _, parents in pairs):
         if parent != ROOT_TYPE and parent not in types:
@@ -487,8 +609,9 @@ def _types(r: _Reader, body, limits: Limits) -> dict[str, str]:
     return types
 
 
-def _declare(r: _Reader, pairs, types: dict[str, str], what: str,
-             taken: dict[str, str] | None = None) -> dict[str, str]:
+def _declare(
+    r: _Reader, pairs, types: dict[str, str], what: str, taken: dict[str, str] | None = None
+) -> dict[str, str]:
     """Names -> their single type. A name declared again with the same type, or with a
     subtype or supertype of it, keeps the narrower type (a warning); with an unrelated
     type it is an error. ``taken`` holds names declared elsewhere (the domain's constants,
@@ -504,11 +627,13 @@ def _declare(r: _Reader, pairs, types: dict[str, str], what: str,
             narrower = _narrower(types, old, new)
             twice = "declared twice" if name in declared else "already a constant of the domain"
             if narrower is None:
-                r.error(f"{what} {quote(name)} is {twice}, as {quote(old)} and as "
-                        f"{quote(new)}", name)
+                r.error(
+                    f"{what} {quote(name)} is {twice}, as {quote(old)} and as {quote(new)}", name
+                )
                 continue
-            if not r.tolerate(f"{what} {quote(name)} is {twice}", f"one {what} of type "
-                              f"{quote(narrower)}", name):
+            if not r.tolerate(
+                f"{what} {quote(name)} is {twice}", f"one {what} of type {quote(narrower)}", name
+            ):
                 continue
             new = narrower
         declared[str(name)] = new
@@ -529,10 +654,11 @@ def _predicates(r: _Reader, body, types: dict[str, str]) -> dict[str, Predicate]
         pairs = r.typed_list(node[1:], variables=True, known_types=types)
         predicate = Predicate(str(node[0]), tuple(Param(str(n), t) for n, t in pairs))
         if node[0] in predicates:
-            if [p.types for p in predicates[node[0]].params] != [p.types for p in
-                                                                 predicate.params]:
-                r.error(f"predicate {quote(node[0])} is declared twice, with different "
-                        f"arguments", node[0])
+            if [p.types for p in predicates[node[0]].params] != [p.types for p in predicate.params]:
+                r.error(
+                    f"predicate {quote(node[0])} is declared twice, with different arguments",
+                    node[0],
+                )
             else:
                 r.tolerate(f"duplicate predicate {quote(node[0])}", "one declaration", node[0])
             continue
@@ -563,19 +689,27 @@ def _check_type_depth(r: _Reader, types: dict[str, str], body, limits: Limits) -
             on_path.add(t)
             t = types[t]
         if t in on_path:
-            cycle = path[path.index(t):]
-            r.error(f"the types {', '.join(quote(c) for c in cycle)} are each other's "
-                    f"ancestors ({' - '.join(cycle + [t])})", nodes.get(cycle[0]))
+            cycle = path[path.index(t) :]
+            r.error(
+                f"the types {', '.join(quote(c) for c in cycle)} are each other's "
+                f"ancestors ({' - '.join(cycle + [t])})",
+                nodes.get(cycle[0]),
+            )
             depth.update((c, -1) for c in cycle)
-            path = path[:path.index(t)]
+            path = path[: path.index(t)]
         above = depth.get(t, 0)
         for n in reversed(path):
             above = -1 if above < 0 else above + 1
             depth[n] = above
         if depth[start] > limits.max_type_depth:
-            r.errors.append(r.diagnostic(limits.exceeded(
-                "max_type_depth", f"type {quote(start)} has {depth[start]:,} types above it"),
-                nodes.get(start)))
+            r.errors.append(
+                r.diagnostic(
+                    limits.exceeded(
+                        "max_type_depth", f"type {quote(start)} has {depth[start]:,} types above it"
+                    ),
+                    nodes.get(start),
+                )
+            )
             r.raise_if_errors()
 
 
@@ -589,28 +723,34 @@ def _read_action(r: _Reader, fr: _FormulaReader, node: SList) -> Action | None:
     for i in range(0, len(items), 2):
         key = items[i]
         if not isinstance(key, Sym) or not key.startswith(":"):
-            r.error(f"expected ':parameters', ':precondition' or ':effect' in action "
-                    f"{quote(name)}", key)
+            r.error(
+                f"expected ':parameters', ':precondition' or ':effect' in action {quote(name)}", key
+            )
             return None
         if i + 1 >= len(items):
             r.error(f"{quote(key)} of action {quote(name)} has no value", key)
             return None
-        if key not in (":parameters", ":precondition", ":effect") and \
-                not (r.contingent and key == ":observe"):
+        if key not in (":parameters", ":precondition", ":effect") and not (
+            r.contingent and key == ":observe"
+        ):
             r.error(f"unsupported action field {quote(key)}", key)
             continue
         if key in fields:
             r.error(f"duplicate {quote(key)} in action {quote(name)}", key)
         fields[str(key)] = items[i + 1]
     params, scope = fr.params(fields.get(":parameters", SList()), {})
-    precondition = fr.formula(fields[":precondition"], scope) if ":precondition" in fields \
-        else And(())
+    precondition = (
+        fr.formula(fields[":precondition"], scope) if ":precondition" in fields else And(())
+    )
     if ":observe" in fields:
         if ":effect" in fields:
-            r.error(f"sensing action {quote(name)} has an ':effect': a sensing action only "
-                    f"observes", name)
-        return Action(str(name), params, precondition, (),
-                      _observed(r, fr, fields[":observe"], scope))
+            r.error(
+                f"sensing action {quote(name)} has an ':effect': a sensing action only observes",
+                name,
+            )
+        return Action(
+            str(name), params, precondition, (), _observed(r, fr, fields[":observe"], scope)
+        )
     if ":effect" not in fields:
         r.error(f"action {quote(name)} has no ':effect'", name)
     effects = fr.effect(fields[":effect"], scope) if ":effect" in fields else []
@@ -623,8 +763,11 @@ def _observed(r: _Reader, fr: _FormulaReader, node, scope) -> tuple[Atom, ...]:
     atoms = []
     for part in parts:
         if isinstance(part, SList) and part and part[0] == "probabilistic":
-            r.error("probabilistic (noisy) observations ('probabilistic') are not "
-                    "supported: a sensing action tells the true value", part)
+            r.error(
+                "probabilistic (noisy) observations ('probabilistic') are not "
+                "supported: a sensing action tells the true value",
+                part,
+            )
             continue
         if not isinstance(part, SList) or not part or part[0] in _CONNECTIVES:
             r.error("':observe' takes an atom or an 'and' of atoms", part)
@@ -635,12 +778,18 @@ def _observed(r: _Reader, fr: _FormulaReader, node, scope) -> tuple[Atom, ...]:
     return tuple(atoms)
 
 
-_CONNECTIVES = frozenset({"and", "or", "not", "imply", "exists", "forall", "when", "oneof",
-                          "unknown", "="})
+_CONNECTIVES = frozenset(
+    {"and", "or", "not", "imply", "exists", "forall", "when", "oneof", "unknown", "="}
+)
 
 
-def parse_problem(source: str | os.PathLike, domain: Domain, limits: Limits = Limits(),
-                  strict: bool = False, contingent: bool = False) -> Problem:
+def parse_problem(
+    source: str | os.PathLike,
+    domain: Domain,
+    limits: Limits = Limits(),
+    strict: bool = False,
+    contingent: bool = False,
+) -> Problem:
     """Read a problem of ``domain`` from a path or from PDDL text; ``strict`` refuses what
     planners tolerate, ``contingent`` reads unknown facts and the constraints on them (see
     the module's docstring)."""
@@ -651,23 +800,35 @@ def parse_problem(source: str | os.PathLike, domain: Domain, limits: Limits = Li
     domain_name = _domain_name(r, found.get(":domain"), domain, form)
     body = _body(found, ":objects")
     limits.check("max_objects", _count_names(body), "problem", "objects")
-    objects = _declare(r, r.typed_list(body, variables=False, known_types=domain.types),
-                       domain.types, "object", taken=domain.constants)
+    objects = _declare(
+        r,
+        r.typed_list(body, variables=False, known_types=domain.types),
+        domain.types,
+        "object",
+        taken=domain.constants,
+    )
     for constant in domain.external_constants:
         if constant not in objects:
-            r.error(f"the domain's actions use {quote(constant)}, which is declared neither as a "
-                    f"constant of the domain nor as an object of the problem", form)
+            r.error(
+                f"the domain's actions use {quote(constant)}, which is declared neither as a "
+                f"constant of the domain nor as an object of the problem",
+                form,
+            )
     init_nodes = _body(found, ":init")
-    if contingent and len(init_nodes) == 1 and isinstance(init_nodes[0], SList) \
-            and init_nodes[0] and init_nodes[0][0] == "and":
+    if (
+        contingent
+        and len(init_nodes) == 1
+        and isinstance(init_nodes[0], SList)
+        and init_nodes[0]
+        and init_nodes[0][0] == "and"
+    ):
         init_nodes = init_nodes[0][1:]
     limits.check("max_init_facts", len(init_nodes), "problem", "facts in ':init'")
     if ":init" not in found:
         r.error("missing ':init' section", form)
     goal_node = _goal_node(r, found.get(":goal"), form)
     if goal_node is not None:
-        limits.check("max_goal_size", _count_lists(goal_node), "problem",
-                     "conditions in ':goal'")
+        limits.check("max_goal_size", _count_lists(goal_node), "problem", "conditions in ':goal'")
     everything = dict(domain.constants)
     everything.update(objects)
     for action in domain.unread_actions:  # the domain's errors, where the domain has them
@@ -681,8 +842,16 @@ def parse_problem(source: str | os.PathLike, domain: Domain, limits: Limits = Li
     init = _read_init(r, fr, init_nodes)
     goal = fr.formula(goal_node, {}) if goal_node is not None else And(())
     r.raise_if_errors()
-    return Problem(str(name), str(domain_name), objects, tuple(init), goal, tuple(r.warnings),
-                   tuple(dict.fromkeys(unknown)), tuple(clauses))
+    return Problem(
+        str(name),
+        str(domain_name),
+        objects,
+        tuple(init),
+        goal,
+        tuple(r.warnings),
+        tuple(dict.fromkeys(unknown)),
+        tuple(clauses),
+    )
 
 
 def _domain_name(r: _Reader, sections, domain: Domain, form) -> str | None:
@@ -694,8 +863,9 @@ def _domain_name(r: _Reader, sections, domain: Domain, form) -> str | None:
         r.error("expected '(:domain NAME)'", section)
         return None
     if section[1] != domain.name:
-        message = f"the problem is for domain {quote(section[1])} but the domain is " \
-                  f"{quote(domain.name)}"
+        message = (
+            f"the problem is for domain {quote(section[1])} but the domain is {quote(domain.name)}"
+        )
         if not r.contingent:
             r.error(message, section[1])
         else:  # contingent planners (CLG, CPOR, unified-planning) ignore the name
@@ -713,16 +883,21 @@ def _goal_node(r: _Reader, sections, form):
     return section[1] if len(section) > 1 else SList()
 
 
-def _read_uncertain(r: _Reader, fr: _FormulaReader, nodes, unknown: list[Atom],
-                    clauses: list[InitClause]) -> list:
+def _read_uncertain(
+    r: _Reader, fr: _FormulaReader, nodes, unknown: list[Atom], clauses: list[InitClause]
+) -> list:
     """Read the ``unknown``, ``oneof`` and ``or`` entries of a contingent ``:init`` into
     ``unknown`` and ``clauses``; the other entries, for :func:`_read_init`."""
     rest = []
     for node in nodes:
         head = node[0] if isinstance(node, SList) and node else None
         if head == "unknown":
-            if len(node) != 2 or not isinstance(node[1], SList) or not node[1] \
-                    or node[1][0] in _CONNECTIVES:
+            if (
+                len(node) != 2
+                or not isinstance(node[1], SList)
+                or not node[1]
+                or node[1][0] in _CONNECTIVES
+            ):
                 r.error("'unknown' takes exactly one atom", node)
                 continue
             atom = fr.atom(node[1], {})
@@ -760,8 +935,11 @@ def _read_init(r: _Reader, fr: _FormulaReader, nodes) -> list[Atom]:
         if node[0] == "=" and len(node) == 3 and isinstance(node[1], SList):
             continue  # a numeric fluent's value, such as (= (total-cost) 0)
         if node[0] == "not" and len(node) == 2 and isinstance(node[1], SList):
-            if r.tolerate("a negative literal in ':init'", "nothing: what ':init' does not "
-                          "list is false", node):
+            if r.tolerate(
+                "a negative literal in ':init'",
+                "nothing: what ':init' does not list is false",
+                node,
+            ):
                 fr.atom(node[1], {})  # still checked
             continue
         if node[0] in ("not", "and", "or", "forall", "exists", "="):
@@ -790,8 +968,13 @@ def _count_lists(node) -> int:
     return count
 
 
-def parse(domain: str | os.PathLike, problem: str | os.PathLike, limits: Limits = Limits(),
-          strict: bool = False, contingent: bool = False) -> tuple[Domain, Problem]:
+def parse(
+    domain: str | os.PathLike,
+    problem: str | os.PathLike,
+    limits: Limits = Limits(),
+    strict: bool = False,
+    contingent: bool = False,
+) -> tuple[Domain, Problem]:
     """Read a domain and one of its problems (paths or PDDL text); ``strict`` refuses what
     planners tolerate, ``contingent`` reads the contingent dialect (see the module's
     docstring)."""

@@ -16,8 +16,20 @@ from .model import ROOT_TYPE, Action, And, Atom, Domain, Formula, Literal, Not, 
 from .obfuscate import Renaming
 from .writer import effect_text, formula_text
 
-_COLORS = ("red", "blue", "orange", "yellow", "white", "magenta", "black", "cyan", "green",
-           "violet", "silver", "gold")
+_COLORS = (
+    "red",
+    "blue",
+    "orange",
+    "yellow",
+    "white",
+    "magenta",
+    "black",
+    "cyan",
+    "green",
+    "violet",
+    "silver",
+    "gold",
+)
 
 
 def _block(name: str) -> str:
@@ -40,57 +52,102 @@ class Templates:
 
 
 BLOCKSWORLD = Templates(
-    predicates={"on": "{0} is on top of {1}", "ontable": "{0} is on the table",
-                "clear": "{0} is clear", "handempty": "the hand is empty",
-                "holding": "the hand is holding {0}"},
-    actions={"pick-up": "pick up {0}", "put-down": "put down {0}",
-             "stack": "stack {0} on top of {1}", "unstack": "unstack {0} from on top of {1}"},
+    predicates={
+        "on": "{0} is on top of {1}",
+        "ontable": "{0} is on the table",
+        "clear": "{0} is clear",
+        "handempty": "the hand is empty",
+        "holding": "the hand is holding {0}",
+    },
+    actions={
+        "pick-up": "pick up {0}",
+        "put-down": "put down {0}",
+        "stack": "stack {0} on top of {1}",
+        "unstack": "unstack {0} from on top of {1}",
+    },
     obj=_block,
 )
 MYSTERY = Templates(
-    predicates={"craves": "object {0} craves object {1}", "planet": "planet object {0}",
-                "province": "province object {0}", "harmony": "harmony",
-                "pain": "pain object {0}"},
-    actions={"attack": "attack object {0}", "succumb": "succumb object {0}",
-             "overcome": "overcome object {0} from object {1}",
-             "feast": "feast object {0} from object {1}"},
+    predicates={
+        "craves": "object {0} craves object {1}",
+        "planet": "planet object {0}",
+        "province": "province object {0}",
+        "harmony": "harmony",
+        "pain": "pain object {0}",
+    },
+    actions={
+        "attack": "attack object {0}",
+        "succumb": "succumb object {0}",
+        "overcome": "overcome object {0} from object {1}",
+        "feast": "feast object {0} from object {1}",
+    },
 )
 GRIPPER = Templates(
-    predicates={"at-robby": "the robot is in {0}", "at": "{0} is in {1}",
-                "free": "gripper {0} is free", "carry": "gripper {1} is carrying {0}"},
-    actions={"move": "move from {0} to {1}", "pick": "pick up {0} in {1} with gripper {2}",
-             "drop": "drop {0} in {1} with gripper {2}"},
+    predicates={
+        "at-robby": "the robot is in {0}",
+        "at": "{0} is in {1}",
+        "free": "gripper {0} is free",
+        "carry": "gripper {1} is carrying {0}",
+    },
+    actions={
+        "move": "move from {0} to {1}",
+        "pick": "pick up {0} in {1} with gripper {2}",
+        "drop": "drop {0} in {1} with gripper {2}",
+    },
 )
 FERRY = Templates(
-    predicates={"at-ferry": "the ferry is at {0}", "at": "{0} is at {1}",
-                "empty-ferry": "the ferry is empty", "on": "{0} is on the ferry"},
-    actions={"sail": "sail from {0} to {1}", "board": "board {0} at {1}",
-             "debark": "debark {0} at {1}"},
+    predicates={
+        "at-ferry": "the ferry is at {0}",
+        "at": "{0} is at {1}",
+        "empty-ferry": "the ferry is empty",
+        "on": "{0} is on the ferry",
+    },
+    actions={
+        "sail": "sail from {0} to {1}",
+        "board": "board {0} at {1}",
+        "debark": "debark {0} at {1}",
+    },
 )
 LOGISTICS = Templates(
-    predicates={"in-city": "{0} is located in {1}", "at": "{0} is at {1}",
-                "in": "{0} is in {1}"},
-    actions={"load-truck": "load {0} into {1} at {2}",
-             "unload-truck": "unload {0} from {1} at {2}",
-             "drive-truck": "drive {0} from {1} to {2} in {3}",
-             "load-airplane": "load {0} into {1} at {2}",
-             "unload-airplane": "unload {0} from {1} at {2}",
-             "fly-airplane": "fly {0} from {1} to {2}"},
+    predicates={"in-city": "{0} is located in {1}", "at": "{0} is at {1}", "in": "{0} is in {1}"},
+    actions={
+        "load-truck": "load {0} into {1} at {2}",
+        "unload-truck": "unload {0} from {1} at {2}",
+        "drive-truck": "drive {0} from {1} to {2} in {3}",
+        "load-airplane": "load {0} into {1} at {2}",
+        "unload-airplane": "unload {0} from {1} at {2}",
+        "fly-airplane": "fly {0} from {1} to {2}",
+    },
 )
 COIN = Templates(
-    predicates={"player-at": "the player is in {0}", "visited": "{0} has been visited",
-                "connected": "{1} is {2} of {0}", "door-between": "{0} is between {1} and {2}",
-                "closed": "{0} is closed", "blocked": "the way from {0} to {1} is blocked",
-                "in-room": "{0} is in {1}", "holding": "the player holds {0}",
-                "free": "inventory slot {0} is free"},
-    actions={"move": "move from {0} to {1}, going {2}", "take": "take {0} in {1} into {2}",
-             "open-door": "open {0} from {1} to {2}, going {3}",
-             "close-door": "close {0} from {1} to {2}, going {3}"},
+    predicates={
+        "player-at": "the player is in {0}",
+        "visited": "{0} has been visited",
+        "connected": "{1} is {2} of {0}",
+        "door-between": "{0} is between {1} and {2}",
+        "closed": "{0} is closed",
+        "blocked": "the way from {0} to {1} is blocked",
+        "in-room": "{0} is in {1}",
+        "holding": "the player holds {0}",
+        "free": "inventory slot {0} is free",
+    },
+    actions={
+        "move": "move from {0} to {1}, going {2}",
+        "take": "take {0} in {1} into {2}",
+        "open-door": "open {0} from {1} to {2}, going {3}",
+        "close-door": "close {0} from {1} to {2}, going {3}",
+    },
 )
 GENERIC = Templates()
-BY_DOMAIN = {"blocksworld-4ops": BLOCKSWORLD, "blocks": BLOCKSWORLD,
-             "mystery-4ops": MYSTERY, "gripper-typed": GRIPPER, "ferry-typed": FERRY,
-             "logistics-typed": LOGISTICS, "coin-collector": COIN}
+BY_DOMAIN = {
+    "blocksworld-4ops": BLOCKSWORLD,
+    "blocks": BLOCKSWORLD,
+    "mystery-4ops": MYSTERY,
+    "gripper-typed": GRIPPER,
+    "ferry-typed": FERRY,
+    "logistics-typed": LOGISTICS,
+    "coin-collector": COIN,
+}
 
 
 def templates_for(domain_name: str) -> Templates:
@@ -156,8 +213,9 @@ def goal_literals(goal: Formula) -> list[tuple[Atom, bool]]:
     raise ValueError(f"only a conjunction of literals can be described, not {goal}")
 
 
-def describe_problem(domain: Domain, problem: Problem, seed: int = 0,
-                     templates: Templates | None = None) -> str:
+def describe_problem(
+    domain: Domain, problem: Problem, seed: int = 0, templates: Templates | None = None
+) -> str:
     """The problem in words: a paragraph each for its objects (by type), its initial facts
     and its goal (a conjunction of literals). A nonzero ``seed`` shuffles the facts within
     each paragraph; 0 keeps the problem's order. ``templates`` default to the domain's."""
@@ -170,8 +228,9 @@ def describe_problem(domain: Domain, problem: Problem, seed: int = 0,
     facts = join_phrases([render_fact(f, templates) for f in init]) or "nothing is true"
     wanted = join_phrases([render_literal(a, positive, templates) for a, positive in goal])
     goal_text = f"The goal is that {wanted}." if wanted else "The goal is empty."
-    return "\n\n".join([describe_objects(problem.objects, templates),
-                         f"Initially, {facts}.", goal_text])
+    return "\n\n".join(
+        [describe_objects(problem.objects, templates), f"Initially, {facts}.", goal_text]
+    )
 
 
 def describe_objects(objects: dict[str, str], templates: Templates = GENERIC) -> str:
@@ -182,11 +241,15 @@ def describe_objects(objects: dict[str, str], templates: Templates = GENERIC) ->
     if not groups:
         return "The problem has no objects."
     if list(groups) == [ROOT_TYPE]:
-        return f"The problem has {_count(len(objects), ROOT_TYPE)}: " \
-               f"{join_phrases(groups[ROOT_TYPE])}."
+        return (
+            f"The problem has {_count(len(objects), ROOT_TYPE)}: {join_phrases(groups[ROOT_TYPE])}."
+        )
     sentences = [f"The problem has {_count(len(objects), ROOT_TYPE)}."]
-    sentences += [f"There {'is' if len(names) == 1 else 'are'} {_count(len(names), t)}: "
-                  f"{join_phrases(names)}." for t, names in groups.items()]
+    sentences += [
+        f"There {'is' if len(names) == 1 else 'are'} {_count(len(names), t)}: "
+        f"{join_phrases(names)}."
+        for t, names in groups.items()
+    ]
     return " ".join(sentences)
 
 
@@ -202,21 +265,33 @@ def describe_domain(domain: Domain, templates: Templates | None = None) -> str:
 
 
 def _describe_action(action: Action, templates: Templates) -> list[str]:
-    names = "xyzwvu" if len(action.params) <= 6 else \
-        [f"x{i}" for i in range(1, len(action.params) + 1)]
+    names = (
+        "xyzwvu" if len(action.params) <= 6 else [f"x{i}" for i in range(1, len(action.params) + 1)]
+    )
     place = Renaming(objects={p.name: name for p, name in zip(action.params, names)})
-    typed = [f"{place.objects[p.name]} is {_article(_words(' or '.join(p.types)))}"
-             for p in action.params if p.types != (ROOT_TYPE,)]
-    lines = [f"- {render_action(action.name, list(place.objects.values()), templates)}"
-             + (f" ({join_phrases(typed)})" if typed else "")]
+    typed = [
+        f"{place.objects[p.name]} is {_article(_words(' or '.join(p.types)))}"
+        for p in action.params
+        if p.types != (ROOT_TYPE,)
+    ]
+    lines = [
+        f"- {render_action(action.name, list(place.objects.values()), templates)}"
+        + (f" ({join_phrases(typed)})" if typed else "")
+    ]
     effects = [place.effect(e) for e in action.effects]
-    added = [render_fact(e.atom, templates) for e in effects
-             if isinstance(e, Literal) and not e.negated]
-    deleted = [render_fact(e.atom, templates) for e in effects
-               if isinstance(e, Literal) and e.negated]
+    added = [
+        render_fact(e.atom, templates) for e in effects if isinstance(e, Literal) and not e.negated
+    ]
+    deleted = [
+        render_fact(e.atom, templates) for e in effects if isinstance(e, Literal) and e.negated
+    ]
     other = [effect_text(e) for e in effects if not isinstance(e, Literal)]
-    for label, phrases in (("needs", _phrases(place.formula(action.precondition), templates)),
-                           ("makes true", added), ("makes false", deleted), ("also", other)):
+    for label, phrases in (
+        ("needs", _phrases(place.formula(action.precondition), templates)),
+        ("makes true", added),
+        ("makes false", deleted),
+        ("also", other),
+    ):
         if phrases:
             lines.append(f"  {label}: {join_phrases(phrases)}")
     return lines
@@ -246,6 +321,11 @@ def _object_phrase(name: str, templates: Templates) -> str:
 def _count(n: int, type_name: str) -> str:
     noun = _words(type_name)
     if n != 1:
-        noun = noun[:-1] + "ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else \
-            noun + "es" if noun.endswith(("s", "x", "z", "ch", "sh")) else noun + "s"
+        noun = (
+            noun[:-1] + "ies"
+            if noun.endswith("y") and noun[-2:-1] not in "aeiou"
+            else noun + "es"
+            if noun.endswith(("s", "x", "z", "ch", "sh"))
+            else noun + "s"
+        )
     return f"{n} {noun}"

@@ -18,7 +18,6 @@ from .deadline import SearchTimeout
 from .grounding import GroundAction, Task
 from .heuristics import RelaxedTask
 
-
 BOOST = 1000  # extra turns of the helpful-actions queue at each new best h (as FD's)
 
 
@@ -84,8 +83,9 @@ def astar(task: Task, timeout: float | None = None) -> list[GroundAction] | None
     return None
 
 
-def greedy_best_first(task: Task, timeout: float | None = None,
-                      relaxed: RelaxedTask | None = None) -> list[GroundAction] | None:
+def greedy_best_first(
+    task: Task, timeout: float | None = None, relaxed: RelaxedTask | None = None
+) -> list[GroundAction] | None:
     """Any plan, by lazy greedy best-first search with h_FF; None when the task has none.
     Raises SearchTimeout.
 
@@ -138,9 +138,14 @@ def _goal_count(task: Task):
     if masks is None or masks[2]:
         return lambda state: 0
     pos, neg, _ = masks
-    most = max([bin((a.add | _cond_adds(a)) & pos).count("1")
-                + bin((a.delete | _cond_deletes(a)) & neg).count("1")
-                for a in task.actions] + [1])
+    most = max(
+        [
+            bin((a.add | _cond_adds(a)) & pos).count("1")
+            + bin((a.delete | _cond_deletes(a)) & neg).count("1")
+            for a in task.actions
+        ]
+        + [1]
+    )
     return lambda state: -(-(bin(pos & ~state).count("1") + bin(neg & state).count("1")) // most)
 
 

@@ -42,8 +42,9 @@ def line_of(text: str, line: int | None) -> str:
     return snippet(lines[line - 1]) if line <= len(lines) else ""
 
 
-def read_form(text: str, start: int, stage: str, limits: Limits,
-              glued: list[Diagnostic] | None = None) -> tuple[SList, int]:
+def read_form(
+    text: str, start: int, stage: str, limits: Limits, glued: list[Diagnostic] | None = None
+) -> tuple[SList, int]:
     """The s-expression whose '(' is at ``start``, and the offset just past its ')'.
 
     Reads iteratively (commas count as spaces) and refuses nesting deeper than
@@ -61,8 +62,17 @@ def read_form(text: str, start: int, stage: str, limits: Limits,
             col = match.start() - line_start + 1
             if len(stack) >= limits.max_depth:
                 found = f"parentheses nested {len(stack) + 1} levels deep"
-                raise PDDLError([Diagnostic(stage, limits.exceeded("max_depth", found), line, col,
-                                            line_of(text, line))])
+                raise PDDLError(
+                    [
+                        Diagnostic(
+                            stage,
+                            limits.exceeded("max_depth", found),
+                            line,
+                            col,
+                            line_of(text, line),
+                        )
+                    ]
+                )
             node = SList()
             node.line, node.col = line, col
             if stack:
@@ -75,28 +85,53 @@ def read_form(text: str, start: int, stage: str, limits: Limits,
         elif word:
             col = match.start() - line_start + 1
             if not word.isascii():
-                raise PDDLError([Diagnostic(
-                    stage, f"the name {quote(word)} is not ASCII: PDDL names are ASCII "
-                    f"letters, digits, '-' and '_', and Fast Downward refuses others", line, col,
-                    line_of(text, line))])
+                raise PDDLError(
+                    [
+                        Diagnostic(
+                            stage,
+                            f"the name {quote(word)} is not ASCII: PDDL names are ASCII "
+                            f"letters, digits, '-' and '_', and Fast Downward refuses others",
+                            line,
+                            col,
+                            line_of(text, line),
+                        )
+                    ]
+                )
             parts = _GLUED.split(word) if glued is not None else [word]
             for part in parts:
                 sym = Sym(part.lower())
                 sym.line, sym.col = line, col
                 stack[-1].append(sym)
                 if col > match.start() - line_start + 1:
-                    glued.append(Diagnostic(
-                        stage, f"no space before the variable {quote(part)}; read as two "
-                               f"symbols", line, col, line_of(text, line), "warning"))
+                    glued.append(
+                        Diagnostic(
+                            stage,
+                            f"no space before the variable {quote(part)}; read as two symbols",
+                            line,
+                            col,
+                            line_of(text, line),
+                            "warning",
+                        )
+                    )
                 col += len(part)
     opened = stack[0] if len(stack) == 1 else stack[-1]
-    raise PDDLError([Diagnostic(
-        stage, f"unbalanced parentheses: {len(stack)} '(' never closed; "
-        f"the innermost open one is here", opened.line, opened.col, line_of(text, opened.line))])
+    raise PDDLError(
+        [
+            Diagnostic(
+                stage,
+                f"unbalanced parentheses: {len(stack)} '(' never closed; "
+                f"the innermost open one is here",
+                opened.line,
+                opened.col,
+                line_of(text, opened.line),
+            )
+        ]
+    )
 
 
-def extract_define(text: str, stage: str, limits: Limits = Limits(),
-                   strict: bool = True) -> tuple[SList, list[Diagnostic]]:
+def extract_define(
+    text: str, stage: str, limits: Limits = Limits(), strict: bool = True
+) -> tuple[SList, list[Diagnostic]]:
     """The one ``(define ...)`` form of ``text``, and warnings for prose around it.
 
     Language models wrap PDDL in prose and Markdown fences; the form is taken from
@@ -105,41 +140,73 @@ def extract_define(text: str, stage: str, limits: Limits = Limits(),
     """
     if not text.strip():
         raise PDDLError([Diagnostic(stage, f"the {stage} is empty: received {quote(text)}")])
-    match = next((m for m in _DEFINE.finditer(text)  # not one in a comment
-                  if ";" not in text[text.rfind("\n", 0, m.start()) + 1:m.start()]), None)
+    match = next(
+        (
+            m
+            for m in _DEFINE.finditer(text)  # not one in a comment
+            if ";" not in text[text.rfind("\n", 0, m.start()) + 1 : m.start()]
+        ),
+        None,
+    )
     if match is None:
         line = 1 + text[: len(text) - len(text.lstrip())].count("\n")
-        raise PDDLError([Diagnostic(stage, f"not PDDL: no '(define ...)' form in "
-                                           f"{quote(text.strip())}", line, 1, line_of(text, line))])
+        raise PDDLError(
+            [
+                Diagnostic(
+                    stage,
+                    f"not PDDL: no '(define ...)' form in {quote(text.strip())}",
+                    line,
+                    1,
+                    line_of(text, line),
+                )
+            ]
+        )
     start = match.start()
     glued: list[Diagnostic] | None = None if strict else []
     form, end = read_form(text, start, stage, limits, glued)
     trailing = text[end:]
     stray = re.match(r"\s*\)", trailing)
     if stray:
-        raise PDDLError([_at(text, end + stray.end() - 1, stage,
-                             "unbalanced parentheses: ')' closes nothing")])
+        raise PDDLError(
+            [_at(text, end + stray.end() - 1, stage, "unbalanced parentheses: ')' closes nothing")]
+        )
     if re.search(r"\(\s*:", "\n".join(line.split(";", 1)[0] for line in trailing.split("\n"))):
-        raise PDDLError([_at(text, end - 1, stage,
-                             "unbalanced parentheses: this ')' closes '(define' but sections "
-                             "follow it; a ')' too many stands before here")])
+        raise PDDLError(
+            [
+                _at(
+                    text,
+                    end - 1,
+                    stage,
+                    "unbalanced parentheses: this ')' closes '(define' but sections "
+                    "follow it; a ')' too many stands before here",
+                )
+            ]
+        )
     warnings = []
     for part, offset in ((text[:start], 0), (trailing, end)):
         found = _first_content(part)
         if found is not None:
             pos = offset + found
             line = 1 + text.count("\n", 0, pos)
-            warnings.append(Diagnostic(stage, "text outside the '(define ...)' form was ignored",
-                                       line, pos - (text.rfind("\n", 0, pos) + 1) + 1,
-                                       line_of(text, line), severity="warning"))
+            warnings.append(
+                Diagnostic(
+                    stage,
+                    "text outside the '(define ...)' form was ignored",
+                    line,
+                    pos - (text.rfind("\n", 0, pos) + 1) + 1,
+                    line_of(text, line),
+                    severity="warning",
+                )
+            )
     return form, warnings + (glued or [])
 
 
 def _at(text: str, pos: int, stage: str, message: str) -> Diagnostic:
     """A diagnostic at character offset ``pos`` of ``text``."""
     line = 1 + text.count("\n", 0, pos)
-    return Diagnostic(stage, message, line, pos - (text.rfind("\n", 0, pos) + 1) + 1,
-                      line_of(text, line))
+    return Diagnostic(
+        stage, message, line, pos - (text.rfind("\n", 0, pos) + 1) + 1, line_of(text, line)
+    )
 
 
 def _first_content(text: str) -> int | None:

@@ -56,13 +56,16 @@ class Limits:
         for f in fields(self):
             value = getattr(self, f.name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"Limits({f.name}=...) must be a positive int, received "
-                                 f"{received(value)}")
+                raise ValueError(
+                    f"Limits({f.name}=...) must be a positive int, received {received(value)}"
+                )
 
     def exceeded(self, field: str, found: str) -> str:
         """The message for ``found`` (such as "1,048,576 facts") over the limit ``field``."""
-        return (f"{found}, more than the limit of {getattr(self, field):,} ({field}); to accept "
-                f"more, pass limits=Limits({field}=...)")
+        return (
+            f"{found}, more than the limit of {getattr(self, field):,} ({field}); to accept "
+            f"more, pass limits=Limits({field}=...)"
+        )
 
     def check(self, field: str, count: int, stage: str, what: str) -> None:
         """Raise :class:`PDDLError` when ``count`` ``what`` exceed the limit ``field``."""
@@ -85,8 +88,13 @@ def source_path(source: object) -> Path | None:
 def read_source(source: object, stage: str, limits: Limits) -> str:
     """The text of a ``stage`` (domain or problem) given as a path or as PDDL text."""
     if not isinstance(source, (str, os.PathLike)):
-        raise PDDLError([Diagnostic(stage, f"expected PDDL text or a path to a file, received "
-                                           f"{received(source)}")])
+        raise PDDLError(
+            [
+                Diagnostic(
+                    stage, f"expected PDDL text or a path to a file, received {received(source)}"
+                )
+            ]
+        )
     path = source_path(source)
     if path is not None:
         text = _read_file(path, stage, limits)

@@ -7,9 +7,9 @@ unreachable); an unsolvable task that only search can prove gets no reason."""
 
 from __future__ import annotations
 
+from .conditions import literal_masks
 from .grounding import Task, _bits
 from .landmarks import relaxed_levels
-from .conditions import literal_masks
 from .model import And, Atom, Domain, ForallEffect, Literal, Problem, When
 
 
@@ -38,19 +38,22 @@ def unreachable_predicates(domain: Domain, problem: Problem) -> dict[str, list[s
                 enabled.add(name)
                 grew |= not adds[name] <= reached
                 reached |= adds[name]
-    return {predicate: sorted(name for name in domain.actions if predicate in needs[name])
-            for predicate in domain.predicates
-            if predicate not in reached and any(predicate in n for n in needs.values())}
+    return {
+        predicate: sorted(name for name in domain.actions if predicate in needs[name])
+        for predicate in domain.predicates
+        if predicate not in reached and any(predicate in n for n in needs.values())
+    }
 
 
 def explain_unsolvable(task: Task) -> str:
     """The reasons above in words, one per line; "" when the relaxation proves nothing."""
-    lines = [f"the goal fact {fact} can never become true"
-             for fact in unreachable_goal_facts(task)]
+    lines = [f"the goal fact {fact} can never become true" for fact in unreachable_goal_facts(task)]
     for predicate, actions in unreachable_predicates(task.domain, task.problem).items():
-        lines.append(f"no initial fact and no action that can ever apply makes {predicate} "
-                     f"true, and {', '.join(actions)} need{'s' if len(actions) == 1 else ''} "
-                     f"it: is an initial fact missing?")
+        lines.append(
+            f"no initial fact and no action that can ever apply makes {predicate} "
+            f"true, and {', '.join(actions)} need{'s' if len(actions) == 1 else ''} "
+            f"it: is an initial fact missing?"
+        )
     return "\n".join(lines)
 
 

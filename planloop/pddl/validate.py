@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .grounding import ActionLookupError, Task, UnmetFact
 from .diagnostics import quote
+from .grounding import ActionLookupError, Task, UnmetFact
 from .plans import Plan, parse_plan
 from .source import Limits
 
@@ -50,16 +50,26 @@ def validate(task: Task, plan: Plan, limits: Limits | None = None) -> PlanReport
         try:
             action = task.action(step.name, step.args)
         except ActionLookupError as exc:
-            return PlanReport(False, len(steps), "bad_action", time, str(step),
-                              advice=f"Bad plan description!\n{quote(str(step))} at time {time} "
-                                     f"is not an action of the task: {exc}", final_state=state)
+            return PlanReport(
+                False,
+                len(steps),
+                "bad_action",
+                time,
+                str(step),
+                advice=f"Bad plan description!\n{quote(str(step))} at time {time} "
+                f"is not an action of the task: {exc}",
+                final_state=state,
+            )
         if not action.applicable(state):
             unmet = tuple(task.unmet(state, action))
-            advice = (f"Plan failed because of unsatisfied precondition in:\n{action.text}\n\n"
-                      f"Plan Repair Advice:\n\n{action.text} has an unsatisfied precondition "
-                      f"at time {time}\n{_repairs(unmet)}").rstrip()
-            return PlanReport(False, len(steps), "precondition", time, action.text, unmet,
-                              advice, state)
+            advice = (
+                f"Plan failed because of unsatisfied precondition in:\n{action.text}\n\n"
+                f"Plan Repair Advice:\n\n{action.text} has an unsatisfied precondition "
+                f"at time {time}\n{_repairs(unmet)}"
+            ).rstrip()
+            return PlanReport(
+                False, len(steps), "precondition", time, action.text, unmet, advice, state
+            )
         state = action.apply(state)
     if not task.is_goal(state):
         unmet = tuple(task.unmet_goal(state))

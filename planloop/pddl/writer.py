@@ -10,8 +10,22 @@ the written domain is the unit-cost version of the one read.
 from __future__ import annotations
 
 from .model import (
-    ROOT_TYPE, Action, And, Atom, Domain, Equals, Exists, ForallEffect, Imply, Literal, Not, Or,
-    Param, Problem, When, map_formula,
+    ROOT_TYPE,
+    Action,
+    And,
+    Atom,
+    Domain,
+    Equals,
+    Exists,
+    ForallEffect,
+    Imply,
+    Literal,
+    Not,
+    Or,
+    Param,
+    Problem,
+    When,
+    map_formula,
 )
 
 
@@ -166,7 +180,8 @@ def _depths(types: dict[str, str]) -> dict[str, int]:
 
 def write_domain(domain: Domain) -> str:
     typed = bool(domain.types) or any(
-        p.types != (ROOT_TYPE,) for pred in domain.predicates.values() for p in pred.params)
+        p.types != (ROOT_TYPE,) for pred in domain.predicates.values() for p in pred.params
+    )
     requirements = [r for r in domain.requirements if r != ":action-costs"] or [":strips"]
     if typed and ":typing" not in requirements and ":adl" not in requirements:
         requirements.append(":typing")
@@ -176,8 +191,9 @@ def write_domain(domain: Domain) -> str:
         parents_first = sorted(domain.types.items(), key=lambda tp: depth[tp[0]])
         lines.append("  (:types " + _typed([(t, (p,)) for t, p in parents_first], True) + ")")
     if domain.constants:
-        lines.append("  (:constants " + _typed([(c, (t,)) for c, t in domain.constants.items()],
-                                               typed) + ")")
+        lines.append(
+            "  (:constants " + _typed([(c, (t,)) for c, t in domain.constants.items()], typed) + ")"
+        )
     lines.append("  (:predicates")
     for pred in domain.predicates.values():
         params = _params(pred.params, typed)
@@ -187,10 +203,12 @@ def write_domain(domain: Domain) -> str:
     lines += [f"    ({either_predicate(types)} ?x)" for types in compiler.found]
     lines.append("  )")
     for action in actions:
-        lines += [f"  (:action {action.name}",
-                  f"    :parameters ({_params(action.params, typed)})",
-                  f"    :precondition {formula_text(action.precondition, typed)}",
-                  f"    :effect {_effects_text(action.effects, typed)})"]
+        lines += [
+            f"  (:action {action.name}",
+            f"    :parameters ({_params(action.params, typed)})",
+            f"    :precondition {formula_text(action.precondition, typed)}",
+            f"    :effect {_effects_text(action.effects, typed)})",
+        ]
     lines.append(")")
     return "\n".join(lines) + "\n"
 
@@ -198,13 +216,20 @@ def write_domain(domain: Domain) -> str:
 def write_problem(problem: Problem, domain: Domain | None = None) -> str:
     """The problem as text; pass its ``domain`` to list the ``either-...`` facts."""
     typed = domain is None or bool(domain.types)
-    lines = [f"(define (problem {problem.name})", f"  (:domain {problem.domain_name})",
-             "  (:objects " + _typed([(o, (t,)) for o, t in problem.objects.items()], typed)
-             + ")", "  (:init"]
+    lines = [
+        f"(define (problem {problem.name})",
+        f"  (:domain {problem.domain_name})",
+        "  (:objects " + _typed([(o, (t,)) for o, t in problem.objects.items()], typed) + ")",
+        "  (:init",
+    ]
     lines += [f"    {fact}" for fact in problem.init]
     if domain is not None:
         everything = dict(domain.constants, **problem.objects)
-        lines += [f"    ({either_predicate(types)} {obj})" for types in _either_types(domain)
-                  for obj, t in everything.items() if domain.is_subtype(t, types)]
+        lines += [
+            f"    ({either_predicate(types)} {obj})"
+            for types in _either_types(domain)
+            for obj, t in everything.items()
+            if domain.is_subtype(t, types)
+        ]
     lines += ["  )", f"  (:goal {formula_text(problem.goal, typed)})", ")"]
     return "\n".join(lines) + "\n"

@@ -11,6 +11,20 @@ from .plangen import PlanGenPolicy
 from .repair import RepairPipelinePolicy
 from .runner import Episode, run_episode
 
-__all__ = ["AgenticPolicy", "ClosedLoopPolicy", "ContingentReplanner", "DirectPlanPolicy",
-           "Episode", "GIVE_UP", "OpenLoopPolicy", "PDDLegoPolicy", "PlanGenPolicy", "Policy",
-           "PlannerPolicy", "RESTART", "RandomPolicy", "RepairPipelinePolicy", "run_episode"]
+__all__ = [
+    "AgenticPolicy",
+    "ClosedLoopPolicy",
+    "ContingentReplanner",
+    "DirectPlanPolicy",
+    "Episode",
+    "GIVE_UP",
+    "OpenLoopPolicy",
+    "PDDLegoPolicy",
+    "PlanGenPolicy",
+    "Policy",
+    "PlannerPolicy",
+    "RESTART",
+    "RandomPolicy",
+    "RepairPipelinePolicy",
+    "run_episode",
+]

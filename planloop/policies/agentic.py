@@ -33,12 +33,14 @@ from ..pddl import parse_plan
 from .base import GIVE_UP, RESTART
 
 PROMPT_VERSION = "agentic-v1"
-SYSTEM = ("You solve planning tasks by calling tools on a planning engine. The engine holds "
-          "the task below and its current state. Inspect the state and the applicable "
-          "actions, execute actions one at a time until the goal holds, reset when you are "
-          "stuck, and validate a complete plan before trusting it. When the goal is reached, "
-          "or if you are convinced the task is unsolvable, stop calling tools and say so "
-          "(the word UNSOLVABLE ends the task as unsolvable).")
+SYSTEM = (
+    "You solve planning tasks by calling tools on a planning engine. The engine holds "
+    "the task below and its current state. Inspect the state and the applicable "
+    "actions, execute actions one at a time until the goal holds, reset when you are "
+    "stuck, and validate a complete plan before trusting it. When the goal is reached, "
+    "or if you are convinced the task is unsolvable, stop calling tools and say so "
+    "(the word UNSOLVABLE ends the task as unsolvable)."
+)
 VALIDATED_ENDS = " The task ends as soon as validate_plan confirms a complete plan."
 USER = "{intro}\n\nProblem (PDDL):\n{problem}\n\nGoal: {goal}"
 TOOLS = [op.tool() for op in OPERATIONS]
@@ -57,10 +59,16 @@ class AgenticPolicy:
 
     name = "agentic"
 
-    def __init__(self, model, max_model_calls: int | None = 60,
-                 max_tool_calls: int | None = 200, temperature: float | None = 0.0,
-                 seconds: float | None = None, end_on_valid_plan: bool = False,
-                 feedback: str = "cause"):
+    def __init__(
+        self,
+        model,
+        max_model_calls: int | None = 60,
+        max_tool_calls: int | None = 200,
+        temperature: float | None = 0.0,
+        seconds: float | None = None,
+        end_on_valid_plan: bool = False,
+        feedback: str = "cause",
+    ):
         if feedback not in ("cause", "outcome"):
             raise ValueError(f"feedback must be 'cause' or 'outcome', not {feedback!r}")
         if max_model_calls is None and max_tool_calls is None and seconds is None:
@@ -69,23 +77,32 @@ class AgenticPolicy:
         self.max_model_calls, self.max_tool_calls = max_model_calls, max_tool_calls
         self.temperature = temperature
         self.seconds, self.end_on_valid_plan, self.feedback = seconds, end_on_valid_plan, feedback
-        self.prompt_version = PROMPT_VERSION + \
-            (f"+seconds={seconds:g}" if seconds is not None else "") + \
-            ("+end_on_valid_plan" if end_on_valid_plan else "") + \
-            (f"+feedback={feedback}" if feedback != "cause" else "")
+        self.prompt_version = (
+            PROMPT_VERSION
+            + (f"+seconds={seconds:g}" if seconds is not None else "")
+            + ("+end_on_valid_plan" if end_on_valid_plan else "")
+            + (f"+feedback={feedback}" if feedback != "cause" else "")
+        )
         self.usage = Usage()
         self.details: dict = {}
 
     def reset(self, obs: str, info: dict) -> None:
         if "domain_pddl" not in info:
-            raise ValueError("AgenticPolicy needs the task's PDDL in info "
-                             "(a fully observable environment)")
+            raise ValueError(
+                "AgenticPolicy needs the task's PDDL in info (a fully observable environment)"
+            )
         self.session = EngineSession(info["domain_pddl"], info["problem_pddl"])
         intro = info.get("domain_description") or "Domain (PDDL):\n" + info["domain_pddl"]
         system = SYSTEM + (VALIDATED_ENDS if self.end_on_valid_plan else "")
-        self.messages = [{"role": "system", "content": system},
-                         {"role": "user", "content": USER.format(
-                             intro=intro, problem=info["problem_pddl"], goal=info.get("task", ""))}]
+        self.messages = [
+            {"role": "system", "content": system},
+            {
+                "role": "user",
+                "content": USER.format(
+                    intro=intro, problem=info["problem_pddl"], goal=info.get("task", "")
+                ),
+            },
+        ]
         self.pending: list = []  # tool calls of the last reply not yet answered
         self.awaiting = None  # the call answered by the environment's next observation
         self.replay: list[str] = []  # what is left to play of a validated plan
@@ -102,14 +119,16 @@ class AgenticPolicy:
                 command = self._dispatch(self.pending.pop(0))
                 if command is not None:
                     return command
-            if _reached(self.details["model_calls"], self.max_model_calls) or \
-                    _reached(self.details["tool_calls"], self.max_tool_calls):
+            if _reached(self.details["model_calls"], self.max_model_calls) or _reached(
+                self.details["tool_calls"], self.max_tool_calls
+            ):
                 return self._stop("budget")
             if self._timed_out():
                 return self._stop("timeout")
             try:
-                reply = call_model(self.model, self.messages, tools=TOOLS,
-                                   temperature=self.temperature)
+                reply = call_model(
+                    self.model, self.messages, tools=TOOLS, temperature=self.temperature
+                )
             except LLMError:
                 self.details["stop"] = "model_error"
                 raise
@@ -119,8 +138,9 @@ class AgenticPolicy:
                 return self._stop("timeout")
             self.messages.append(_assistant_message(reply))
             if not reply.tool_calls:
-                return self._stop("unsolvable" if "unsolvable" in reply.text.lower()
-                                  else "finished")
+                return self._stop(
+                    "unsolvable" if "unsolvable" in reply.text.lower() else "finished"
+                )
             self.pending = list(reply.tool_calls)
 
     # -- tool calls ------------------------------------------------------------------
@@ -131,13 +151,21 @@ class AgenticPolicy:
             arguments = json.loads(call.arguments or "{}")
         except json.JSONDecodeError as exc:
             return self._reply(call.id, {"error": f"arguments are not valid JSON: {exc}"})
-        if call.name == "execute_action" and isinstance(arguments, dict) and \
-                isinstance(arguments.get("action"), str):
+        if (
+            call.name == "execute_action"
+            and isinstance(arguments, dict)
+            and isinstance(arguments.get("action"), str)
+        ):
             self.awaiting = (call.id, arguments["action"])
             return arguments["action"]
         if call.name == "start_session" and arguments:
-            return self._reply(call.id, {"error": "this session holds the task at hand; call "
-                                                  "start_session without arguments"})
+            return self._reply(
+                call.id,
+                {
+                    "error": "this session holds the task at hand; call "
+                    "start_session without arguments"
+                },
+            )
         moved = bool(self.session.history()["actions"])
         if arguments == {} and (call.name == "reset" or (call.name == "start_session" and moved)):
             self.awaiting = (call.id, None)
@@ -175,8 +203,9 @@ class AgenticPolicy:
         self._reply(call_id, result)
 
     def _reply(self, call_id: str, result: dict) -> None:
-        self.messages.append({"role": "tool", "tool_call_id": call_id,
-                              "content": json.dumps(result)})
+        self.messages.append(
+            {"role": "tool", "tool_call_id": call_id, "content": json.dumps(result)}
+        )
 
     def _timed_out(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
@@ -195,5 +224,6 @@ def _assistant_message(reply) -> dict:
     if reply.tool_calls:
         message["tool_calls"] = [
             {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
-            for c in reply.tool_calls]
+            for c in reply.tool_calls
+        ]
     return message

@@ -20,10 +20,13 @@ class PlannerPolicy:
 
     def reset(self, obs: str, info: dict) -> None:
         if "domain_pddl" not in info:
-            raise ValueError("PlannerPolicy needs a fully observable environment "
-                             "(info['domain_pddl'] and info['problem_pddl'])")
-        self.result = solve(info["domain_pddl"], info["problem_pddl"], planner=self.planner,
-                            timeout=self.timeout)
+            raise ValueError(
+                "PlannerPolicy needs a fully observable environment "
+                "(info['domain_pddl'] and info['problem_pddl'])"
+            )
+        self.result = solve(
+            info["domain_pddl"], info["problem_pddl"], planner=self.planner, timeout=self.timeout
+        )
         self._plan = list(self.result.plan or ())
 
     def act(self, obs: str, info: dict) -> str:

@@ -36,14 +36,19 @@ class ContingentReplanner:
 
     def reset(self, obs: str, info: dict) -> None:
         if "unknown_facts" not in info:
-            raise ValueError("ContingentReplanner needs a contingent environment "
-                             "(info['known_facts'] and info['unknown_facts'])")
+            raise ValueError(
+                "ContingentReplanner needs a contingent environment "
+                "(info['known_facts'] and info['unknown_facts'])"
+            )
         self._domain = parse_domain(info["domain_pddl"], contingent=True)
         self._problem = parse_problem(info["problem_pddl"], self._domain, contingent=True)
-        self._classical = write_domain(replace(
-            self._domain, actions={n: a for n, a in self._domain.actions.items()
-                                   if not a.observe},
-            requirements=tuple(r for r in self._domain.requirements if r != ":contingent")))
+        self._classical = write_domain(
+            replace(
+                self._domain,
+                actions={n: a for n, a in self._domain.actions.items() if not a.observe},
+                requirements=tuple(r for r in self._domain.requirements if r != ":contingent"),
+            )
+        )
         self._plan, self.planner_calls = [], 0
 
     def act(self, obs: str, info: dict) -> str:
@@ -54,8 +59,9 @@ class ContingentReplanner:
         if self._plan and self._plan[0] in admissible:
             return self._plan.pop(0)
         unknown = info["unknown_facts"]
-        assumptions = [list(unknown)] + [[f for f in unknown if self._rng.random() < 0.5]
-                                         for _ in range(RANDOM_ASSUMPTIONS)]
+        assumptions = [list(unknown)] + [
+            [f for f in unknown if self._rng.random() < 0.5] for _ in range(RANDOM_ASSUMPTIONS)
+        ]
         for assumed in assumptions:
             plan = self._planned(info["known_facts"] + assumed)
             if plan and plan[0] in admissible:
@@ -72,19 +78,23 @@ class ContingentReplanner:
             if schema is None or not schema.observe:
                 continue
             binding = dict(zip((p.name for p in schema.params), args))
-            if any(str(Atom(a.predicate, tuple(binding.get(t, t) for t in a.args))) in unknown
-                   for a in schema.observe):
+            if any(
+                str(Atom(a.predicate, tuple(binding.get(t, t) for t in a.args))) in unknown
+                for a in schema.observe
+            ):
                 return command
         return None
 
     def _planned(self, facts: list[str]) -> list[str] | None:
         """A plan from the state of ``facts`` (PDDL atoms) to the goal, or None."""
         init = tuple(dict.fromkeys(_atom(f) for f in facts))
-        problem = replace(self._problem, domain_name=self._domain.name, init=init, unknown=(),
-                          clauses=())
+        problem = replace(
+            self._problem, domain_name=self._domain.name, init=init, unknown=(), clauses=()
+        )
         self.planner_calls += 1
-        result = solve(self._classical, write_problem(problem), planner=self.planner,
-                       timeout=self.timeout)
+        result = solve(
+            self._classical, write_problem(problem), planner=self.planner, timeout=self.timeout
+        )
         return list(result.plan) if result.solved else None
 
 

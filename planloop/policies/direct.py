@@ -19,22 +19,37 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..llm import LLMError, Usage, call_model
-from ..pddl import PDDLError, describe_domain, load, parse, parse_command, render_action, \
-    render_facts, templates_for, validate
+from ..pddl import (
+    PDDLError,
+    describe_domain,
+    load,
+    parse,
+    parse_command,
+    render_action,
+    render_facts,
+    templates_for,
+    validate,
+)
 from ..pddl.model import And, Atom, Domain, Problem
 from .base import GIVE_UP
 from .extract import extract_plan
 
 PROMPT_VERSIONS = {"pddl": "direct-v1", "planbench": "direct-planbench-v2"}
-SYSTEM = ("You are a planner. Given a planning domain and a problem in PDDL, write a plan "
-          "that reaches the goal from the initial state. Answer with the plan only: one "
-          "action per line, each as (action-name arg1 arg2 ...).")
+SYSTEM = (
+    "You are a planner. Given a planning domain and a problem in PDDL, write a plan "
+    "that reaches the goal from the initial state. Answer with the plan only: one "
+    "action per line, each as (action-name arg1 arg2 ...)."
+)
 USER = "Domain:\n{domain}\n\nProblem:\n{problem}\n\nPlan:"
-PLANBENCH_INTRO = ("{domain}\n\nEach task below gives the initial conditions and the goal in "
-                   "words. Write a plan that reaches the goal: one action per line, worded as "
-                   "the actions above with the task's objects, then [PLAN END].")
-STATEMENT = ("[STATEMENT]\nAs initial conditions I have that, {init}.\nMy goal is to have that "
-             "{goal}.\n\nMy plan is as follows:\n\n[PLAN]")
+PLANBENCH_INTRO = (
+    "{domain}\n\nEach task below gives the initial conditions and the goal in "
+    "words. Write a plan that reaches the goal: one action per line, worded as "
+    "the actions above with the task's objects, then [PLAN END]."
+)
+STATEMENT = (
+    "[STATEMENT]\nAs initial conditions I have that, {init}.\nMy goal is to have that "
+    "{goal}.\n\nMy plan is as follows:\n\n[PLAN]"
+)
 _NUMBERING = re.compile(r"^(?:\d+[.):]|[-*])\s*")
 
 
@@ -61,9 +76,15 @@ class DirectPlanPolicy:
     good, raised for the runner to record).
     """
 
-    def __init__(self, model, max_attempts: int | None = 5, max_seconds: float | None = None,
-                 temperature: float = 0.7, prompt: str = "pddl",
-                 examples: Sequence[Example] = ()):
+    def __init__(
+        self,
+        model,
+        max_attempts: int | None = 5,
+        max_seconds: float | None = None,
+        temperature: float = 0.7,
+        prompt: str = "pddl",
+        examples: Sequence[Example] = (),
+    ):
         if prompt not in PROMPT_VERSIONS:
             raise ValueError(f"prompt must be one of {sorted(PROMPT_VERSIONS)}, not {prompt!r}")
         if examples and prompt != "planbench":
@@ -75,8 +96,11 @@ class DirectPlanPolicy:
         self.name = "direct"
         self.prompt, self.examples = prompt, tuple(examples)
         self.prompt_version = PROMPT_VERSIONS[prompt]
-        self.max_attempts, self.max_seconds, self.temperature = \
-            max_attempts, max_seconds, temperature
+        self.max_attempts, self.max_seconds, self.temperature = (
+            max_attempts,
+            max_seconds,
+            temperature,
+        )
         self.usage = Usage()
         self.attempts: list[dict] = []
         self.details: dict = {}
@@ -88,8 +112,9 @@ class DirectPlanPolicy:
         arXiv 2603.06064, III-B): temperature 0.2, a fresh context per sample, resampled
         until a plan validates or 180 s of wall-clock time end, with no cap on samples;
         ``overrides`` change any argument."""
-        return cls(model, **{"temperature": 0.2, "max_seconds": 180.0, "max_attempts": None,
-                             **overrides})
+        return cls(
+            model, **{"temperature": 0.2, "max_seconds": 180.0, "max_attempts": None, **overrides}
+        )
 
     def reset(self, obs: str, info: dict) -> None:
         task = load(info["domain_pddl"], info["problem_pddl"])
@@ -106,14 +131,19 @@ class DirectPlanPolicy:
     def _prompt(self, info: dict) -> tuple[list[dict], Callable[[str], list[str]]]:
         """The messages of every sample, and how a reply is read into commands."""
         if self.prompt == "pddl":
-            return [{"role": "system", "content": SYSTEM},
-                    {"role": "user", "content": USER.format(domain=info["domain_pddl"],
-                                                            problem=info["problem_pddl"])}], \
-                extract_plan
-        prompt, phrases = planbench_prompt(info["domain_pddl"], info["problem_pddl"],
-                                           self.examples)
-        return [{"role": "user", "content": prompt}], \
-            functools.partial(read_planbench_plan, phrases=phrases)
+            return [
+                {"role": "system", "content": SYSTEM},
+                {
+                    "role": "user",
+                    "content": USER.format(
+                        domain=info["domain_pddl"], problem=info["problem_pddl"]
+                    ),
+                },
+            ], extract_plan
+        prompt, phrases = planbench_prompt(info["domain_pddl"], info["problem_pddl"], self.examples)
+        return [{"role": "user", "content": prompt}], functools.partial(
+            read_planbench_plan, phrases=phrases
+        )
 
     def _sample(self, task, messages: list[dict], read, deadline: float | None) -> str:
         """Sample until a plan validates or the budget ends; why it stopped."""
@@ -122,8 +152,9 @@ class DirectPlanPolicy:
                 return "budget"
             if _past(deadline):
                 return "timeout"
-            reply = call_model(self.model, messages, temperature=self.temperature,
-                               seed=len(self.attempts))
+            reply = call_model(
+                self.model, messages, temperature=self.temperature, seed=len(self.attempts)
+            )
             self.usage = self.usage + reply.usage
             if _past(deadline):  # a reply that came too late is not used
                 return "timeout"
@@ -151,16 +182,18 @@ def _verdict(task, plan: list[str]) -> str:
     return "valid" if report.valid else report.failure
 
 
-def planbench_prompt(domain_pddl: str, problem_pddl: str,
-                     examples: Sequence[Example] = ()) -> tuple[str, dict[str, str]]:
+def planbench_prompt(
+    domain_pddl: str, problem_pddl: str, examples: Sequence[Example] = ()
+) -> tuple[str, dict[str, str]]:
     """PlanBench's plan-generation prompt for a task, each example solved before it, and
     the phrase of every action of the task (its words, lowercased) -> its command."""
     domain, problem = parse(domain_pddl, problem_pddl)
     parts = [PLANBENCH_INTRO.format(domain=describe_domain(domain))]
     for example in examples:
         _, solved = parse(domain_pddl, example.problem_pddl)
-        lines = [render_action(*parse_command(step), templates_for(domain.name))
-                 for step in example.plan]
+        lines = [
+            render_action(*parse_command(step), templates_for(domain.name)) for step in example.plan
+        ]
         parts.append(_statement(domain, solved) + "\n" + "\n".join(lines) + "\n[PLAN END]")
     parts.append(_statement(domain, problem))
     return "\n\n".join(parts), _phrases(domain, problem)
@@ -184,13 +217,16 @@ def _statement(domain: Domain, problem: Problem) -> str:
     goal = problem.goal.args if isinstance(problem.goal, And) else (problem.goal,)
     if not all(isinstance(fact, Atom) for fact in goal):
         raise ValueError("the planbench prompt needs a conjunction of facts as the goal")
-    return STATEMENT.format(init=render_facts(problem.init, templates),
-                            goal=render_facts(goal, templates))
+    return STATEMENT.format(
+        init=render_facts(problem.init, templates), goal=render_facts(goal, templates)
+    )
 
 
 def _phrases(domain: Domain, problem: Problem) -> dict[str, str]:
     templates = templates_for(domain.name)
     objects = [*domain.constants, *problem.objects]
-    return {render_action(name, args, templates).lower(): f"({' '.join((name, *args))})"
-            for name, action in domain.actions.items()
-            for args in itertools.product(objects, repeat=len(action.params))}
+    return {
+        render_action(name, args, templates).lower(): f"({' '.join((name, *args))})"
+        for name, action in domain.actions.items()
+        for args in itertools.product(objects, repeat=len(action.params))
+    }

@@ -30,16 +30,21 @@ def _is_failure(content: str) -> bool:
 
 def _is_opening(question: str) -> bool:
     """Whether ``question`` is one of the study's opening turns (role, world, start)."""
-    heads = [STUDY_START] + [opening.world for opening in (*STUDY_OPENINGS.values(),
-                                                           GENERIC_OPENING)]
-    return question in [opening.role for opening in (*STUDY_OPENINGS.values(), GENERIC_OPENING)] \
-        or question.startswith(tuple(head.split("{", 1)[0] for head in heads))
+    heads = [STUDY_START] + [
+        opening.world for opening in (*STUDY_OPENINGS.values(), GENERIC_OPENING)
+    ]
+    return question in [
+        opening.role for opening in (*STUDY_OPENINGS.values(), GENERIC_OPENING)
+    ] or question.startswith(tuple(head.split("{", 1)[0] for head in heads))
 
 
 def has_lessons(messages: list[dict]) -> bool:
     """Whether the conversation carries explanations of earlier failures."""
-    return any((m.get("content") or "").startswith("What went wrong") or
-               (m["role"] == "user" and _is_failure(m.get("content") or "")) for m in messages)
+    return any(
+        (m.get("content") or "").startswith("What went wrong")
+        or (m["role"] == "user" and _is_failure(m.get("content") or ""))
+        for m in messages
+    )
 
 
 def _position(messages: list[dict]) -> int:
@@ -59,8 +64,9 @@ def _position(messages: list[dict]) -> int:
             elif content.startswith("The next action is") or _STEP in content:
                 count += 1
         return count - (1 if _VARIABLE in question else 0)
-    progress = next((m["content"] for m in messages
-                     if (m.get("content") or "").startswith(_PROGRESS)), None)
+    progress = next(
+        (m["content"] for m in messages if (m.get("content") or "").startswith(_PROGRESS)), None
+    )
     done = len(progress.splitlines()) - 1 if progress else 0
     if _BEFORE in question:
         before = question.split(_BEFORE, 1)[1].split("\n", 1)[0]
@@ -68,8 +74,9 @@ def _position(messages: list[dict]) -> int:
     return done
 
 
-def following_model(plan_for: Callable[[list[dict]], list[str]], delay: float = 0.0,
-                    name: str = "plan-follower") -> ScriptedModel:
+def following_model(
+    plan_for: Callable[[list[dict]], list[str]], delay: float = 0.0, name: str = "plan-follower"
+) -> ScriptedModel:
     """Answers :class:`~planloop.policies.ClosedLoopPolicy` and ``OpenLoopPolicy``, in
     every mode of their switches, with the steps of ``plan_for(messages)``: the next
     action names (or the rest of the sequence) from where the current attempt stands,
@@ -89,15 +96,19 @@ def following_model(plan_for: Callable[[list[dict]], list[str]], delay: float = 
         if question.startswith("The next action is"):
             return steps[done]
         if "Can you please give a sequence" in question:
-            return "\n".join(f"{i}. {_name(step)}\n   (why)"
-                             for i, step in enumerate(steps[done:], 1)) + "\n***"
+            return (
+                "\n".join(f"{i}. {_name(step)}\n   (why)" for i, step in enumerate(steps[done:], 1))
+                + "\n***"
+            )
         if "Write the whole sequence" in question:
             return "\n".join(f"{i}. {_name(step)}" for i, step in enumerate(steps, 1))
         if "What are the next " not in question:
-            raise ValueError(f"following_model answers ClosedLoopPolicy's and OpenLoopPolicy's "
-                             f"prompts only, not {question[:80]!r}")
+            raise ValueError(
+                f"following_model answers ClosedLoopPolicy's and OpenLoopPolicy's "
+                f"prompts only, not {question[:80]!r}"
+            )
         count = int(question.split("What are the next ", 1)[1].split()[0])
-        return "\n".join(_name(step) for step in steps[done:done + count]) or "DONE"
+        return "\n".join(_name(step) for step in steps[done : done + count]) or "DONE"
 
     return ScriptedModel(reply, delay=delay, name=name)
 

@@ -17,5 +17,8 @@ def extract_plan(text: str) -> list[str]:
     fenced = _FENCE.findall(text)
     body = "\n".join(fenced) if any(_GROUP.search(block) for block in fenced) else text
     body = "\n".join(line.split(";", 1)[0] for line in body.splitlines())
-    return ["(" + " ".join(group.lower().replace(",", " ").split()) + ")"
-            for group in _GROUP.findall(body) if group.strip()]
+    return [
+        "(" + " ".join(group.lower().replace(",", " ").split()) + ")"
+        for group in _GROUP.findall(body)
+        if group.strip()
+    ]

@@ -49,13 +49,23 @@ class PDDLegoPolicy:
 
     name = "pddlego"
 
-    def __init__(self, writer, max_solver_retries: int = 5, max_simulation_retries: int = 5,
-                 error_fixing: bool = True, planner: str = "auto",
-                 planner_timeout: float = 30.0, frozen_df: str | None = None, solver=solve,
-                 truth: Callable[[], str | None] | None = None, rollback: bool = False,
-                 strict_pddl: bool = False, max_steps: int | None = None,
-                 unmapped: str = "solver_error",
-                 explain_refusal: Callable[[str, str], str | None] | None = None):
+    def __init__(
+        self,
+        writer,
+        max_solver_retries: int = 5,
+        max_simulation_retries: int = 5,
+        error_fixing: bool = True,
+        planner: str = "auto",
+        planner_timeout: float = 30.0,
+        frozen_df: str | None = None,
+        solver=solve,
+        truth: Callable[[], str | None] | None = None,
+        rollback: bool = False,
+        strict_pddl: bool = False,
+        max_steps: int | None = None,
+        unmapped: str = "solver_error",
+        explain_refusal: Callable[[str, str], str | None] | None = None,
+    ):
         if unmapped not in ("solver_error", "play"):
             raise ValueError(f"unmapped must be 'solver_error' or 'play', not {unmapped!r}")
         self.writer = writer
@@ -91,9 +101,16 @@ class PDDLegoPolicy:
         self.replay: list[str] | None = None  # after a rollback's RESTART
         self.rounds: list[dict] = []
         self.tries: list[list[list[int]]] = []  # per step, [try, solver retries] per try
-        self.details = {"rounds": self.rounds, "solver_errors": 0, "solver_fixed": 0,
-                        "simulation_errors": 0, "simulation_fixed": 0, "warnings": 0,
-                        "tries": self.tries, "stop": None}
+        self.details = {
+            "rounds": self.rounds,
+            "solver_errors": 0,
+            "solver_fixed": 0,
+            "simulation_errors": 0,
+            "simulation_fixed": 0,
+            "warnings": 0,
+            "tries": self.tries,
+            "stop": None,
+        }
 
     def act(self, obs: str, info: dict) -> str:
         valid = list(info.get("admissible_actions") or ())
@@ -116,13 +133,15 @@ class PDDLegoPolicy:
             if command is None and self.unmapped == "play":
                 command = " ".join(step.strip("() ").split())
             elif command is None:  # a later step the game's commands cannot express
-                self._refused(step, f"the step {step} names no command the game accepts "
-                                    f"now (valid now: {', '.join(valid)})")
+                self._refused(
+                    step,
+                    f"the step {step} names no command the game accepts "
+                    f"now (valid now: {', '.join(valid)})",
+                )
                 if self.replay is not None:
                     return RESTART
         self.sent = (step, command)
-        self.rounds[-1]["steps"].append({"step": step, "command": command,
-                                         "why": choice.reason})
+        self.rounds[-1]["steps"].append({"step": step, "command": command, "why": choice.reason})
         return command
 
     def finish(self, obs: str, info: dict) -> None:
@@ -153,8 +172,11 @@ class PDDLegoPolicy:
             return
         self.repeated = command if command == self.last_failed else None
         self.last_failed = command
-        self._refused(step, told or f"the step {step} was played as '{command}' and the "
-                                    f"game answered: {obs.strip()}")
+        self._refused(
+            step,
+            told
+            or f"the step {step} was played as '{command}' and the game answered: {obs.strip()}",
+        )
 
     def _refused(self, step: str, message: str) -> None:
         """A simulation error: back to the formalizer, unless the retries are spent."""
@@ -163,12 +185,15 @@ class PDDLegoPolicy:
         self.queue.clear()
         self.trigger, self.error = "simulation_error", message
         if self.failed_in_a_row > self.max_simulation:
-            self.details["stop"] = (f"simulation error not fixed after "
-                                    f"{self.failed_in_a_row - 1} retries: {self.error}")
+            self.details["stop"] = (
+                f"simulation error not fixed after {self.failed_in_a_row - 1} retries: {self.error}"
+            )
         elif self.rollback and self.succeeded:
-            note = (f"(The game was restarted and your completed plans replayed: "
-                    f"{', '.join(self.succeeded)} no longer happened.)")
-            self.history = self.history[:self.committed_history] + [note]
+            note = (
+                f"(The game was restarted and your completed plans replayed: "
+                f"{', '.join(self.succeeded)} no longer happened.)"
+            )
+            self.history = self.history[: self.committed_history] + [note]
             self.new, self.succeeded = [note], []
             self.replay = list(self.committed)
 
@@ -183,26 +208,48 @@ class PDDLegoPolicy:
             self.tries.append([])
         self.tries[-1].append([len(self.tries[-1]) + 1, self.max_solver])
         for attempt in range(self.max_solver + 1):
-            request = Request(task=self.task, trigger=self.trigger, history=tuple(self.history),
-                              valid_commands=tuple(valid), new_observations=tuple(self.new),
-                              files=self.files, error=self.error,
-                              succeeded=tuple(self.succeeded), repeated=self.repeated,
-                              frozen_df=self.frozen_df)
+            request = Request(
+                task=self.task,
+                trigger=self.trigger,
+                history=tuple(self.history),
+                valid_commands=tuple(valid),
+                new_observations=tuple(self.new),
+                files=self.files,
+                error=self.error,
+                succeeded=tuple(self.succeeded),
+                repeated=self.repeated,
+                frozen_df=self.frozen_df,
+            )
             draft = self.writer.write(request)
             self.usage = self.usage + draft.usage
-            record = {"round": len(self.rounds), "trigger": self.trigger, "answers": self.error,
-                      "df": draft.files.df if draft.files else None,
-                      "pf": draft.files.pf if draft.files else None,
-                      "truth": self.truth() if self.truth else None,
-                      "reply": draft.reply, "check": None, "warnings": [], "planner": None,
-                      "plan": [], "steps": []}
+            record = {
+                "round": len(self.rounds),
+                "trigger": self.trigger,
+                "answers": self.error,
+                "df": draft.files.df if draft.files else None,
+                "pf": draft.files.pf if draft.files else None,
+                "truth": self.truth() if self.truth else None,
+                "reply": draft.reply,
+                "check": None,
+                "warnings": [],
+                "planner": None,
+                "plan": [],
+                "steps": [],
+            }
             self.rounds.append(record)
             try:
                 if draft.files is None:
                     raise CheckFailure("syntax", draft.problem)
                 mapper = None if self.unmapped == "play" else self.mapper
-                checked = check(draft.files, mapper, valid, self.planner,
-                                self.planner_timeout, self.solver, self.strict_pddl)
+                checked = check(
+                    draft.files,
+                    mapper,
+                    valid,
+                    self.planner,
+                    self.planner_timeout,
+                    self.solver,
+                    self.strict_pddl,
+                )
             except CheckFailure as failure:
                 record["check"] = {"stage": failure.stage, "message": failure.message}
                 self._warned(record, failure.warnings)
@@ -217,8 +264,9 @@ class PDDLegoPolicy:
             self.files, self.queue, self.domain = draft.files, list(checked.plan), checked.domain
             self.new, self.succeeded, self.repeated = [], [], None
             return True
-        self.details["stop"] = f"solver error not fixed after {self.max_solver} retries: " \
-                               f"{self.error}"
+        self.details["stop"] = (
+            f"solver error not fixed after {self.max_solver} retries: {self.error}"
+        )
         return False
 
     def _warned(self, record: dict, warnings) -> None:

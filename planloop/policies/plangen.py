@@ -22,8 +22,10 @@ Answer with JSON only: {{"action": "<one command>"}}."""
 def read_command(text: str, valid: list[str]) -> str:
     """The command in a reply: the ``action`` of a JSON object, else the reply's first
     line; a valid command written with other case or spacing is matched to it."""
-    chosen = next((value["action"] for value in json_objects(text)
-                   if isinstance(value.get("action"), str)), None)
+    chosen = next(
+        (value["action"] for value in json_objects(text) if isinstance(value.get("action"), str)),
+        None,
+    )
     if chosen is None:
         lines = [line for line in (raw.strip(" `'\"") for raw in text.splitlines()) if line]
         chosen = lines[0] if lines else ""
@@ -53,10 +55,14 @@ class PlanGenPolicy:
         if self.last is not None:
             self.history.append(f"> {self.last}\n{obs}")
         valid = list(info.get("admissible_actions") or ())
-        prompt = USER.format(task=self.task, history="\n".join(self.history),
-                             valid=", ".join(valid))
-        reply = call_model(self.model, [{"role": "system", "content": SYSTEM},
-                                        {"role": "user", "content": prompt}], **self.params)
+        prompt = USER.format(
+            task=self.task, history="\n".join(self.history), valid=", ".join(valid)
+        )
+        reply = call_model(
+            self.model,
+            [{"role": "system", "content": SYSTEM}, {"role": "user", "content": prompt}],
+            **self.params,
+        )
         self.usage = self.usage + reply.usage
         self.last = read_command(reply.text, valid)
         return self.last

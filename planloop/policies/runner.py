@@ -37,8 +37,9 @@ class Episode:
         return asdict(self)
 
 
-def run_episode(env, policy, seed: int | None = None, options: dict | None = None,
-                max_steps: int | None = None) -> Episode:
+def run_episode(
+    env, policy, seed: int | None = None, options: dict | None = None, max_steps: int | None = None
+) -> Episode:
     """Play one episode of ``env`` with ``policy`` and record it.
 
     ``RESTART`` from the policy resets the same instance (counted in ``restarts``);
@@ -68,8 +69,9 @@ def run_episode(env, policy, seed: int | None = None, options: dict | None = Non
             break
         if action is RESTART:
             restarts += 1
-            obs, info = env.reset(options={"instance": instance} if instance is not None
-                                  else options)
+            obs, info = env.reset(
+                options={"instance": instance} if instance is not None else options
+            )
             observations.append(obs)
             continue
         obs, _, terminated, truncated, info = env.step(action)
@@ -87,10 +89,21 @@ def run_episode(env, policy, seed: int | None = None, options: dict | None = Non
     spent = getattr(policy, "usage", Usage()) - usage_before
     return Episode(
         env_id=getattr(getattr(env, "spec", None), "id", None) or type(env.unwrapped).__name__,
-        instance=instance, seed=seed, policy=policy.name,
+        instance=instance,
+        seed=seed,
+        policy=policy.name,
         model=getattr(policy, "model_name", None),
-        prompt_version=getattr(policy, "prompt_version", None), won=won, steps=len(actions),
-        restarts=restarts, truncated=truncated and not won, gave_up=gave_up,
-        actions=tuple(actions), observations=tuple(observations), errors=tuple(errors),
-        usage=spent, seconds=time.monotonic() - start, error=failure,
-        details=dict(getattr(policy, "details", {})))
+        prompt_version=getattr(policy, "prompt_version", None),
+        won=won,
+        steps=len(actions),
+        restarts=restarts,
+        truncated=truncated and not won,
+        gave_up=gave_up,
+        actions=tuple(actions),
+        observations=tuple(observations),
+        errors=tuple(errors),
+        usage=spent,
+        seconds=time.monotonic() - start,
+        error=failure,
+        details=dict(getattr(policy, "details", {})),
+    )

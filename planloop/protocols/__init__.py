@@ -10,8 +10,17 @@ from .mystery import MYSTERY
 from .nl_pddl import NL_PDDL
 from .pddlego_plus import PDDLEGO_PLUS
 
-PROTOCOLS = {protocol.name: protocol for protocol in
-             (PDDLEGO_PLUS, MYSTERY, NL_PDDL, AGENTIC, BAKING)}
+PROTOCOLS = {
+    protocol.name: protocol for protocol in (PDDLEGO_PLUS, MYSTERY, NL_PDDL, AGENTIC, BAKING)
+}
 
-__all__ = ["AGENTIC", "BAKING", "MYSTERY", "NL_PDDL", "PDDLEGO_PLUS", "PROTOCOLS", "PaperTable",
-           "Protocol"]
+__all__ = [
+    "AGENTIC",
+    "BAKING",
+    "MYSTERY",
+    "NL_PDDL",
+    "PDDLEGO_PLUS",
+    "PROTOCOLS",
+    "PaperTable",
+    "Protocol",
+]

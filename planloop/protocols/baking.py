@@ -6,28 +6,45 @@ from __future__ import annotations
 
 from .base import PaperTable, Protocol
 
-LOOP_SWITCHES = {"feedback": "state", "grounding": "per_variable",
-                 "conversation": "accumulate", "ask": "sequence", "opening": "study",
-                 "max_restarts": None}  # the loop policies' switches, as the study ran
+LOOP_SWITCHES = {
+    "feedback": "state",
+    "grounding": "per_variable",
+    "conversation": "accumulate",
+    "ask": "sequence",
+    "opening": "study",
+    "max_restarts": None,
+}  # the loop policies' switches, as the study ran
 
 ROWS = {"open": "Open-loop", 5: "horizon 5", 1: "horizon 1"}  # horizon -> the table's row
-_PUBLISHED = {"Open-loop": ("4/5 (80%)", "3/5 (60%)", "1/5 (20%)", "0/5 (0%)"),
-              "horizon 5": ("3/5 (60%)", "5/5 (100%)", "4/5 (80%)", "2/5 (40%)"),
-              "horizon 1": ("4/5 (80%)", "5/5 (100%)", "5/5 (100%)", "5/5 (100%)")}
+_PUBLISHED = {
+    "Open-loop": ("4/5 (80%)", "3/5 (60%)", "1/5 (20%)", "0/5 (0%)"),
+    "horizon 5": ("3/5 (60%)", "5/5 (100%)", "4/5 (80%)", "2/5 (40%)"),
+    "horizon 1": ("4/5 (80%)", "5/5 (100%)", "5/5 (100%)", "5/5 (100%)"),
+}
 COLUMNS = tuple(f"problem {i}" for i in range(1, 5))
 
 BAKING = Protocol(
     name="baking",
     paper="A Study on Planning with LLMs in Relational Domains (Baking-Large)",
     settings={**LOOP_SWITCHES, "trials": 5, "max_actions": 50},
-    rules=("the study's workflow: its prompts word for word, one growing conversation, the "
-           "whole sequence asked each time and its first H actions executed, one question "
-           "per parameter, the state shown on a failure, no cap on explained restarts",
-           "rows: open loop, closed loop with H = 5 and H = 1; columns: Baking-Large "
-           "problems 1-4; 5 trials each; 50 actions at most per episode"),
-    tables=(PaperTable(
-        title="Success on Baking-Large",
-        rows=tuple(ROWS.values()), columns=COLUMNS,
-        published={(row, column): cell for row, cells in _PUBLISHED.items()
-                   for column, cell in zip(COLUMNS, cells)}),),
-    n="4 problems x 5 trials")
+    rules=(
+        "the study's workflow: its prompts word for word, one growing conversation, the "
+        "whole sequence asked each time and its first H actions executed, one question "
+        "per parameter, the state shown on a failure, no cap on explained restarts",
+        "rows: open loop, closed loop with H = 5 and H = 1; columns: Baking-Large "
+        "problems 1-4; 5 trials each; 50 actions at most per episode",
+    ),
+    tables=(
+        PaperTable(
+            title="Success on Baking-Large",
+            rows=tuple(ROWS.values()),
+            columns=COLUMNS,
+            published={
+                (row, column): cell
+                for row, cells in _PUBLISHED.items()
+                for column, cell in zip(COLUMNS, cells)
+            },
+        ),
+    ),
+    n="4 problems x 5 trials",
+)

@@ -40,6 +40,7 @@ class Protocol:
         """``Protocol: <paper>; overridden: retries=3`` for a table's caption."""
         text = f"Protocol: {self.paper} (`--paper`)"
         if overrides:
-            text += "; overridden: " + ", ".join(f"{key}={value}"
-                                                  for key, value in overrides.items())
+            text += "; overridden: " + ", ".join(
+                f"{key}={value}" for key, value in overrides.items()
+            )
         return text

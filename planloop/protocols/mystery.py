@@ -7,23 +7,34 @@ from __future__ import annotations
 
 from .base import PaperTable, Protocol
 
-ROWS = {"direct-one-shot": "direct one-shot", "direct-zero-shot": "direct zero-shot",
-        "pipeline": "pipeline"}  # condition -> Table 1's row
+ROWS = {
+    "direct-one-shot": "direct one-shot",
+    "direct-zero-shot": "direct zero-shot",
+    "pipeline": "pipeline",
+}  # condition -> Table 1's row
 
 MYSTERY = Protocol(
     name="mystery",
     paper="Symbol-agnostic closed-loop planning on Mystery Blocksworld (Table 1)",
     settings={"direct_attempts": 1, "temperature": 0.2},
-    rules=("direct one-shot and zero-shot: PlanBench's Mystery prompt, one generation per "
-           "instance, judged by the validator; no verification, repair or retry",
-           "pipeline: generate, verify, repair within its attempt budget (--attempts)",
-           "success: the plan is valid; n: the 600 instances, an episode that ended on a "
-           "failed model call a failure counted in its own column"),
-    tables=(PaperTable(
-        title="Table 1: success (GPT-4 as the paper reports it)",
-        rows=tuple(ROWS.values()),
-        columns=("success",),
-        published={("direct one-shot", "success"): "4.3%",
-                   ("direct zero-shot", "success"): "0.16%",
-                   ("pipeline", "success"): "46.2%"}),),
-    n="600 PlanBench Mystery Blocksworld instances")
+    rules=(
+        "direct one-shot and zero-shot: PlanBench's Mystery prompt, one generation per "
+        "instance, judged by the validator; no verification, repair or retry",
+        "pipeline: generate, verify, repair within its attempt budget (--attempts)",
+        "success: the plan is valid; n: the 600 instances, an episode that ended on a "
+        "failed model call a failure counted in its own column",
+    ),
+    tables=(
+        PaperTable(
+            title="Table 1: success (GPT-4 as the paper reports it)",
+            rows=tuple(ROWS.values()),
+            columns=("success",),
+            published={
+                ("direct one-shot", "success"): "4.3%",
+                ("direct zero-shot", "success"): "0.16%",
+                ("pipeline", "success"): "46.2%",
+            },
+        ),
+    ),
+    n="600 PlanBench Mystery Blocksworld instances",
+)

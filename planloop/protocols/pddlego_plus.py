@@ -20,41 +20,62 @@ from .base import PaperTable, Protocol
 
 STEP_LIMITS = {"CoinCollector-v0": 20, "ALFWorld-v0": 50}
 PLANGEN_STEP_LIMIT = 20
-ENVIRONMENTS = {"CoinCollector": ("CoinCollector-v0", {"num_locations": (3, 5, 7, 9, 11),
-                                                       "include_doors": True}, 4),
-                "ALFWorld": ("ALFWorld-v0", {}, 134)}
+ENVIRONMENTS = {
+    "CoinCollector": (
+        "CoinCollector-v0",
+        {"num_locations": (3, 5, 7, 9, 11), "include_doors": True},
+        4,
+    ),
+    "ALFWorld": ("ALFWorld-v0", {}, 134),
+}
 
 PDDLEGO_PLUS = Protocol(
     name="pddlego-plus",
     paper="PDDLego+ (arXiv 2505.13126), as the authors' code runs it",
-    settings={"retries": 5, "simulation_retries": 4, "max_steps": "paper", "rollback": True,
-              "coin": "auto", "unmapped": "play", "feedback": "authors", "replies": "json",
-              "trial_attempts": 2},
-    rules=("a step is one plan cycle; at most 5 simulation tries per step (1 + 4 retries), "
-           "each after the first restarting the game and replaying the steps that ran through",
-           "each try is one model call plus at most 5 solver retries; then the episode ends",
-           "at most 20 steps on CoinCollector, 50 on ALFWorld (PlanGen: 20)",
-           "CoinCollector: the coin is taken as soon as it is seen; the model plans moves and "
-           "doors only ('look around' and 'inventory' are not offered)",
-           "a plan step that names no command is played as written and answered as a "
-           "simulation error",
-           "a refused command is answered with a hand-written message per kind of command "
-           "(planloop's wording of the authors' hints); on ALFWorld a refused 'go to' is let "
-           "pass (the plan goes on), as the authors' harness does",
-           "a reply that is not JSON restarts the trial (2 attempts), then counts as a model "
-           "error",
-           "fix rates per try and per step as the authors' results script counts them; "
-           "PDDLego (no error fixing) is read from the same runs: won with every step right "
-           "the first time",
-           "planner: planloop's (the authors called planning.domains' dual-bfws-ffparser)"),
-    tables=(PaperTable(
-        title="Success (o3-mini as the paper reports it)",
-        rows=("PDDLego+", "PDDLego (no error fixing)", "PlanGen"),
-        columns=("CoinCollector", "ALFWorld"),
-        published={("PDDLego+", "CoinCollector"): "86%", ("PDDLego+", "ALFWorld"): "38%",
-                   ("PDDLego (no error fixing)", "CoinCollector"): "49%",
-                   ("PlanGen", "CoinCollector"): "52%", ("PlanGen", "ALFWorld"): "5%"}),),
-    n="CoinCollector: sizes 3, 5, 7, 9, 11 x seeds 0-3 (20 games); ALFWorld: 134 games")
+    settings={
+        "retries": 5,
+        "simulation_retries": 4,
+        "max_steps": "paper",
+        "rollback": True,
+        "coin": "auto",
+        "unmapped": "play",
+        "feedback": "authors",
+        "replies": "json",
+        "trial_attempts": 2,
+    },
+    rules=(
+        "a step is one plan cycle; at most 5 simulation tries per step (1 + 4 retries), "
+        "each after the first restarting the game and replaying the steps that ran through",
+        "each try is one model call plus at most 5 solver retries; then the episode ends",
+        "at most 20 steps on CoinCollector, 50 on ALFWorld (PlanGen: 20)",
+        "CoinCollector: the coin is taken as soon as it is seen; the model plans moves and "
+        "doors only ('look around' and 'inventory' are not offered)",
+        "a plan step that names no command is played as written and answered as a simulation error",
+        "a refused command is answered with a hand-written message per kind of command "
+        "(planloop's wording of the authors' hints); on ALFWorld a refused 'go to' is let "
+        "pass (the plan goes on), as the authors' harness does",
+        "a reply that is not JSON restarts the trial (2 attempts), then counts as a model error",
+        "fix rates per try and per step as the authors' results script counts them; "
+        "PDDLego (no error fixing) is read from the same runs: won with every step right "
+        "the first time",
+        "planner: planloop's (the authors called planning.domains' dual-bfws-ffparser)",
+    ),
+    tables=(
+        PaperTable(
+            title="Success (o3-mini as the paper reports it)",
+            rows=("PDDLego+", "PDDLego (no error fixing)", "PlanGen"),
+            columns=("CoinCollector", "ALFWorld"),
+            published={
+                ("PDDLego+", "CoinCollector"): "86%",
+                ("PDDLego+", "ALFWorld"): "38%",
+                ("PDDLego (no error fixing)", "CoinCollector"): "49%",
+                ("PlanGen", "CoinCollector"): "52%",
+                ("PlanGen", "ALFWorld"): "5%",
+            },
+        ),
+    ),
+    n="CoinCollector: sizes 3, 5, 7, 9, 11 x seeds 0-3 (20 games); ALFWorld: 134 games",
+)
 
 
 def step_limit(policy: str, env_id: str) -> int | None:
@@ -62,14 +83,16 @@ def step_limit(policy: str, env_id: str) -> int | None:
     return PLANGEN_STEP_LIMIT if policy == "plangen" else STEP_LIMITS.get(env_id)
 
 
-def loop_counts(tries: Sequence[Sequence[Sequence[int]]], won: bool,
-                max_retries: int = 5) -> dict[str, int]:
+def loop_counts(
+    tries: Sequence[Sequence[Sequence[int]]], won: bool, max_retries: int = 5
+) -> dict[str, int]:
     """Solver and simulation errors met and fixed, counted as the authors' results
     script counts them: a solver error per try that needed solver retries, fixed unless
     it is the episode's last try and its ``max_retries`` ran out; a simulation error per
     step with more than one try, fixed unless it is the last step of a lost episode."""
-    counts = dict.fromkeys(("solver_errors", "solver_fixed", "simulation_errors",
-                            "simulation_fixed"), 0)
+    counts = dict.fromkeys(
+        ("solver_errors", "solver_fixed", "simulation_errors", "simulation_fixed"), 0
+    )
     for i, step in enumerate(tries):
         last_step = i == len(tries) - 1
         for j, (_, retries) in enumerate(step):
@@ -104,35 +127,61 @@ def _coin_hint(command: str, game_text: str) -> str:
     if "door is closed" in game_text:
         return "The door in that direction is closed: open it before you move there."
     if "already open" in game_text:
-        return ("That door is already open, so you have been here before. Check what your "
-                "files say about the door.")
+        return (
+            "That door is already open, so you have been here before. Check what your "
+            "files say about the door."
+        )
     if command.startswith("open door"):
-        return ("There is no door in that direction, or nothing at all. Where there is no "
-                "door you can move there directly.")
+        return (
+            "There is no door in that direction, or nothing at all. Where there is no "
+            "door you can move there directly."
+        )
     if command.startswith("move"):
-        return ("You cannot move in that direction. Check your actions' predicates and what "
-                "the problem file says about this place.")
+        return (
+            "You cannot move in that direction. Check your actions' predicates and what "
+            "the problem file says about this place."
+        )
     return "The game did not accept it."
 
 
 _ALFWORLD_HINTS = (
-    ("open", "Go to the receptacle before you open it. If you are at it and it still does "
-             "not open, it cannot be opened: what is inside shows when you go to it."),
-    ("take", "Go to the receptacle before you take from it. If you are at it, the object is "
-             "not there: search other receptacles, and make finding the object your goal "
-             "rather than assuming where it is."),
-    ("move", "To put an object somewhere, first find it (go to unvisited receptacles, open "
-             "them if needed), pick it up, then go to the target receptacle and put it there."),
-    ("slice", "To slice, pick up the sharp object (and nothing else), then slice without "
-              "picking up the object to slice; put the sharp object back afterwards."),
-    ("cool", "To cool an object, pick it up elsewhere, go to the fridge and cool it there; "
-             "do not put it into the fridge."),
-    ("use", "Only a lamp can be used: it lights up to look at an object, which you must "
-            "hold first."))
+    (
+        "open",
+        "Go to the receptacle before you open it. If you are at it and it still does "
+        "not open, it cannot be opened: what is inside shows when you go to it.",
+    ),
+    (
+        "take",
+        "Go to the receptacle before you take from it. If you are at it, the object is "
+        "not there: search other receptacles, and make finding the object your goal "
+        "rather than assuming where it is.",
+    ),
+    (
+        "move",
+        "To put an object somewhere, first find it (go to unvisited receptacles, open "
+        "them if needed), pick it up, then go to the target receptacle and put it there.",
+    ),
+    (
+        "slice",
+        "To slice, pick up the sharp object (and nothing else), then slice without "
+        "picking up the object to slice; put the sharp object back afterwards.",
+    ),
+    (
+        "cool",
+        "To cool an object, pick it up elsewhere, go to the fridge and cool it there; "
+        "do not put it into the fridge.",
+    ),
+    (
+        "use",
+        "Only a lamp can be used: it lights up to look at an object, which you must hold first.",
+    ),
+)
 
 
 def _alfworld_hint(command: str) -> str | None:
     if command.startswith("go to"):
         return None
-    return next((hint for verb, hint in _ALFWORLD_HINTS if command.startswith(verb)),
-                "The game did not accept it.")
+    return next(
+        (hint for verb, hint in _ALFWORLD_HINTS if command.startswith(verb)),
+        "The game did not accept it.",
+    )

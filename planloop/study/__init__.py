@@ -18,20 +18,63 @@ A script in ``experiments/`` then holds its conditions, its record fields and it
 """
 
 from .errors import StudyError, one_line, study_main
-from .flags import (PaperFlags, Settings, non_negative_float, non_negative_int, parse_instances,
-                    parse_option, positive_float, positive_int, study_parser, temperature)
+from .flags import (
+    PaperFlags,
+    Settings,
+    non_negative_float,
+    non_negative_int,
+    parse_instances,
+    parse_option,
+    positive_float,
+    positive_int,
+    study_parser,
+    temperature,
+)
 from .jobs import Job, Study
 from .models import check_model, open_model
 from .plots import save_success_plot, show_success_plot
 from .progress import Progress
 from .report import write_report
 from .runner import every_instance, latest_records, make_env, run_study
-from .tables import (markdown_table, model_errors, model_failures, success_cell, tally,
-                     with_published)
+from .tables import (
+    markdown_table,
+    model_errors,
+    model_failures,
+    success_cell,
+    tally,
+    with_published,
+)
 
-__all__ = ["Job", "PaperFlags", "Progress", "Settings", "Study", "StudyError", "check_model", "every_instance",
-           "latest_records", "make_env", "markdown_table", "model_errors", "model_failures", "non_negative_float",
-           "non_negative_int", "one_line",
-           "open_model", "parse_instances", "parse_option", "positive_float", "positive_int", "run_study",
-           "save_success_plot", "show_success_plot", "study_main", "study_parser",
-           "success_cell", "tally", "temperature", "with_published", "write_report"]
+__all__ = [
+    "Job",
+    "PaperFlags",
+    "Progress",
+    "Settings",
+    "Study",
+    "StudyError",
+    "check_model",
+    "every_instance",
+    "latest_records",
+    "make_env",
+    "markdown_table",
+    "model_errors",
+    "model_failures",
+    "non_negative_float",
+    "non_negative_int",
+    "one_line",
+    "open_model",
+    "parse_instances",
+    "parse_option",
+    "positive_float",
+    "positive_int",
+    "run_study",
+    "save_success_plot",
+    "show_success_plot",
+    "study_main",
+    "study_parser",
+    "success_cell",
+    "tally",
+    "temperature",
+    "with_published",
+    "write_report",
+]

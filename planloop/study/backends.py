@@ -42,8 +42,9 @@ def require(backend: str, model: object = None) -> None:
             raise StudyError("--backend ray needs Ray: pip install 'planloop[ray]'") from None
 
 
-def open_pool(backend: str, make: Make, play: Play, finish: Finish, workers: int,
-              env: gym.Env | None):
+def open_pool(
+    backend: str, make: Make, play: Play, finish: Finish, workers: int, env: gym.Env | None
+):
     """The pool of ``backend`` with ``workers`` workers; ``env`` (made and checked
     already) serves the first thread, or is closed when the workers are Ray actors."""
     if backend == "local":
@@ -57,8 +58,7 @@ class ThreadPool:
     """``workers`` threads, each making its own environment (the first gets ``env``) and
     recording its episodes as they end."""
 
-    def __init__(self, make: Make, play: Play, finish: Finish, workers: int,
-                 env: gym.Env | None):
+    def __init__(self, make: Make, play: Play, finish: Finish, workers: int, env: gym.Env | None):
         self._make, self._play, self._finish = make, play, finish
         self._local = threading.local()
         self._spare, self._made = [env], [env]
@@ -124,8 +124,7 @@ class RayPool:
             try:
                 ray.init()
             except Exception as exc:  # a RAY_ADDRESS nothing answers at, ...
-                raise StudyError(f"cannot start or join a Ray runtime: {one_line(exc)}") \
-                    from None
+                raise StudyError(f"cannot start or join a Ray runtime: {one_line(exc)}") from None
         self._ray, self._finish = ray, finish
         actor = ray.remote(Player).options(scheduling_strategy="SPREAD")
         self._actors = [actor.remote(make, play) for _ in range(workers)]

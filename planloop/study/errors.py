@@ -56,10 +56,16 @@ def study_main(main: Callable[..., int]) -> Callable[..., int]:
             except KeyboardInterrupt as exc:
                 code = getattr(exc, "code", EXIT_INTERRUPTED)
                 saved = getattr(exc, "saved", None)
-                counts = f"{saved[0]} of {saved[1]} episodes saved" if saved else \
-                    "finished episodes are saved"
-                print(f"\n{prog}: interrupted: {counts}; rerun the same command to resume",
-                      file=sys.stderr, flush=True)
+                counts = (
+                    f"{saved[0]} of {saved[1]} episodes saved"
+                    if saved
+                    else "finished episodes are saved"
+                )
+                print(
+                    f"\n{prog}: interrupted: {counts}; rerun the same command to resume",
+                    file=sys.stderr,
+                    flush=True,
+                )
                 if main.__module__ == "__main__" and threading.active_count() > 1:
                     _end_now(code)
                 return code
@@ -71,8 +77,10 @@ def study_main(main: Callable[..., int]) -> Callable[..., int]:
 def _sigterm_interrupts() -> Iterator[None]:
     """SIGTERM raises ``Interrupted(143)`` in the main thread while the study runs (when
     SIGTERM has its default action and this is the main thread)."""
-    if threading.current_thread() is not threading.main_thread() \
-            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
+    ):
         yield
         return
     signal.signal(signal.SIGTERM, _terminated)

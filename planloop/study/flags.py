@@ -34,8 +34,9 @@ def parse_instances(text: str) -> range:
     except ValueError:
         first = end = -1
     if not 0 <= first < end:
-        raise argparse.ArgumentTypeError(f"instances are A:B with 0 <= A < B (A alone for one "
-                                         f"instance), not {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"instances are A:B with 0 <= A < B (A alone for one instance), not {text!r}"
+        )
     return range(first, end)
 
 
@@ -90,10 +91,16 @@ def temperature(text: str) -> float:
     return value
 
 
-def study_parser(description: str | None, *, env: str | None, out: str,
-                 instances: str | None = None,
-                 trials: int = 1, llm_required: bool | None = True,
-                 llm_choices_help: str = LLM_SPECS) -> argparse.ArgumentParser:
+def study_parser(
+    description: str | None,
+    *,
+    env: str | None,
+    out: str,
+    instances: str | None = None,
+    trials: int = 1,
+    llm_required: bool | None = True,
+    llm_choices_help: str = LLM_SPECS,
+) -> argparse.ArgumentParser:
     """A parser with the shared flags: ``--env ID``, ``-o/--option KEY=VALUE`` (into
     ``args.option``, a list of pairs), ``--instances A:B`` (a range; None when not given
     and ``instances`` is None), ``--trials N``, ``--llm SPEC``, ``--workers N``,
@@ -103,41 +110,84 @@ def study_parser(description: str | None, *, env: str | None, out: str,
     ``--llm`` is optional, None for a study without a model (no ``--llm`` flag).
     ``env=None``: a study that plays no environment (no ``--env``, no ``-o``). Scripts
     add their own flags to it."""
-    parser = argparse.ArgumentParser(description=description,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=description, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     if env is not None:
-        parser.add_argument("--env", default=env, metavar="ID",
-                            help=f"the environment to play (default {env})")
-        parser.add_argument("-o", "--option", action="append", type=parse_option, default=[],
-                            metavar="KEY=VALUE",
-                            help="an argument of the environment (gym.make), e.g. -o "
-                                 "num_locations=7; the value is read as JSON when it can be; "
-                                 "repeatable")
-    parser.add_argument("--instances", type=parse_instances, default=instances,
-                        metavar="A:B", help="instances A to B-1; A alone for one "
-                                            f"(default {instances or 'the study chooses'})")
-    parser.add_argument("--trials", type=positive_int, default=trials, metavar="N",
-                        help=f"episodes per instance and condition (default {trials})")
+        parser.add_argument(
+            "--env", default=env, metavar="ID", help=f"the environment to play (default {env})"
+        )
+        parser.add_argument(
+            "-o",
+            "--option",
+            action="append",
+            type=parse_option,
+            default=[],
+            metavar="KEY=VALUE",
+            help="an argument of the environment (gym.make), e.g. -o "
+            "num_locations=7; the value is read as JSON when it can be; "
+            "repeatable",
+        )
+    parser.add_argument(
+        "--instances",
+        type=parse_instances,
+        default=instances,
+        metavar="A:B",
+        help=f"instances A to B-1; A alone for one (default {instances or 'the study chooses'})",
+    )
+    parser.add_argument(
+        "--trials",
+        type=positive_int,
+        default=trials,
+        metavar="N",
+        help=f"episodes per instance and condition (default {trials})",
+    )
     if llm_required is not None:
-        parser.add_argument("--llm", metavar="SPEC", help=llm_choices_help
-                            + (" (required)" if llm_required else " (optional)"))
-        parser.add_argument("--call-timeout", type=positive_float, default=CALL_TIMEOUT,
-                            metavar="S", help="the longest one model call may take, its "
-                                              f"retries included (default {CALL_TIMEOUT:g} s)")
-        parser.add_argument("--max-unreachable", type=positive_int, default=3, metavar="N",
-                            help="stop the study after N episodes in a row end because the "
-                                 "model server cannot be reached (default 3)")
-    parser.add_argument("--workers", type=positive_int, default=1, metavar="N",
-                        help="episodes played at once, each worker with its own "
-                             "environment (default 1)")
-    parser.add_argument("--backend", choices=BACKENDS, default="local",
-                        help="where the episodes run: local (threads on this machine) or "
-                             "ray (Ray actors on RAY_ADDRESS's cluster, the one started on "
-                             "this node, else a new local runtime; the ray extra) "
-                             "(default local)")
-    parser.add_argument("--out", type=Path, default=Path(out), metavar="DIR",
-                        help=f"folder of the results, DIR/episodes.jsonl; rerunning the "
-                             f"same command resumes (default {out})")
+        parser.add_argument(
+            "--llm",
+            metavar="SPEC",
+            help=llm_choices_help + (" (required)" if llm_required else " (optional)"),
+        )
+        parser.add_argument(
+            "--call-timeout",
+            type=positive_float,
+            default=CALL_TIMEOUT,
+            metavar="S",
+            help="the longest one model call may take, its "
+            f"retries included (default {CALL_TIMEOUT:g} s)",
+        )
+        parser.add_argument(
+            "--max-unreachable",
+            type=positive_int,
+            default=3,
+            metavar="N",
+            help="stop the study after N episodes in a row end because the "
+            "model server cannot be reached (default 3)",
+        )
+    parser.add_argument(
+        "--workers",
+        type=positive_int,
+        default=1,
+        metavar="N",
+        help="episodes played at once, each worker with its own environment (default 1)",
+    )
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="local",
+        help="where the episodes run: local (threads on this machine) or "
+        "ray (Ray actors on RAY_ADDRESS's cluster, the one started on "
+        "this node, else a new local runtime; the ray extra) "
+        "(default local)",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path(out),
+        metavar="DIR",
+        help=f"folder of the results, DIR/episodes.jsonl; rerunning the "
+        f"same command resumes (default {out})",
+    )
     return parser
 
 
@@ -159,8 +209,7 @@ class Settings:
         """The study settings that name the protocol: ``{"protocol": NAME,
         "overrides": {...}}`` with ``--paper``, else ``{}`` (so that runs without it
         keep their keys)."""
-        return {"protocol": self.protocol, "overrides": dict(self.overrides)} \
-            if self.paper else {}
+        return {"protocol": self.protocol, "overrides": dict(self.overrides)} if self.paper else {}
 
 
 class PaperFlags:
@@ -174,12 +223,14 @@ class PaperFlags:
     def __init__(self, parser: argparse.ArgumentParser, protocol):
         self.parser, self.protocol = parser, protocol
         self.defaults: dict[str, object] = {}
-        parser.add_argument("--paper", action="store_true",
-                            help=f"the protocol of {protocol.paper}: "
-                                 + ", ".join(f"{key}={value}" for key, value in
-                                             protocol.settings.items())
-                                 + "; a flag given beside it overrides one setting, "
-                                   "recorded in the results and the table's caption")
+        parser.add_argument(
+            "--paper",
+            action="store_true",
+            help=f"the protocol of {protocol.paper}: "
+            + ", ".join(f"{key}={value}" for key, value in protocol.settings.items())
+            + "; a flag given beside it overrides one setting, "
+            "recorded in the results and the table's caption",
+        )
 
     def add(self, *names: str, default: object, **options) -> None:
         action = self.parser.add_argument(*names, default=_UNSET, **options)

@@ -24,8 +24,9 @@ class Job:
     def label(self) -> str:
         """``instance 3 trial 0 (horizon=1)``: the job in a message."""
         condition = ", ".join(f"{k}={v}" for k, v in self.condition.items())
-        return f"instance {self.instance} trial {self.trial}" + \
-            (f" ({condition})" if condition else "")
+        return f"instance {self.instance} trial {self.trial}" + (
+            f" ({condition})" if condition else ""
+        )
 
 
 @dataclass(frozen=True)
@@ -42,18 +43,28 @@ class Study:
     model_spec: str | None = None
     settings: Mapping[str, object] = field(default_factory=dict)
 
-    def jobs(self, conditions: Iterable[Mapping[str, object]], instances: Iterable[int],
-             trials: int) -> list[Job]:
+    def jobs(
+        self, conditions: Iterable[Mapping[str, object]], instances: Iterable[int], trials: int
+    ) -> list[Job]:
         """Every condition x instance x trial, keyed ``<config hash>/<instance>/<trial>``."""
         instances = list(instances)
         jobs = []
         for condition in conditions:
-            run_id = config_hash({"study": self.name, "env": self.env_id,
-                                  "env_kwargs": dict(self.env_kwargs), "model": self.model,
-                                  "settings": dict(self.settings),
-                                  "condition": dict(condition)})
-            jobs += [Job(dict(condition), instance, trial, f"{run_id}/{instance}/{trial}")
-                     for instance in instances for trial in range(trials)]
+            run_id = config_hash(
+                {
+                    "study": self.name,
+                    "env": self.env_id,
+                    "env_kwargs": dict(self.env_kwargs),
+                    "model": self.model,
+                    "settings": dict(self.settings),
+                    "condition": dict(condition),
+                }
+            )
+            jobs += [
+                Job(dict(condition), instance, trial, f"{run_id}/{instance}/{trial}")
+                for instance in instances
+                for trial in range(trials)
+            ]
         return jobs
 
     def provenance(self, job: Job, fields: Mapping[str, object] | None = None) -> dict:
@@ -62,10 +73,18 @@ class Study:
         there is no version) and ``seed`` come from the record's ``fields`` (None if absent);
         a planner and its options are in ``condition`` or ``settings``."""
         fields = fields or {}
-        return {"planloop": __version__, "study": self.name, "env": self.env_id,
-                "env_kwargs": dict(self.env_kwargs), "model": self.model,
-                "model_spec": self.model_spec, "settings": dict(self.settings),
-                "condition": dict(job.condition), "instance": job.instance,
-                "trial": job.trial, "seed": fields.get("seed"),
-                "policy": fields.get("policy"),
-                "prompt_version": fields.get("prompt_version") or fields.get("prompt")}
+        return {
+            "planloop": __version__,
+            "study": self.name,
+            "env": self.env_id,
+            "env_kwargs": dict(self.env_kwargs),
+            "model": self.model,
+            "model_spec": self.model_spec,
+            "settings": dict(self.settings),
+            "condition": dict(job.condition),
+            "instance": job.instance,
+            "trial": job.trial,
+            "seed": fields.get("seed"),
+            "policy": fields.get("policy"),
+            "prompt_version": fields.get("prompt_version") or fields.get("prompt"),
+        }

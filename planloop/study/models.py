@@ -5,14 +5,23 @@ from __future__ import annotations
 
 import copy
 
-from ..llm import (CachedModel, ChatModel, InteractiveModel, LLMError, OpenAIChat, call_model,
-                   make_model)
+from ..llm import (
+    CachedModel,
+    ChatModel,
+    InteractiveModel,
+    LLMError,
+    OpenAIChat,
+    call_model,
+    make_model,
+)
 from .errors import StudyError, one_line
 
 CHECK_MESSAGES = [{"role": "user", "content": "Reply with the word OK."}]
-_HINTS = {"connection": " (is the server running?)",
-          "auth": " (check OPENAI_API_KEY, or the key the server expects)",
-          "timeout": " (the server did not answer in time)"}
+_HINTS = {
+    "connection": " (is the server running?)",
+    "auth": " (check OPENAI_API_KEY, or the key the server expects)",
+    "timeout": " (the server did not answer in time)",
+}
 
 
 def open_model(spec: str | None, call_timeout: float | None = None) -> ChatModel:
@@ -28,15 +37,18 @@ def open_model(spec: str | None, call_timeout: float | None = None) -> ChatModel
         raise StudyError(one_line(exc)) from None
     except LLMError as exc:
         if exc.kind == "auth":
-            raise StudyError(f"{spec} needs an API key: set OPENAI_API_KEY (or use URL@MODEL "
-                             f"for a local server)") from None
+            raise StudyError(
+                f"{spec} needs an API key: set OPENAI_API_KEY (or use URL@MODEL for a local server)"
+            ) from None
         raise StudyError(f"cannot open model {spec}: {one_line(exc)}") from None
     except ImportError as exc:
-        raise StudyError(f"{spec} needs the openai client: pip install 'planloop[llm]' "
-                         f"({one_line(exc)})") from None
+        raise StudyError(
+            f"{spec} needs the openai client: pip install 'planloop[llm]' ({one_line(exc)})"
+        ) from None
     except Exception as exc:
-        raise StudyError(f"cannot open model {spec}: {type(exc).__name__}: "
-                         f"{one_line(exc)}") from None
+        raise StudyError(
+            f"cannot open model {spec}: {type(exc).__name__}: {one_line(exc)}"
+        ) from None
     inner = model.model if isinstance(model, CachedModel) else model
     if call_timeout is not None and isinstance(inner, OpenAIChat):
         inner.deadline = call_timeout
@@ -60,5 +72,7 @@ def check_model(model: ChatModel, timeout: float = 20.0) -> None:
         call_model(probe, CHECK_MESSAGES)
     except LLMError as exc:
         where = f" at {inner.base_url}" if getattr(inner, "base_url", None) else ""
-        raise StudyError(f"model {getattr(inner, 'name', type(inner).__name__)}{where} cannot "
-                         f"answer: {one_line(exc)}{_HINTS.get(exc.kind, '')}") from None
+        raise StudyError(
+            f"model {getattr(inner, 'name', type(inner).__name__)}{where} cannot "
+            f"answer: {one_line(exc)}{_HINTS.get(exc.kind, '')}"
+        ) from None

@@ -13,8 +13,14 @@ class Progress:
     failure) without breaking the bar; ``close()`` ends the bar's line. ``live``
     (redraw in place) defaults to whether ``stream`` is a terminal."""
 
-    def __init__(self, total: int, done: int = 0, stream: TextIO | None = None,
-                 live: bool | None = None, width: int = 30):
+    def __init__(
+        self,
+        total: int,
+        done: int = 0,
+        stream: TextIO | None = None,
+        live: bool | None = None,
+        width: int = 30,
+    ):
         self.total, self.width = total, width
         self.stream = stream or sys.stderr
         self.live = self.stream.isatty() if live is None else live
@@ -25,14 +31,16 @@ class Progress:
 
     def status(self, done: int, failed: int) -> str:
         """``12/40 episodes, 1 failed, 34 s``."""
-        return (f"{done}/{self.total} episodes, {failed} failed, "
-                f"{time.monotonic() - self.start:.0f} s")
+        return (
+            f"{done}/{self.total} episodes, {failed} failed, {time.monotonic() - self.start:.0f} s"
+        )
 
     def update(self, done: int, failed: int) -> None:
         if self.live:
             filled = self.width * done // max(1, self.total)
-            self._shown = f"[{'#' * filled}{'.' * (self.width - filled)}] " + \
-                self.status(done, failed)
+            self._shown = f"[{'#' * filled}{'.' * (self.width - filled)}] " + self.status(
+                done, failed
+            )
             self.stream.write(f"\r{self._shown}")
         else:
             self.stream.write(self.status(done, failed) + "\n")

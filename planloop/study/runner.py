@@ -35,12 +35,14 @@ def make_env(env_id: str, env_kwargs: Mapping[str, object] | None = None) -> gym
         return gym.make(env_id, **env_kwargs)
     except (gym.error.Error, TypeError, ValueError, OSError) as exc:
         shown = ", ".join(f"{key}={value!r}" for key, value in env_kwargs.items())
-        raise StudyError(f"cannot make {env_id}{f' with {shown}' if shown else ''}: "
-                         f"{one_line(exc)}") from None
+        raise StudyError(
+            f"cannot make {env_id}{f' with {shown}' if shown else ''}: {one_line(exc)}"
+        ) from None
 
 
-def every_instance(env_id: str, env_kwargs: Mapping[str, object] | None = None,
-                   limit: int | None = None) -> range:
+def every_instance(
+    env_id: str, env_kwargs: Mapping[str, object] | None = None, limit: int | None = None
+) -> range:
     """The environment's instances (the first ``limit`` of them); a StudyError for a
     world generated from any seed, which has no list to run."""
     env = make_env(env_id, env_kwargs)
@@ -58,8 +60,11 @@ def episode_problem(record: object) -> str | None:
     problem = record_problem(record)
     if problem is not None:
         return problem
-    for field, kind, name in (("study", str, "text"), ("instance", int, "an integer"),
-                              ("trial", int, "an integer")):
+    for field, kind, name in (
+        ("study", str, "text"),
+        ("instance", int, "an integer"),
+        ("trial", int, "an integer"),
+    ):
         value = record.get(field)
         if not isinstance(value, kind) or isinstance(value, bool):
             return f"{field} is {value!r}, not {name}" if field in record else f"no {field}"
@@ -71,10 +76,18 @@ def latest_records(records: Iterable[dict]) -> dict[str, dict]:
     return {record.get("key"): record for record in records}
 
 
-def run_study(study: Study, jobs: Sequence[Job], play: Play, *, out: Path | str,
-              workers: int = 1, check: ChatModel | None = None,
-              stream: TextIO | None = None, backend: str = "local",
-              max_failed_in_a_row: int = 3) -> list[dict]:
+def run_study(
+    study: Study,
+    jobs: Sequence[Job],
+    play: Play,
+    *,
+    out: Path | str,
+    workers: int = 1,
+    check: ChatModel | None = None,
+    stream: TextIO | None = None,
+    backend: str = "local",
+    max_failed_in_a_row: int = 3,
+) -> list[dict]:
     """Play every job whose latest record in ``out/episodes.jsonl`` is missing or has an
     ``error``, ``workers`` at a time; returns the latest record of every job, in order.
 
@@ -113,8 +126,17 @@ def run_study(study: Study, jobs: Sequence[Job], play: Play, *, out: Path | str,
     :class:`~planloop.results.ResultsFile`) and reported once on ``stream``.
     """
     with _sole_writer(Path(out)):
-        return _run(study, jobs, play, Path(out), workers, check, stream or sys.stderr,
-                    backend, max_failed_in_a_row)
+        return _run(
+            study,
+            jobs,
+            play,
+            Path(out),
+            workers,
+            check,
+            stream or sys.stderr,
+            backend,
+            max_failed_in_a_row,
+        )
 
 
 @contextmanager
@@ -130,14 +152,23 @@ def _sole_writer(out: Path) -> Iterator[None]:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise StudyError(f"another run is writing to {out}: wait for it to end, or give "
-                             f"another --out") from None
+            raise StudyError(
+                f"another run is writing to {out}: wait for it to end, or give another --out"
+            ) from None
         yield
 
 
-def _run(study: Study, jobs: Sequence[Job], play: Play, out: Path, workers: int,
-         check: ChatModel | None, stream: TextIO, backend: str,
-         max_failed_in_a_row: int) -> list[dict]:
+def _run(
+    study: Study,
+    jobs: Sequence[Job],
+    play: Play,
+    out: Path,
+    workers: int,
+    check: ChatModel | None,
+    stream: TextIO,
+    backend: str,
+    max_failed_in_a_row: int,
+) -> list[dict]:
     results = ResultsFile(out / "episodes.jsonl", episode_problem)
     if results.set_aside:
         print(f"{study.name}: {results.damage_report()}", file=stream, flush=True)
@@ -157,12 +188,24 @@ def _run(study: Study, jobs: Sequence[Job], play: Play, out: Path, workers: int,
                 env.close()
             raise
     where = f" on {study.env_id}" if study.env_id else ""
-    print(f"{study.name}{where}: {len(jobs)} episodes, {len(jobs) - len(todo)} already in "
-          f"{results.path}, {len(todo)} to run", file=stream, flush=True)
+    print(
+        f"{study.name}{where}: {len(jobs)} episodes, {len(jobs) - len(todo)} already in "
+        f"{results.path}, {len(todo)} to run",
+        file=stream,
+        flush=True,
+    )
     if todo:
-        _play_all(study, todo, play, results, workers, env,
-                  Progress(len(jobs), len(jobs) - len(todo), stream), backend,
-                  max_failed_in_a_row)
+        _play_all(
+            study,
+            todo,
+            play,
+            results,
+            workers,
+            env,
+            Progress(len(jobs), len(jobs) - len(todo), stream),
+            backend,
+            max_failed_in_a_row,
+        )
     latest = latest_records(results.records)
     return [latest[job.key] for job in jobs if job.key in latest]
 
@@ -178,23 +221,38 @@ def _check_instances(env: gym.Env, env_id: str, jobs: Sequence[Job]) -> None:
     outside = sorted({job.instance for job in jobs if not 0 <= job.instance < count})
     if outside:
         shown = ", ".join(map(str, outside[:3])) + (", ..." if len(outside) > 3 else "")
-        raise StudyError(f"{env_id} has {count} instances (0 to {count - 1}); there is no "
-                         f"instance {shown}")
+        raise StudyError(
+            f"{env_id} has {count} instances (0 to {count - 1}); there is no instance {shown}"
+        )
 
 
-def _play_all(study: Study, todo: Sequence[Job], play: Play, results: ResultsFile,
-              workers: int, env: gym.Env | None, progress: Progress, backend: str,
-              max_failed_in_a_row: int) -> None:
+def _play_all(
+    study: Study,
+    todo: Sequence[Job],
+    play: Play,
+    results: ResultsFile,
+    workers: int,
+    env: gym.Env | None,
+    progress: Progress,
+    backend: str,
+    max_failed_in_a_row: int,
+) -> None:
     def finish(job: Job, fields: dict) -> dict:
-        head = {"key": job.key, "study": study.name, **job.condition,
-                "instance": job.instance, "trial": job.trial}
+        head = {
+            "key": job.key,
+            "study": study.name,
+            **job.condition,
+            "instance": job.instance,
+            "trial": job.trial,
+        }
         record = {**head, **fields, **head}
         record["provenance"] = study.provenance(job, record)
         results.append(record)
         return record
 
-    pool = open_pool(backend, functools.partial(_make, study), play, finish,
-                     min(workers, len(todo)), env)
+    pool = open_pool(
+        backend, functools.partial(_make, study), play, finish, min(workers, len(todo)), env
+    )
     done, failed, crash, in_a_row = progress.total - len(todo), 0, None, []
     unreachable = None  # why the study stops early, the server being gone
     futures = {pool.submit(job): job for job in todo}
@@ -211,8 +269,10 @@ def _play_all(study: Study, todo: Sequence[Job], play: Play, results: ResultsFil
                     for pending in futures:
                         pending.cancel()
                 if not isinstance(exc, StudyError):  # a StudyError is said once, by main
-                    progress.note(f"{job.label}: {type(exc).__name__}: {one_line(exc)} "
-                                  f"(a bug in play? stopping after the running episodes)")
+                    progress.note(
+                        f"{job.label}: {type(exc).__name__}: {one_line(exc)} "
+                        f"(a bug in play? stopping after the running episodes)"
+                    )
                 continue
             done += 1
             error = future.result().get("error")
@@ -222,8 +282,7 @@ def _play_all(study: Study, todo: Sequence[Job], play: Play, results: ResultsFil
             progress.update(done, failed)
             in_a_row = in_a_row + [error] if _unreachable(error) else []
             if len(in_a_row) == max_failed_in_a_row and crash is None:
-                unreachable = f"{len(in_a_row)} episodes in a row ended on " \
-                              f"{one_line(in_a_row[-1])}"
+                unreachable = f"{len(in_a_row)} episodes in a row ended on {one_line(in_a_row[-1])}"
                 for pending in futures:
                     pending.cancel()
     except KeyboardInterrupt as exc:
@@ -236,9 +295,11 @@ def _play_all(study: Study, todo: Sequence[Job], play: Play, results: ResultsFil
     if crash is not None:
         raise crash
     if unreachable is not None:
-        raise StudyError(f"the model server stopped answering: {unreachable}; "
-                         f"{done} of {progress.total} episodes saved, rerun the same "
-                         f"command to resume once it answers")
+        raise StudyError(
+            f"the model server stopped answering: {unreachable}; "
+            f"{done} of {progress.total} episodes saved, rerun the same "
+            f"command to resume once it answers"
+        )
 
 
 UNREACHABLE = ("connection:", "timeout:")  # the LLMError kinds of a server gone

@@ -27,9 +27,11 @@ def model_failures(records: Iterable[dict]) -> str:
     errors = [r["error"] for r in records if r.get("error")]
     if not errors:
         return ""
-    return (f"\n\n{len(errors)} episodes ended on a failed model call: each counts as a "
-            f"failure in n and in the model errors column; rerun to retry them. "
-            f"The last: {errors[-1]}")
+    return (
+        f"\n\n{len(errors)} episodes ended on a failed model call: each counts as a "
+        f"failure in n and in the model errors column; rerun to retry them. "
+        f"The last: {errors[-1]}"
+    )
 
 
 def success_cell(wins: int, n: int) -> str:
@@ -44,8 +46,9 @@ def with_published(value: str, published: str | None) -> str:
     return f"{value} (paper: {published})" if published else value
 
 
-def markdown_table(header: Sequence[str], rows: Iterable[Sequence[object]],
-                   align: str | None = None) -> str:
+def markdown_table(
+    header: Sequence[str], rows: Iterable[Sequence[object]], align: str | None = None
+) -> str:
     """A Markdown table; ``align`` has one letter per column, ``l``, ``r`` or ``c``
     (default: the first column left, the others right)."""
     align = align or "l" + "r" * (len(header) - 1)

@@ -7,5 +7,11 @@ from .obfuscate_names import ObfuscateNames
 from .progress_feedback import ProgressFeedback
 from .record_episode import RecordEpisode
 
-__all__ = ["AutoTakeCoin", "HideAdmissibleActions", "IndexActions", "ObfuscateNames", "ProgressFeedback",
-           "RecordEpisode"]
+__all__ = [
+    "AutoTakeCoin",
+    "HideAdmissibleActions",
+    "IndexActions",
+    "ObfuscateNames",
+    "ProgressFeedback",
+    "RecordEpisode",
+]

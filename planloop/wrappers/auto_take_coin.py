@@ -42,5 +42,7 @@ class AutoTakeCoin(gym.Wrapper, gym.utils.RecordConstructorArgs):
     def _offered(info: dict) -> dict:
         if "admissible_actions" not in info:
             return info
-        return {**info, "admissible_actions": [a for a in info["admissible_actions"]
-                                               if a not in NOT_OFFERED]}
+        return {
+            **info,
+            "admissible_actions": [a for a in info["admissible_actions"] if a not in NOT_OFFERED],
+        }

@@ -37,8 +37,11 @@ class IndexActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
             raise TypeError("IndexActions needs a planloop environment")
         self._pddl = isinstance(base, PDDLEnv)
         if max_actions is None:
-            max_actions = max(len(base.load_instance(i).actions)
-                              for i in range(base.num_instances)) if self._pddl else MAX_COMMANDS
+            max_actions = (
+                max(len(base.load_instance(i).actions) for i in range(base.num_instances))
+                if self._pddl
+                else MAX_COMMANDS
+            )
         self.action_space = spaces.Discrete(max_actions)
         self._commands: list[str] = []  # the command of each index now
 
@@ -58,9 +61,10 @@ class IndexActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
         if len(valid) > size:
             raise ValueError(f"{where}, more than max_actions={size}")
         mask = np.zeros(size, dtype=np.int8)
-        mask[:len(valid)] = valid
-        names = self._commands if self._pddl else \
-            self._commands + [""] * (size - len(self._commands))
+        mask[: len(valid)] = valid
+        names = (
+            self._commands if self._pddl else self._commands + [""] * (size - len(self._commands))
+        )
         return dict(info, action_mask=mask, action_names=names)
 
     def reset(self, **kwargs):
@@ -69,7 +73,10 @@ class IndexActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
 
     def step(self, action):
         index = int(action)
-        command = self._commands[index] if 0 <= index < len(self._commands) \
+        command = (
+            self._commands[index]
+            if 0 <= index < len(self._commands)
             else f"(no-action-at-index-{index})"
+        )
         obs, reward, terminated, truncated, info = self.env.step(command)
         return obs, reward, terminated, truncated, self._augment(info)

@@ -20,10 +20,17 @@ class ObfuscateNames(gym.Wrapper, gym.utils.RecordConstructorArgs):
     renamed too, afresh for each instance.
     """
 
-    def __init__(self, env: gym.Env, style: str = "words", seed: int = 0,
-                 objects: bool = False, obs_format: str | None = None):
-        gym.utils.RecordConstructorArgs.__init__(self, style=style, seed=seed, objects=objects,
-                                                 obs_format=obs_format)
+    def __init__(
+        self,
+        env: gym.Env,
+        style: str = "words",
+        seed: int = 0,
+        objects: bool = False,
+        obs_format: str | None = None,
+    ):
+        gym.utils.RecordConstructorArgs.__init__(
+            self, style=style, seed=seed, objects=objects, obs_format=obs_format
+        )
         gym.Wrapper.__init__(self, env)
         base = env.unwrapped
         if not isinstance(base, PDDLEnv):

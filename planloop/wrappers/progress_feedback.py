@@ -26,13 +26,16 @@ class ProgressFeedback(gym.Wrapper, gym.utils.RecordConstructorArgs):
         gym.utils.RecordConstructorArgs.__init__(self, heuristic=heuristic)
         gym.Wrapper.__init__(self, env)
         if not isinstance(env.unwrapped, PDDLEnv):
-            raise TypeError(f"ProgressFeedback needs a fully observable planloop environment "
-                            f"(a PDDLEnv), not {type(env.unwrapped).__name__}")
+            raise TypeError(
+                f"ProgressFeedback needs a fully observable planloop environment "
+                f"(a PDDLEnv), not {type(env.unwrapped).__name__}"
+            )
         check_goal_distance(heuristic)
         self.heuristic = heuristic
         space = env.observation_space
-        self.observation_space = ObservationText(max_length=space.max_length + MAX_SENTENCE,
-                                                 charset=space.character_set)
+        self.observation_space = ObservationText(
+            max_length=space.max_length + MAX_SENTENCE, charset=space.character_set
+        )
         self._distance = math.inf
 
     def _measure(self, info: dict) -> float:
@@ -45,16 +48,20 @@ class ProgressFeedback(gym.Wrapper, gym.utils.RecordConstructorArgs):
     def reset(self, **kwargs):
         obs, info = self.env.reset(**kwargs)
         self._distance = self._measure(info)
-        return self._tell(obs, info, f"Progress: the distance to the goal is "
-                                     f"{_shown(self._distance)}.")
+        return self._tell(
+            obs, info, f"Progress: the distance to the goal is {_shown(self._distance)}."
+        )
 
     def step(self, action):
         obs, reward, terminated, truncated, info = self.env.step(action)
         before, after = self._distance, self._measure(info)
         self._distance = after
         change = "closer" if after < before else "further" if after > before else "no closer"
-        obs, info = self._tell(obs, info, f"Progress: the goal is {change} (distance "
-                                          f"{_shown(before)} -> {_shown(after)}).")
+        obs, info = self._tell(
+            obs,
+            info,
+            f"Progress: the goal is {change} (distance {_shown(before)} -> {_shown(after)}).",
+        )
         return obs, reward, terminated, truncated, info
 
     @staticmethod

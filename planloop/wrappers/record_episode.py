@@ -33,16 +33,32 @@ class RecordEpisode(gym.Wrapper, gym.utils.RecordConstructorArgs):
         obs, info = self.env.reset(**kwargs)
         self.episode += 1
         self._step = 0
-        self._write({"episode": self.episode, "step": 0, "event": "reset", "observation": obs,
-                     "info": info, "seed": kwargs.get("seed")})
+        self._write(
+            {
+                "episode": self.episode,
+                "step": 0,
+                "event": "reset",
+                "observation": obs,
+                "info": info,
+                "seed": kwargs.get("seed"),
+            }
+        )
         return obs, info
 
     def step(self, action):
         obs, reward, terminated, truncated, info = self.env.step(action)
         self._step += 1
-        self._write({"episode": self.episode, "step": self._step, "event": "step",
-                     "action": action.item() if hasattr(action, "item") else action,
-                     "observation": obs, "reward": reward,
-                     "terminated": terminated, "truncated": truncated,
-                     "info": {k: info[k] for k in _STEP_INFO if k in info}})
+        self._write(
+            {
+                "episode": self.episode,
+                "step": self._step,
+                "event": "step",
+                "action": action.item() if hasattr(action, "item") else action,
+                "observation": obs,
+                "reward": reward,
+                "terminated": terminated,
+                "truncated": truncated,
+                "info": {k: info[k] for k in _STEP_INFO if k in info},
+            }
+        )
         return obs, reward, terminated, truncated, info

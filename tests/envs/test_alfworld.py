@@ -91,17 +91,20 @@ def test_info_contract_and_hidden_world():
     assert obs == info["feedback"] and not info["action_error"]["kind"]
 
 
-@pytest.mark.parametrize("command, kind", [
-    ("xyzzy", "unknown"),
-    ("", "unknown"),
-    ("go to spaceship 1", "unknown"),
-    ("LOOK", "unknown"),
-    ("put mug 1 in cabinet 1", "malformed"),
-    ("go  to cabinet 1", "malformed"),
-    ("open mug 1", "malformed"),
-    ("examine mug 1", "inapplicable"),
-    ("take mug 1 from cabinet 1", "inapplicable"),
-])
+@pytest.mark.parametrize(
+    "command, kind",
+    [
+        ("xyzzy", "unknown"),
+        ("", "unknown"),
+        ("go to spaceship 1", "unknown"),
+        ("LOOK", "unknown"),
+        ("put mug 1 in cabinet 1", "malformed"),
+        ("go  to cabinet 1", "malformed"),
+        ("open mug 1", "malformed"),
+        ("examine mug 1", "inapplicable"),
+        ("take mug 1 from cabinet 1", "inapplicable"),
+    ],
+)
 def test_action_errors(command, kind):
     env = ALFWorldEnv(game_file=DATA / MUG / "game.tw-pddl")
     env.reset(seed=0)
@@ -138,8 +141,9 @@ def test_task_type_from_traj_data(tmp_path):
 
 
 def test_check_env():
-    env = gym.make("ALFWorld-v0", game_file=DATA / MUG / "game.tw-pddl",
-                   render_mode="ansi").unwrapped
+    env = gym.make(
+        "ALFWorld-v0", game_file=DATA / MUG / "game.tw-pddl", render_mode="ansi"
+    ).unwrapped
     check_env(env)
     obs, _ = env.reset(seed=0)
     assert env.render() == obs
@@ -174,6 +178,7 @@ def test_grammar_lists_and_conditions():
             return True
 
     from planloop.envs.alfworld.grammar import Entity
+
     entities = {o: Entity(o, o.upper()) for o in "abct"}
     three = Facts({"on": [("c", "t"), ("a", "t"), ("b", "t")]})
     assert grammar.derive("#start#", three, {}, entities) == "A, B, and C"

@@ -13,7 +13,10 @@ import planloop  # noqa: F401
 from planloop.envs.alfworld import TASK_TYPES, ALFWorldEnv, load_game
 from planloop.envs.alfworld import generate as gen
 from planloop.envs.alfworld.generate import (
-    LOGIC_FILES, SHIPPED_LOGIC, find_logic_dir, generate_game,
+    LOGIC_FILES,
+    SHIPPED_LOGIC,
+    find_logic_dir,
+    generate_game,
 )
 
 LOGIC = Path(__file__).resolve().parent.parent / "data" / "alfworld" / "logic"
@@ -22,16 +25,24 @@ SEEDS = (0, 1)
 TEMPLATES = {
     "pick_and_place_simple": ("put a {o} in {r}", "put some {o} on {r}"),
     "look_at_obj_in_light": ("look at {o} under the {t}", "examine the {o} with the {t}"),
-    "pick_clean_then_place_in_recep": ("put a clean {o} in {r}", "clean some {o} and put it in {r}"),
+    "pick_clean_then_place_in_recep": (
+        "put a clean {o} in {r}",
+        "clean some {o} and put it in {r}",
+    ),
     "pick_heat_then_place_in_recep": ("put a hot {o} in {r}", "heat some {o} and put it in {r}"),
     "pick_cool_then_place_in_recep": ("put a cool {o} in {r}", "cool some {o} and put it in {r}"),
     "pick_two_obj_and_place": ("put two {o} in {r}", "find two {o} and put them in {r}"),
 }
-GOAL_STATE = {"pick_clean_then_place_in_recep": "(isClean ?o)",
-              "pick_heat_then_place_in_recep": "(isHot ?o)",
-              "pick_cool_then_place_in_recep": "(isCool ?o)"}
-TOOLS = {"pick_clean_then_place_in_recep": "SinkBasin", "pick_heat_then_place_in_recep": "Microwave",
-         "pick_cool_then_place_in_recep": "Fridge"}
+GOAL_STATE = {
+    "pick_clean_then_place_in_recep": "(isClean ?o)",
+    "pick_heat_then_place_in_recep": "(isHot ?o)",
+    "pick_cool_then_place_in_recep": "(isCool ?o)",
+}
+TOOLS = {
+    "pick_clean_then_place_in_recep": "SinkBasin",
+    "pick_heat_then_place_in_recep": "Microwave",
+    "pick_cool_then_place_in_recep": "Fridge",
+}
 CASES = [(t, s) for t in TASK_TYPES for s in SEEDS]
 _GAMES: dict = {}
 
@@ -88,14 +99,20 @@ def test_game_follows_alfworld_conventions(task_type, seed):
 
     receptacles = dict(facts(game, "receptacleType"))
     assert 6 <= len(receptacles) <= 16
-    assert all(re.fullmatch(r"[A-Za-z]+(_bar__(plus|minus)_\d\d_dot_\d\d|_bar_00_dot_00){3}"
-                            r"(_bar_(Sink|Bathtub)Basin)?", r) for r in receptacles)
+    assert all(
+        re.fullmatch(
+            r"[A-Za-z]+(_bar__(plus|minus)_\d\d_dot_\d\d|_bar_00_dot_00){3}"
+            r"(_bar_(Sink|Bathtub)Basin)?",
+            r,
+        )
+        for r in receptacles
+    )
     openable = [r for (r,) in facts(game, "openable")]
     assert openable and all(receptacles[r].removesuffix("Type") in gen.OPENABLE for r in openable)
     assert not facts(game, "opened") and not facts(game, "checked") and not facts(game, "isOn")
     located = dict(facts(game, "receptacleAtLocation"))
     assert located.keys() == receptacles.keys()
-    (agent, start), = facts(game, "atLocation")
+    ((agent, start),) = facts(game, "atLocation")
     assert agent == "agent1" and start not in located.values()
 
     types = dict(facts(game, "objectType"))
@@ -107,8 +124,11 @@ def test_game_follows_alfworld_conventions(task_type, seed):
     where = dict(facts(game, "objectAtLocation"))
     assert all(where[o] == located[r] for o, r in inside.items())
     contain = {tuple(f) for f in facts(game, "canContain")}
-    assert all((receptacles[r], types[o]) in contain for o, r in inside.items()
-               if [o] in facts(game, "pickupable"))
+    assert all(
+        (receptacles[r], types[o]) in contain
+        for o, r in inside.items()
+        if [o] in facts(game, "pickupable")
+    )
     for inner, outer in facts(game, "inReceptacleObject"):
         assert [outer] in facts(game, "isReceptacleObject") and inside[inner] == inside[outer]
 
@@ -122,8 +142,11 @@ def test_game_follows_alfworld_conventions(task_type, seed):
         assert "(not (= ?o1 ?o2))" in goal and f"(receptacleType ?r {recep}Type)" in goal
         assert goal.count(f"{obj}Type") == 2
     else:
-        for needle in (f"(objectType ?o {obj}Type)", f"(receptacleType ?r {recep}Type)",
-                       "(inReceptacle ?o ?r)"):
+        for needle in (
+            f"(objectType ?o {obj}Type)",
+            f"(receptacleType ?r {recep}Type)",
+            "(inReceptacle ?o ?r)",
+        ):
             assert needle in goal
         for other, state in GOAL_STATE.items():
             assert (state in goal) == (other == task_type)
@@ -136,8 +159,9 @@ def test_names_demangle_as_alfworld_does():
     game = load_game(game_for("pick_clean_then_place_in_recep", 1))
     names = {e.name for e in game.entities.values()}
     assert {"sinkbasin 1", "fridge 1", "microwave 1", "cabinet 1"} <= names
-    assert all(re.fullmatch(r"[a-z]+ \d+", e.name) for o, e in game.entities.items()
-               if "_bar_" in o)
+    assert all(
+        re.fullmatch(r"[a-z]+ \d+", e.name) for o, e in game.entities.items() if "_bar_" in o
+    )
     basin = next(o for o, e in game.entities.items() if e.name == "sinkbasin 1")
     sink = next(o for o, e in game.entities.items() if e.name == "sink 1")
     assert basin == sink + "_bar_sinkbasin"
@@ -154,12 +178,14 @@ def test_same_seed_same_game_other_seed_other_game():
 
 def test_fridge_objects_of_the_target_class_start_cool():
     scene = gen.Scene("pick_heat_then_place_in_recep", "kitchen", "Egg", "CounterTop")
-    scene.receptacles = {"Fridge|+01.00|00.00|+02.00": ("Fridge", "loc|4|6|1|30"),
-                         "CounterTop|-01.00|+00.90|+00.50": ("CounterTop", "loc|-3|2|3|30")}
-    scene.objects = {"Egg|+01.10|+00.20|+02.10": ("Egg", "loc|4|6|1|30",
-                                                   "Fridge|+01.00|00.00|+02.00"),
-                     "Apple|+01.20|+00.20|+02.10": ("Apple", "loc|4|6|1|30",
-                                                     "Fridge|+01.00|00.00|+02.00")}
+    scene.receptacles = {
+        "Fridge|+01.00|00.00|+02.00": ("Fridge", "loc|4|6|1|30"),
+        "CounterTop|-01.00|+00.90|+00.50": ("CounterTop", "loc|-3|2|3|30"),
+    }
+    scene.objects = {
+        "Egg|+01.10|+00.20|+02.10": ("Egg", "loc|4|6|1|30", "Fridge|+01.00|00.00|+02.00"),
+        "Apple|+01.20|+00.20|+02.10": ("Apple", "loc|4|6|1|30", "Fridge|+01.00|00.00|+02.00"),
+    }
     scene.start, scene.locations = "loc|0|0|0|30", ["loc|4|6|1|30", "loc|-3|2|3|30", "loc|0|0|0|30"]
     text = gen.problem_text(scene, "t")
     egg = "Egg_bar__plus_01_dot_10_bar__plus_00_dot_20_bar__plus_02_dot_10"
@@ -203,8 +229,9 @@ def test_logic_dir_from_the_alfworld_package_without_importing_it(tmp_path, monk
     monkeypatch.delenv("ALFWORLD_DATA", raising=False)
     spec = importlib.util.spec_from_loader("alfworld", loader=None, is_package=True)
     spec.submodule_search_locations.append(str(tmp_path / "alfworld"))
-    monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *a: spec if name == "alfworld" else None)
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: spec if name == "alfworld" else None
+    )
     assert find_logic_dir() == tmp_path / "alfworld" / "data"
 
 

@@ -13,15 +13,29 @@ from conftest import DATA
 ALFWORLD_GAME = DATA / "alfworld/games/pick_and_place_simple-CellPhone-Bed-322/game.tw-pddl"
 DOMAIN = DATA / "planbench/blocksworld/generated_domain.pddl"
 PROBLEM = DATA / "planbench/blocksworld/generated_basic/instance-1.pddl"
-OPTIONS = {"PDDL-v0": {"domain": DOMAIN, "problem": PROBLEM},
-           "ALFWorld-v0": {"game_file": ALFWORLD_GAME},
-           "ContingentPDDL-v0": {"domain": DATA / "contingent/lamps/domain.pddl",
-                                 "problem": DATA / "contingent/lamps/problem.pddl"}}
+OPTIONS = {
+    "PDDL-v0": {"domain": DOMAIN, "problem": PROBLEM},
+    "ALFWorld-v0": {"game_file": ALFWORLD_GAME},
+    "ContingentPDDL-v0": {
+        "domain": DATA / "contingent/lamps/domain.pddl",
+        "problem": DATA / "contingent/lamps/problem.pddl",
+    },
+}
 
 NASTY = [
-    "\x00", "pick-up\x00a", "feast a b\x1b[2J", "\u200fattack a", "attack \U0001F600",
-    "a\u0301ttack a", "(unstack \u202e b a)", "take coin\r\nmove north", "\t\v\f",
-    "x" * 1_000_000, "(" * 5_000, "unknown-verb " + "\u00e9" * 20_000, "",
+    "\x00",
+    "pick-up\x00a",
+    "feast a b\x1b[2J",
+    "\u200fattack a",
+    "attack \U0001f600",
+    "a\u0301ttack a",
+    "(unstack \u202e b a)",
+    "take coin\r\nmove north",
+    "\t\v\f",
+    "x" * 1_000_000,
+    "(" * 5_000,
+    "unknown-verb " + "\u00e9" * 20_000,
+    "",
 ]
 
 
@@ -51,8 +65,11 @@ def test_nasty_commands_stay_inside_the_spaces(env_id):
 
 
 @pytest.mark.parametrize("env_id", list(ENVIRONMENTS))
-@pytest.mark.parametrize("action", [np.array(["go", "north"]), None, 3, b"look", ["look"]],
-                         ids=["array", "None", "int", "bytes", "list"])
+@pytest.mark.parametrize(
+    "action",
+    [np.array(["go", "north"]), None, 3, b"look", ["look"]],
+    ids=["array", "None", "int", "bytes", "list"],
+)
 def test_a_non_string_action_is_a_type_error(env_id, action):
     env = make(env_id)
     env.reset(seed=0)
@@ -71,6 +88,6 @@ def test_numpy_strings_are_commands():
 def test_error_messages_quote_the_command_short_and_printable(env_id):
     env = make(env_id)
     env.reset(seed=0)
-    *_, info = env.step("take \U0001F680 from " + "x" * 100_000)
+    *_, info = env.step("take \U0001f680 from " + "x" * 100_000)
     message = info["action_error"]["message"]
     assert len(message) < 500 and all(" " <= ch <= "~" or ch == "\n" for ch in message)

@@ -10,8 +10,15 @@ from gymnasium.utils.env_checker import check_env
 import planloop  # noqa: F401
 from planloop.envs import ENVIRONMENTS, FULLY_OBSERVABLE
 from planloop.envs.baking import (
-    ACTIONS, GOAL_DESCRIPTIONS, OPTIMAL_PLAN_LENGTHS, PREDICATES, TEMPLATES, baking_domain,
-    domain_description, domain_text, problem_texts,
+    ACTIONS,
+    GOAL_DESCRIPTIONS,
+    OPTIMAL_PLAN_LENGTHS,
+    PREDICATES,
+    TEMPLATES,
+    baking_domain,
+    domain_description,
+    domain_text,
+    problem_texts,
 )
 from planloop.pddl import ground, parse_problem, render_fact, render_facts, solve
 from planloop.pddl.model import And, Atom
@@ -22,8 +29,7 @@ INSTANCES = range(len(OPTIMAL_PLAN_LENGTHS))
 
 @lru_cache(maxsize=None)
 def optimal_plan(instance: int) -> tuple[str, ...]:
-    result = solve(domain_text(), problem_texts()[instance], planner="seq-opt-lmcut",
-                   timeout=60)
+    result = solve(domain_text(), problem_texts()[instance], planner="seq-opt-lmcut", timeout=60)
     assert result.status == "solved", result.message
     return result.plan
 
@@ -52,9 +58,12 @@ def test_four_instances_in_the_order_of_the_issue():
     assert goals == list(GOAL_DESCRIPTIONS)
     goals = [env.load_instance(i).problem.goal for i in INSTANCES]
     rendered = [render_facts(g.args if isinstance(g, And) else [g], TEMPLATES) for g in goals]
-    assert rendered == ["mixture1 is a baked cake", "mixture1 is a baked souffle",
-                        "mixture1 is served on plate1 and oven1 is turned off",
-                        "mixture1 is a baked cake and mixture2 is a baked souffle"]
+    assert rendered == [
+        "mixture1 is a baked cake",
+        "mixture1 is a baked souffle",
+        "mixture1 is served on plate1 and oven1 is turned off",
+        "mixture1 is a baked cake and mixture2 is a baked souffle",
+    ]
 
 
 @pytest.mark.slow
@@ -112,8 +121,12 @@ def test_inapplicable_action_names_unmet_facts_in_english():
     assert env.unwrapped.state == state and reward == 0 and not terminated
     error = info["action_error"]
     assert error["kind"] == "inapplicable"
-    assert set(error["unmet"]) == {"mixture1 is a cake batter", "mixture1 is in pan1",
-                                   "pan1 is in oven1", "oven1 is turned on"}
+    assert set(error["unmet"]) == {
+        "mixture1 is a cake batter",
+        "mixture1 is in pan1",
+        "pan1 is in oven1",
+        "oven1 is turned on",
+    }
     assert error["message"].startswith("Cannot bake mixture1 in pan1 in oven1 into a cake")
     assert error["message"] in obs
 
@@ -160,23 +173,30 @@ def test_cake_needs_baking_powder():
     assert solve(domain_text(), cake, planner="bfs", timeout=30).status == "solved"
     no_powder = _without(cake, "(in-cup baking-powder1 cup4)")
     assert solve(domain_text(), no_powder, planner="bfs", timeout=30).status == "unsolvable"
-    assert solve(domain_text(), no_powder, planner="seq-opt-lmcut",
-                 timeout=30).status == "unsolvable"
+    assert (
+        solve(domain_text(), no_powder, planner="seq-opt-lmcut", timeout=30).status == "unsolvable"
+    )
 
 
 def test_souffle_refuses_baking_powder_and_a_whole_egg():
     env, obs, info = make(3)
-    for command in ["(attach-bowl mixing-bowl1 mixer1)", "(crack-egg egg1 mixing-bowl1)",
-                    "(pour-flour flour2 cup2 mixing-bowl1)", "(pour-sugar sugar2 cup4 mixing-bowl1)",
-                    "(pour-butter butter2 cup6 mixing-bowl1)",
-                    "(pour-baking-powder baking-powder1 cup7 mixing-bowl1)"]:
+    for command in [
+        "(attach-bowl mixing-bowl1 mixer1)",
+        "(crack-egg egg1 mixing-bowl1)",
+        "(pour-flour flour2 cup2 mixing-bowl1)",
+        "(pour-sugar sugar2 cup4 mixing-bowl1)",
+        "(pour-butter butter2 cup6 mixing-bowl1)",
+        "(pour-baking-powder baking-powder1 cup7 mixing-bowl1)",
+    ]:
         *_, info = env.step(command)
         assert not info["action_error"]["kind"], info["action_error"]
-    *_, info = env.step("(beat-souffle-batter mixing-bowl1 mixer1 mixture2 egg1 flour2 sugar2 "
-                        "butter2)")
+    *_, info = env.step(
+        "(beat-souffle-batter mixing-bowl1 mixer1 mixture2 egg1 flour2 sugar2 butter2)"
+    )
     assert set(info["action_error"]["unmet"]) == {
         "egg1 is separated and only its yolk is kept",
-        "not mixing-bowl1 contains baking powder"}
+        "not mixing-bowl1 contains baking powder",
+    }
 
 
 def test_an_ingredient_is_used_once():
@@ -194,7 +214,7 @@ def test_an_ingredient_is_used_once():
     env, obs, info = make(0)
     plan = optimal_plan(0)
     beat = next(i for i, a in enumerate(plan) if a.startswith("(beat-cake-batter "))
-    for command in plan[:beat + 1]:
+    for command in plan[: beat + 1]:
         obs, *_, info = env.step(command)
     assert "egg1 has been used up in a batter" in obs
     assert "flour1 is in mixing-bowl1" not in obs
@@ -208,4 +228,6 @@ def test_the_task_is_the_goal_in_words_and_pddl_observations_keep_the_formula():
         _, info = gym.make("Baking-v0").reset(options={"instance": instance})
         assert info["task"] == goal
     obs, info = gym.make("Baking-v0", obs_format="pddl").reset(options={"instance": 0})
-    assert info["task"] == "(and (is-cake mixture1))" and obs.endswith("Goal: (and (is-cake mixture1))")
+    assert info["task"] == "(and (is-cake mixture1))" and obs.endswith(
+        "Goal: (and (is-cake mixture1))"
+    )

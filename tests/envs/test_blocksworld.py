@@ -8,7 +8,10 @@ import pytest
 
 import planloop  # noqa: F401
 from planloop.envs.blocksworld import (
-    GeneratedInstances, blocks_for_instance, blocksworld_domain, generate_problem,
+    GeneratedInstances,
+    blocks_for_instance,
+    blocksworld_domain,
+    generate_problem,
 )
 from planloop.pddl import parse_domain, parse_problem, solve
 
@@ -42,11 +45,21 @@ def test_mystery_instance_is_plain_instance_renamed():
     mystery = gym.make("Mystery-BW-v0", obs_format="pddl")
     _, p_info = plain.reset(options={"instance": 42})
     _, m_info = mystery.reset(options={"instance": 42})
-    translate = {"clear": "province", "ontable": "planet", "handempty": "harmony",
-                 "holding": "pain", "on": "craves", "pick-up": "attack", "put-down": "succumb",
-                 "stack": "overcome", "unstack": "feast"}
-    renamed = [re.sub(r"\(([\w-]+)", lambda m: "(" + translate[m.group(1)], a)
-               for a in p_info["admissible_actions"]]
+    translate = {
+        "clear": "province",
+        "ontable": "planet",
+        "handempty": "harmony",
+        "holding": "pain",
+        "on": "craves",
+        "pick-up": "attack",
+        "put-down": "succumb",
+        "stack": "overcome",
+        "unstack": "feast",
+    }
+    renamed = [
+        re.sub(r"\(([\w-]+)", lambda m: "(" + translate[m.group(1)], a)
+        for a in p_info["admissible_actions"]
+    ]
     assert renamed == m_info["admissible_actions"]
     assert plain.unwrapped.state == mystery.unwrapped.state
 
@@ -60,8 +73,9 @@ def test_mystery_env_reproduces_planbench_mystery_files(instance):
     ours_domain = parse_domain(info["domain_pddl"])
     assert ours_domain.predicates == theirs_domain.predicates
     assert ours_domain.actions == theirs_domain.actions
-    theirs = parse_problem(PLANBENCH / "mystery" / "generated_basic" / f"instance-{instance}.pddl",
-                           theirs_domain)
+    theirs = parse_problem(
+        PLANBENCH / "mystery" / "generated_basic" / f"instance-{instance}.pddl", theirs_domain
+    )
     ours = parse_problem(info["problem_pddl"], ours_domain)
     assert set(ours.init) == set(theirs.init)
     assert ours.goal == theirs.goal
@@ -71,8 +85,9 @@ def test_mystery_env_reproduces_planbench_mystery_files(instance):
 def test_mystery_env_reads_planbench_mystery_files_as_written():
     mystery_files = PLANBENCH / "mystery" / "generated_basic"
     from_mystery = gym.make("Mystery-BW-v0", instances=mystery_files, obs_format="pddl")
-    from_plain = gym.make("Mystery-BW-v0", instances=PLANBENCH / "blocksworld" / "generated_basic",
-                          obs_format="pddl")
+    from_plain = gym.make(
+        "Mystery-BW-v0", instances=PLANBENCH / "blocksworld" / "generated_basic", obs_format="pddl"
+    )
     plain = gym.make("Blocksworld-v0", instances=mystery_files)
     theirs_domain = parse_domain(PLANBENCH / "mystery" / "generated_domain.pddl")
     for index in range(from_mystery.unwrapped.num_instances):
@@ -80,8 +95,11 @@ def test_mystery_env_reads_planbench_mystery_files_as_written():
         name = from_mystery.unwrapped.problems.sources[index]
         theirs = parse_problem(name, theirs_domain)
         ours = parse_problem(info["problem_pddl"], parse_domain(info["domain_pddl"]))
-        assert (set(ours.init), ours.goal, set(ours.objects)) == \
-            (set(theirs.init), theirs.goal, set(theirs.objects))
+        assert (set(ours.init), ours.goal, set(ours.objects)) == (
+            set(theirs.init),
+            theirs.goal,
+            set(theirs.objects),
+        )
         _, plain_info = plain.reset(options={"instance": index})  # renamed back to plain
         assert "(craves" not in plain_info["problem_pddl"] and "(on " in plain_info["problem_pddl"]
     _, info = from_mystery.reset(options={"instance": 0})

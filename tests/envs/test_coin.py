@@ -11,8 +11,7 @@ from planloop.pddl import parse_domain, parse_problem, solve
 from conftest import DATA
 
 GAMES = sorted((DATA / "twx_coin").glob("coin_*.json"))
-TASK = ("Your task is to search the environment and find the coin.  "
-        "Once you find the coin, take it.")
+TASK = "Your task is to search the environment and find the coin.  Once you find the coin, take it."
 UNKNOWN = "Unknown action: I'm not sure what you mean."
 
 
@@ -21,9 +20,16 @@ def game(name):
 
 
 def snapshot(obs, info, reward, done):
-    return {"obs": obs, "valid_actions": info["admissible_actions"], "look": info["look"],
-            "inventory": info["inventory"], "score": info["score"], "reward": reward,
-            "done": done, "num_moves": info["moves"]}
+    return {
+        "obs": obs,
+        "valid_actions": info["admissible_actions"],
+        "look": info["look"],
+        "inventory": info["inventory"],
+        "score": info["score"],
+        "reward": reward,
+        "done": done,
+        "num_moves": info["moves"],
+    }
 
 
 def test_all_recorded_games_are_here():
@@ -56,17 +62,20 @@ def test_layout_from_path_dict_or_map_is_the_same_house():
     assert load_layout(path).coin_room == data["map"]["coin_room"]
 
 
-@pytest.mark.parametrize("command,kind,unmet", [
-    ("fly to the moon", "unknown", []),
-    ("", "unknown", []),
-    ("take sword", "unknown", []),
-    ("LOOK AROUND", "malformed", []),
-    ("look  around", "malformed", []),
-    ("move north", "inapplicable", []),
-    ("take beret", "inapplicable", ["(in-room beret kitchen)"]),
-    ("move west", "inapplicable", ["(not (blocked kitchen pantry))"]),
-    ("close door to west", "inapplicable", ["(not (closed plain_door_kitchen_pantry))"]),
-])
+@pytest.mark.parametrize(
+    "command,kind,unmet",
+    [
+        ("fly to the moon", "unknown", []),
+        ("", "unknown", []),
+        ("take sword", "unknown", []),
+        ("LOOK AROUND", "malformed", []),
+        ("look  around", "malformed", []),
+        ("move north", "inapplicable", []),
+        ("take beret", "inapplicable", ["(in-room beret kitchen)"]),
+        ("move west", "inapplicable", ["(not (blocked kitchen pantry))"]),
+        ("close door to west", "inapplicable", ["(not (closed plain_door_kitchen_pantry))"]),
+    ],
+)
 def test_invalid_commands_keep_the_state_and_explain(command, kind, unmet):
     env = CoinCollectorEnv(layout=game("coin_L6_D1_X10_train_s13.json"))
     obs0, info0 = env.reset()
@@ -131,10 +140,12 @@ def test_generated_doors_follow_the_include_doors_flag(n):
     def doors(include):
         house = generate_house(n, include, 0, seed=n)
         return [x.door for room in house.rooms for x in room.exits.values() if x.door]
+
     assert doors(False) == []
     assert len(doors(True)) % 2 == 0
-    assert {r.name for r in generate_house(n, True, 0, n).rooms} == \
-        {r.name for r in generate_house(n, False, 0, n).rooms}
+    assert {r.name for r in generate_house(n, True, 0, n).rooms} == {
+        r.name for r in generate_house(n, False, 0, n).rooms
+    }
 
 
 def test_generated_exits_are_consistent_both_ways():
@@ -158,6 +169,7 @@ def test_same_seed_same_house_and_transcript():
             obs, *_, info = env.step(actions[(7 * k) % len(actions)])
             lines.append(obs)
         return lines
+
     assert transcript(5) == transcript(5)
     assert transcript(5) != transcript(6)
 
@@ -165,8 +177,10 @@ def test_same_seed_same_house_and_transcript():
 def test_distractors_do_not_change_the_layout():
     few, many = generate_house(9, True, 0, 4), generate_house(9, True, 10, 4)
     assert few.coin_room == many.coin_room
+
     def exits(house):
         return [(room.name, dict(room.exits)) for room in house.rooms]
+
     assert exits(few) == exits(many)
 
 
@@ -192,10 +206,13 @@ def test_bad_parameters_are_refused():
         CoinCollectorEnv(num_distractor_items=11)
 
 
-@pytest.mark.parametrize("kwargs", [
-    {"num_locations": 7, "include_doors": True, "num_distractor_items": 3},
-    {"layout": DATA / "twx_coin" / "coin_L11_D1_X10_dev_s10009.json"},
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"num_locations": 7, "include_doors": True, "num_distractor_items": 3},
+        {"layout": DATA / "twx_coin" / "coin_L11_D1_X10_dev_s10009.json"},
+    ],
+)
 @pytest.mark.filterwarnings("ignore:.*alternative render modes")
 def test_env_checker_passes(kwargs):
     check_env(CoinCollectorEnv(render_mode="ansi", **kwargs), skip_render_check=False)

@@ -18,8 +18,14 @@ RECORDED = Path(__file__).parents[1] / "data" / "twx_coin" / "coin_L5_D1_X0_trai
 
 @pytest.fixture(scope="module")
 def twx_env():
-    env = gym.make("CoinCollector-v0", backend="twx", num_locations=5, include_doors=True,
-                   num_distractor_items=0, fold="train")
+    env = gym.make(
+        "CoinCollector-v0",
+        backend="twx",
+        num_locations=5,
+        include_doors=True,
+        num_distractor_items=0,
+        fold="train",
+    )
     yield env
     env.close()
 

@@ -14,12 +14,27 @@ from planloop.envs.contingent import CONTINGENT_ENVIRONMENTS, ContingentPDDLEnv
 from planloop.pddl import PDDLError, parse
 
 TESTS = Path(__file__).parent.parent / "data" / "contingent"
-SAMPLE_IDS = ("Contingent-Doors-v0", "Contingent-Blocks-v0", "Contingent-ColorBalls-v0",
-              "Contingent-Logistics-v0")
-INFO_TYPES = {"admissible_actions": list, "task": str, "won": bool, "feedback": str,
-              "action_error": dict, "domain_pddl": str, "problem_pddl": str,
-              "known_facts": list, "known_false": list, "unknown_facts": list, "sensed": list,
-              "belief_size": int, "instance": int}
+SAMPLE_IDS = (
+    "Contingent-Doors-v0",
+    "Contingent-Blocks-v0",
+    "Contingent-ColorBalls-v0",
+    "Contingent-Logistics-v0",
+)
+INFO_TYPES = {
+    "admissible_actions": list,
+    "task": str,
+    "won": bool,
+    "feedback": str,
+    "action_error": dict,
+    "domain_pddl": str,
+    "problem_pddl": str,
+    "known_facts": list,
+    "known_false": list,
+    "unknown_facts": list,
+    "sensed": list,
+    "belief_size": int,
+    "instance": int,
+}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -31,8 +46,12 @@ def registered():
 
 def _env(name: str, **kwargs) -> ContingentPDDLEnv:
     folder = TESTS / name
-    return gym.make("ContingentPDDL-v0", domain=folder / "domain.pddl",
-                    problem=folder / "problem.pddl", **kwargs).unwrapped
+    return gym.make(
+        "ContingentPDDL-v0",
+        domain=folder / "domain.pddl",
+        problem=folder / "problem.pddl",
+        **kwargs,
+    ).unwrapped
 
 
 def _walk(env, rng: random.Random, steps: int):
@@ -45,8 +64,16 @@ def _walk(env, rng: random.Random, steps: int):
         if roll < 0.15:
             command = rng.choice(["", "(fly me)", "(look)", "look a", "(check zz)", "((("])
         elif roll < 0.3:
-            command = rng.choice(["(check a)", "(check b)", "(flip c)", "(relay d a)",
-                                  "(move p1-2 p2-2)", "(sense-door p1-1 p2-1)"])
+            command = rng.choice(
+                [
+                    "(check a)",
+                    "(check b)",
+                    "(flip c)",
+                    "(relay d a)",
+                    "(move p1-2 p2-2)",
+                    "(sense-door p1-1 p2-1)",
+                ]
+            )
         else:
             command = rng.choice(admissible)
         obs, _, terminated, _, info = env.step(command)
@@ -90,15 +117,18 @@ def test_instances_pick_the_problem_and_the_hidden_world():
         env.reset(options={"world": 1})
 
 
-@pytest.mark.parametrize("kwargs, error, words", [
-    ({"max_belief": 0}, ValueError, "max_belief must be an integer from 1"),
-    ({"max_belief": "big"}, TypeError, "max_belief"),
-    ({"obs_format": "html"}, ValueError, "obs_format must be one of text, pddl"),
-    ({"problem": []}, ValueError, "problem must name at least one problem"),
-    ({"problem": "no/such/file.pddl"}, ValueError, "problem: no such file"),
-    ({"domain": ""}, ValueError, "domain is empty"),
-    ({"limits": {"max_bytes": 10}}, PDDLError, "max_bytes"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, words",
+    [
+        ({"max_belief": 0}, ValueError, "max_belief must be an integer from 1"),
+        ({"max_belief": "big"}, TypeError, "max_belief"),
+        ({"obs_format": "html"}, ValueError, "obs_format must be one of text, pddl"),
+        ({"problem": []}, ValueError, "problem must name at least one problem"),
+        ({"problem": "no/such/file.pddl"}, ValueError, "problem: no such file"),
+        ({"domain": ""}, ValueError, "domain is empty"),
+        ({"limits": {"max_bytes": 10}}, PDDLError, "max_bytes"),
+    ],
+)
 def test_bad_arguments_name_the_option(kwargs, error, words):
     folder = TESTS / "lamps"
     arguments = {"domain": folder / "domain.pddl", "problem": folder / "problem.pddl", **kwargs}
@@ -144,6 +174,7 @@ def test_sensing_is_a_command_its_result_in_obs_and_info():
 
 def parse_atom(text: str):
     from planloop.pddl.model import Atom
+
     name, *args = text.strip("()").split()
     return Atom(name, tuple(args))
 
@@ -182,8 +213,9 @@ def test_two_hidden_worlds_with_the_same_history_look_the_same(name):
             if info["sensed"] != twin_info["sensed"]:
                 break  # the histories part here
             assert obs == twin_obs
-            assert {k: v for k, v in info.items() if k != "instance"} == \
-                {k: v for k, v in twin_info.items() if k != "instance"}
+            assert {k: v for k, v in info.items() if k != "instance"} == {
+                k: v for k, v in twin_info.items() if k != "instance"
+            }
 
 
 @pytest.mark.parametrize("name", ["lamps", "doors3", "colorballs2"])
@@ -201,11 +233,16 @@ def test_random_walks_keep_every_known_fact_true_in_the_hidden_world(name):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("env_id, name", [("Contingent-Blocks-v0", None),
-                                          ("Contingent-Logistics-v0", None),
-                                          ("ContingentPDDL-v0", "doors3"),
-                                          ("ContingentPDDL-v0", "colorballs2"),
-                                          ("ContingentPDDL-v0", "lamps")])
+@pytest.mark.parametrize(
+    "env_id, name",
+    [
+        ("Contingent-Blocks-v0", None),
+        ("Contingent-Logistics-v0", None),
+        ("ContingentPDDL-v0", "doors3"),
+        ("ContingentPDDL-v0", "colorballs2"),
+        ("ContingentPDDL-v0", "lamps"),
+    ],
+)
 def test_gold_replay_wins(env_id, name):
     env = gym.make(env_id) if name is None else _env(name)
     for seed in range(3):
@@ -225,7 +262,6 @@ def test_world_pddl_and_observed_facts():
     domain_text, problem_text = env.world_pddl()
     domain, problem = parse(domain_text, problem_text)
     assert "sense-door" not in domain.actions
-    assert {str(a) for a in problem.init} == {str(a) for a in
-                                              env.contingent.task.atoms(env.world)}
+    assert {str(a) for a in problem.init} == {str(a) for a in env.contingent.task.atoms(env.world)}
     assert set(env.observed_facts()) <= {str(a) for a in problem.init}
     assert "(at p1-2)" in env.observed_facts()

@@ -20,15 +20,19 @@ from conftest import DATA
 
 COIN = DATA / "twx_coin" / "coin_L6_D1_X10_train_s13.json"
 COIN_GAMES = sorted((DATA / "twx_coin").glob("coin_*.json"))
-COIN_COMMANDS = ("look around, inventory, move <direction>, open door to <direction>, "
-                 "close door to <direction>, take <item>")
+COIN_COMMANDS = (
+    "look around, inventory, move <direction>, open door to <direction>, "
+    "close door to <direction>, take <item>"
+)
 ALFWORLD = DATA / "alfworld" / "games"
 GAMES = sorted(p.name for p in ALFWORLD.iterdir() if (p / "game.tw-pddl").is_file())
-FORMS = ("go to <receptacle>, open <receptacle>, close <receptacle>, take <object> from "
-         "<receptacle>, move <object> to <receptacle>, inventory, examine <receptacle>, "
-         "examine <object>, use <object>, heat <object> with <receptacle>, clean <object> "
-         "with <receptacle>, cool <object> with <receptacle>, slice <object> with <object>, "
-         "look, help")
+FORMS = (
+    "go to <receptacle>, open <receptacle>, close <receptacle>, take <object> from "
+    "<receptacle>, move <object> to <receptacle>, inventory, examine <receptacle>, "
+    "examine <object>, use <object>, heat <object> with <receptacle>, clean <object> "
+    "with <receptacle>, cool <object> with <receptacle>, slice <object> with <object>, "
+    "look, help"
+)
 DIRECTIONS = ("north", "south", "east", "west")
 
 
@@ -53,7 +57,7 @@ class Pair:
             assert obs_d == obs
         else:
             assert set(error) == {"kind", "message", "unmet", "cause"}
-            assert obs_d.startswith(obs) and obs_d[len(obs):].strip() == error["cause"]
+            assert obs_d.startswith(obs) and obs_d[len(obs) :].strip() == error["cause"]
             assert info["feedback"] == obs
         return obs, info
 
@@ -63,22 +67,31 @@ def coin_pair(**kwargs) -> Pair:
     return Pair(lambda feedback: CoinCollectorEnv(feedback=feedback, **kwargs))
 
 
-@pytest.mark.parametrize("before,command,cause", [
-    ([], "move west", "The plain door to the west is closed."),
-    ([], "close door to west", "The plain door to the west is already closed."),
-    (["open door to west"], "open door to west", "The plain door to the west is already open."),
-    ([], "move north", "There is no way to the north from the kitchen."),
-    ([], "open door to east", "There is no door to the east."),
-    ([], "take beret", "You see no beret here."),  # on the corridor's hat rack
-    ([], "take sword", "You see no sword here."),  # in no house at all: the same words
-    (["move south", "take picture", "take table lamp", "move north"], "take coin",
-     "Your inventory is full: you can carry 2 items at most."),
-    ([], "move up", "'up' is not a direction: say north, south, east or west."),
-    ([], "LOOK AROUND", "Commands must be typed exactly: did you mean 'look around'?"),
-    ([], "fly to the moon", f"'fly to the moon' is not one of the game's commands: "
-                            f"{COIN_COMMANDS}."),
-    ([], "", f"No command was given. The game's commands are: {COIN_COMMANDS}."),
-])
+@pytest.mark.parametrize(
+    "before,command,cause",
+    [
+        ([], "move west", "The plain door to the west is closed."),
+        ([], "close door to west", "The plain door to the west is already closed."),
+        (["open door to west"], "open door to west", "The plain door to the west is already open."),
+        ([], "move north", "There is no way to the north from the kitchen."),
+        ([], "open door to east", "There is no door to the east."),
+        ([], "take beret", "You see no beret here."),  # on the corridor's hat rack
+        ([], "take sword", "You see no sword here."),  # in no house at all: the same words
+        (
+            ["move south", "take picture", "take table lamp", "move north"],
+            "take coin",
+            "Your inventory is full: you can carry 2 items at most.",
+        ),
+        ([], "move up", "'up' is not a direction: say north, south, east or west."),
+        ([], "LOOK AROUND", "Commands must be typed exactly: did you mean 'look around'?"),
+        (
+            [],
+            "fly to the moon",
+            f"'fly to the moon' is not one of the game's commands: {COIN_COMMANDS}.",
+        ),
+        ([], "", f"No command was given. The game's commands are: {COIN_COMMANDS}."),
+    ],
+)
 def test_coin_cause_of_each_failure(before, command, cause):
     envs = coin_pair(layout=COIN)
     envs.reset()
@@ -103,9 +116,10 @@ def test_coin_generated_house_exits_and_doors(seed):
         elif exit_.door is None:
             expected = {"open door to": f"There is no door to the {direction}."}
         else:
-            expected = {"move": f"The {exit_.door} to the {direction} is closed.",
-                        "close door to": f"The {exit_.door} to the {direction} is already "
-                                         f"closed."}
+            expected = {
+                "move": f"The {exit_.door} to the {direction} is closed.",
+                "close door to": f"The {exit_.door} to the {direction} is already closed.",
+            }
         for verb, cause in expected.items():
             assert envs.step(f"{verb} {direction}")[1]["action_error"]["cause"] == cause
 
@@ -132,11 +146,14 @@ def test_coin_causes_name_no_room_the_player_has_not_seen():
         items = sorted(envs.game.world.items) + ["sword", "coin"]
         shown = [obs]
         for _ in range(150):
-            command = rng.choice([
-                rng.choice(info["admissible_actions"]),
-                f"{rng.choice(['move', 'open door to', 'close door to'])} "
-                f"{rng.choice(DIRECTIONS)}",
-                f"take {rng.choice(items)}"])
+            command = rng.choice(
+                [
+                    rng.choice(info["admissible_actions"]),
+                    f"{rng.choice(['move', 'open door to', 'close door to'])} "
+                    f"{rng.choice(DIRECTIONS)}",
+                    f"take {rng.choice(items)}",
+                ]
+            )
             obs, info = envs.step(command)
             error = info["action_error"]
             if error["kind"]:
@@ -148,20 +165,25 @@ def test_coin_causes_name_no_room_the_player_has_not_seen():
 
 
 @pytest.mark.parametrize("feedback", ["game", "detailed"])
-@pytest.mark.parametrize("kwargs", [
-    {"num_locations": 7, "include_doors": True, "num_distractor_items": 3},
-    {"layout": COIN},
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"num_locations": 7, "include_doors": True, "num_distractor_items": 3},
+        {"layout": COIN},
+    ],
+)
 @pytest.mark.filterwarnings("ignore:.*alternative render modes")
 def test_coin_env_checker_passes(feedback, kwargs):
-    check_env(CoinCollectorEnv(feedback=feedback, render_mode="ansi", **kwargs),
-              skip_render_check=False)
+    check_env(
+        CoinCollectorEnv(feedback=feedback, render_mode="ansi", **kwargs), skip_render_check=False
+    )
 
 
 # -- ALFWorld ---------------------------------------------------------------------------
 def alfworld_pair(game: str) -> Pair:
-    return Pair(lambda feedback: ALFWorldEnv(game_file=ALFWORLD / game / "game.tw-pddl",
-                                             feedback=feedback))
+    return Pair(
+        lambda feedback: ALFWorldEnv(game_file=ALFWORLD / game / "game.tw-pddl", feedback=feedback)
+    )
 
 
 SCRIPTS = {  # command -> the cause of its failure, or None where it succeeds
@@ -172,16 +194,22 @@ SCRIPTS = {  # command -> the cause of its failure, or None where it succeeds
         ("go to diningtable 1", None),  # an egg 1, a glassbottle 1, a mug 1
         ("open diningtable 1", "The diningtable 1 cannot be opened or closed."),
         ("heat mug 1 with sinkbasin 1", "The sinkbasin 1 is not a microwave."),
-        ("heat mug 1 with microwave 1",
-         "You are not at the microwave 1: go to it first. You are not holding the mug 1."),
+        (
+            "heat mug 1 with microwave 1",
+            "You are not at the microwave 1: go to it first. You are not holding the mug 1.",
+        ),
         ("take mug 1 from diningtable 1", None),
-        ("take egg 1 from diningtable 1", "Your hands are full: you can carry one thing at "
-                                          "a time."),
+        (
+            "take egg 1 from diningtable 1",
+            "Your hands are full: you can carry one thing at a time.",
+        ),
         ("heat glassbottle 1 with microwave 1", "The glassbottle 1 cannot be heated."),
         ("go to microwave 1", None),
         ("go to microwave 1", "You are already at the microwave 1."),
-        ("take egg 1 from microwave 1", "Your hands are full: you can carry one thing at a "
-                                        "time. The microwave 1 is closed."),
+        (
+            "take egg 1 from microwave 1",
+            "Your hands are full: you can carry one thing at a time. The microwave 1 is closed.",
+        ),
         ("cool mug 1 with microwave 1", "The microwave 1 is not a fridge."),
         ("heat mug 1 with microwave 1", None),
         ("go to cabinet 1", None),
@@ -202,8 +230,10 @@ SCRIPTS = {  # command -> the cause of its failure, or None where it succeeds
     "pick_cool_then_place_in_recep-Pan-StoveBurner-9": [
         ("go to cabinet 2", None),
         ("open cabinet 2", None),  # a pan 1
-        ("cool pan 1 with fridge 1",
-         "You are not at the fridge 1: go to it first. You are not holding the pan 1."),
+        (
+            "cool pan 1 with fridge 1",
+            "You are not at the fridge 1: go to it first. You are not holding the pan 1.",
+        ),
         ("take pan 1 from cabinet 2", None),
         ("cool pan 1 with cabinet 2", "The cabinet 2 is not a fridge."),
         ("go to fridge 1", None),
@@ -217,19 +247,26 @@ SCRIPTS = {  # command -> the cause of its failure, or None where it succeeds
         ("clean fork 1 with sinkbasin 1", None),
         ("go to drawer 1", None),
         ("move fork 1 to drawer 1", "The drawer 1 is closed."),
-        ("take apple 1 from sinkbasin 1", "You are not at the sinkbasin 1: go to it first. "
-                                          "Your hands are full: you can carry one thing at "
-                                          "a time."),
+        (
+            "take apple 1 from sinkbasin 1",
+            "You are not at the sinkbasin 1: go to it first. "
+            "Your hands are full: you can carry one thing at "
+            "a time.",
+        ),
     ],
     "pick_and_place_simple-SoapBottle-Toilet-403": [
         ("go to shelf 2", None),  # a cloth 1, a soapbottle 2, a spraybottle 1
         ("take soapbottle 2 from shelf 2", None),
-        ("move soapbottle 2 to handtowelholder 1",
-         "You cannot put a soapbottle in a handtowelholder."),
+        (
+            "move soapbottle 2 to handtowelholder 1",
+            "You cannot put a soapbottle in a handtowelholder.",
+        ),
         ("clean soapbottle 2 with sinkbasin 1", "The soapbottle 2 cannot be cleaned."),
         ("go to cabinet 1", None),
-        ("take cloth 1 from cabinet 1", "Your hands are full: you can carry one thing at a "
-                                        "time. The cabinet 1 is closed."),
+        (
+            "take cloth 1 from cabinet 1",
+            "Your hands are full: you can carry one thing at a time. The cabinet 1 is closed.",
+        ),
     ],
     "look_at_obj_in_light-AlarmClock-DeskLamp-314": [
         ("use desklamp 1", "You have seen no 'desklamp 1' so far."),
@@ -273,10 +310,12 @@ def random_command(rng: random.Random, env: ALFWorldEnv, admissible: list[str]) 
     if rng.random() < 0.4:
         return rng.choice(admissible)
     numbered = {obj: e.name for obj, e in env.game.entities.items() if e.name[-1].isdigit()}
-    receptacles = [name for obj, name in numbered.items()
-                   if env.task.objects[obj] == "receptacle"] + ["spaceship 1"]
-    objects = [name for obj, name in numbered.items()
-               if env.task.objects[obj] == "object"] + ["unicorn 3"]
+    receptacles = [
+        name for obj, name in numbered.items() if env.task.objects[obj] == "receptacle"
+    ] + ["spaceship 1"]
+    objects = [name for obj, name in numbered.items() if env.task.objects[obj] == "object"] + [
+        "unicorn 3"
+    ]
     form = rng.choice(list(env.engine.forms.values()))
     form = form.replace("<receptacle>", rng.choice(receptacles), 1)
     return form.replace("<object>", rng.choice(objects), 1).replace("<object>", rng.choice(objects))
@@ -308,8 +347,10 @@ def test_alfworld_causes_tell_only_what_the_player_knows(game):
                 facts = {(a.predicate, a.args) for a in env.task.atoms(env.state)}
                 place = next(args[1] for p, args in facts if p == "atlocation")
                 assert ("receptacleatlocation", (receptacle, place)) in facts
-                assert ("opened", (receptacle,)) in facts or \
-                    ("openable", (receptacle,)) not in facts
+                assert ("opened", (receptacle,)) in facts or (
+                    "openable",
+                    (receptacle,),
+                ) not in facts
         shown.append(obs)
 
 
@@ -329,15 +370,20 @@ def test_every_precondition_the_game_can_miss_has_a_sentence():
             assert isinstance(formula, Exists)
             yield from literals(formula.body, wanted)
 
-    needed = {key for action in env.task.domain.actions.values()
-              for key in literals(action.precondition)}
+    needed = {
+        key for action in env.task.domain.actions.values() for key in literals(action.precondition)
+    }
     assert needed <= set(FACTS)
 
 
 @pytest.mark.parametrize("feedback", ["game", "detailed"])
 def test_alfworld_env_checker_passes(feedback):
-    env = gym.make("ALFWorld-v0", game_file=ALFWORLD / GAMES[0] / "game.tw-pddl",
-                   feedback=feedback, render_mode="ansi").unwrapped
+    env = gym.make(
+        "ALFWorld-v0",
+        game_file=ALFWORLD / GAMES[0] / "game.tw-pddl",
+        feedback=feedback,
+        render_mode="ansi",
+    ).unwrapped
     check_env(env)
 
 
@@ -345,17 +391,23 @@ def test_alfworld_env_checker_passes(feedback):
 def test_gym_make_takes_the_feedback_mode():
     coin = gym.make("CoinCollector-v0", feedback="detailed")
     coin.reset(seed=0)
-    assert coin.step("dance")[0].endswith(f"'dance' is not one of the game's commands: "
-                                          f"{COIN_COMMANDS}.")
-    alfworld = gym.make("ALFWorld-v0", game_file=ALFWORLD / GAMES[0] / "game.tw-pddl",
-                        feedback="detailed")
+    assert coin.step("dance")[0].endswith(
+        f"'dance' is not one of the game's commands: {COIN_COMMANDS}."
+    )
+    alfworld = gym.make(
+        "ALFWorld-v0", game_file=ALFWORLD / GAMES[0] / "game.tw-pddl", feedback="detailed"
+    )
     alfworld.reset(seed=0)
-    assert alfworld.step("dance")[0] == f"Nothing happens. 'dance' is not one of the " \
-                                        f"game's commands: {FORMS}."
+    assert (
+        alfworld.step("dance")[0] == f"Nothing happens. 'dance' is not one of the "
+        f"game's commands: {FORMS}."
+    )
 
 
-@pytest.mark.parametrize("feedback, error", [("Detailed", ValueError), ("verbose", ValueError),
-                                             (None, TypeError), (1, TypeError)])
+@pytest.mark.parametrize(
+    "feedback, error",
+    [("Detailed", ValueError), ("verbose", ValueError), (None, TypeError), (1, TypeError)],
+)
 def test_an_unknown_feedback_mode_is_refused(feedback, error):
     with pytest.raises(error, match="feedback must be one of"):
         CoinCollectorEnv(feedback=feedback)

@@ -35,10 +35,11 @@ def test_env_checker_passes(env_id):
 
 
 def test_prefixed_id_works_without_import():
-    code = ("import gymnasium as gym; env = gym.make('planloop:Mystery-BW-v0'); "
-            "obs, info = env.reset(seed=0); print(info['admissible_actions'][0])")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True)
+    code = (
+        "import gymnasium as gym; env = gym.make('planloop:Mystery-BW-v0'); "
+        "obs, info = env.reset(seed=0); print(info['admissible_actions'][0])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip().startswith("(")
 
 
@@ -47,8 +48,16 @@ def test_info_contract(env_id):
     env = make(env_id)
     obs, info = env.reset(seed=0)
     assert isinstance(obs, str) and obs
-    for key in ("admissible_actions", "task", "won", "feedback", "action_error",
-                "domain_pddl", "problem_pddl", "instance"):
+    for key in (
+        "admissible_actions",
+        "task",
+        "won",
+        "feedback",
+        "action_error",
+        "domain_pddl",
+        "problem_pddl",
+        "instance",
+    ):
         assert key in info
     assert not info["action_error"]["kind"] and info["won"] is False
     obs, reward, terminated, truncated, info = env.step(info["admissible_actions"][0])
@@ -62,17 +71,24 @@ def test_spellings_of_one_action_are_equivalent():
         env.reset(options={"instance": 0})
         admissible = env.unwrapped.observe()[1]["admissible_actions"]
         assert "(attack a)" in admissible
-        obs, *_ , info = env.step(spelling)
+        obs, *_, info = env.step(spelling)
         outcomes.append((obs, info["action_error"]))
     assert all(o == outcomes[0] for o in outcomes)
     assert outcomes[0][1]["kind"] == ""
 
 
-@pytest.mark.parametrize("command,kind", [
-    ("(feast a b)", "inapplicable"), ("(fly a)", "unknown"), ("(attack zz)", "unknown"),
-    ("(feast a)", "malformed"), ("", "malformed"), ("((attack a)", "malformed"),
-    ("(pick-up a)", "unknown"),
-])
+@pytest.mark.parametrize(
+    "command,kind",
+    [
+        ("(feast a b)", "inapplicable"),
+        ("(fly a)", "unknown"),
+        ("(attack zz)", "unknown"),
+        ("(feast a)", "malformed"),
+        ("", "malformed"),
+        ("((attack a)", "malformed"),
+        ("(pick-up a)", "unknown"),
+    ],
+)
 def test_invalid_actions_keep_the_state_and_explain(command, kind):
     env = gym.make("Mystery-BW-v0")
     obs0, info0 = env.reset(options={"instance": 0})
@@ -98,6 +114,7 @@ def test_goal_gives_reward_and_terminates():
     env.reset(options={"instance": 3})
     task = env.unwrapped.task
     from planloop.pddl.search import breadth_first
+
     plan = breadth_first(task)
     for i, action in enumerate(plan):
         obs, reward, terminated, truncated, info = env.step(action.text)
@@ -121,6 +138,7 @@ def test_same_seed_same_instance_and_transcript():
             obs, *_, info = env.step(info["admissible_actions"][-1])
             lines.append(obs)
         return info["instance"], lines
+
     assert transcript(7) == transcript(7)
     assert {transcript(s)[0] for s in range(5)} != {transcript(0)[0]}
 

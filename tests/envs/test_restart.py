@@ -12,12 +12,16 @@ from planloop.policies import RESTART, run_episode
 from conftest import DATA
 
 OPTIONS = {
-    "PDDL-v0": {"domain": DATA / "planbench/blocksworld/generated_domain.pddl",
-                "problem": DATA / "planbench/blocksworld/generated_basic"},
+    "PDDL-v0": {
+        "domain": DATA / "planbench/blocksworld/generated_domain.pddl",
+        "problem": DATA / "planbench/blocksworld/generated_basic",
+    },
     "ALFWorld-v0": {"data_dir": DATA / "alfworld/games"},
     "CoinCollector-v0": {"num_locations": 7},
-    "ContingentPDDL-v0": {"domain": DATA / "contingent/lamps/domain.pddl",
-                          "problem": DATA / "contingent/lamps/problem.pddl"},
+    "ContingentPDDL-v0": {
+        "domain": DATA / "contingent/lamps/domain.pddl",
+        "problem": DATA / "contingent/lamps/problem.pddl",
+    },
 }
 
 

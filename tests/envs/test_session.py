@@ -9,8 +9,15 @@ PROBLEM = (PLANBENCH / "blocksworld" / "generated_basic" / "instance-1.pddl").re
 
 
 def test_seven_operations_with_tool_schemas():
-    assert OPERATION_NAMES == ("start_session", "get_state", "get_applicable_actions",
-                               "execute_action", "reset", "get_history", "validate_plan")
+    assert OPERATION_NAMES == (
+        "start_session",
+        "get_state",
+        "get_applicable_actions",
+        "execute_action",
+        "reset",
+        "get_history",
+        "validate_plan",
+    )
     for op in OPERATIONS:
         tool = op.tool()
         assert tool["type"] == "function" and tool["function"]["name"] == op.name
@@ -60,5 +67,6 @@ def test_start_names_the_readers_warnings():
     [warning] = started["warnings"]
     assert "type 'block' is listed among its own subtypes; read as a type of its own" in warning
     assert "line " in warning and "col " in warning
-    assert "warnings" not in EngineSession().call("start_session",
-                                                  {"domain": DOMAIN, "problem": PROBLEM})
+    assert "warnings" not in EngineSession().call(
+        "start_session", {"domain": DOMAIN, "problem": PROBLEM}
+    )

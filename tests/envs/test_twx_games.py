@@ -14,15 +14,30 @@ pytestmark = pytest.mark.slow  # whole studies and campaigns: -m "not slow" skip
 
 for _id, (_entry_point, _max_steps) in TWX_ENVIRONMENTS.items():
     if _id not in registry:
-        register(id=_id, entry_point=_entry_point, max_episode_steps=_max_steps,
-                 disable_env_checker=False)
+        register(
+            id=_id,
+            entry_point=_entry_point,
+            max_episode_steps=_max_steps,
+            disable_env_checker=False,
+        )
 
-pytestmark = [pytest.mark.filterwarnings("error:.*not within the observation space"),
-              pytest.mark.slow]  # a Java simulator per game: -m "not slow" skips them
+pytestmark = [
+    pytest.mark.filterwarnings("error:.*not within the observation space"),
+    pytest.mark.slow,
+]  # a Java simulator per game: -m "not slow" skips them
 IDS = list(TWX_ENVIRONMENTS)
-INFO = {"admissible_actions": list, "task": str, "won": bool, "feedback": str,
-        "action_error": dict, "score": float, "moves": int, "look": str, "inventory": str,
-        "instance": int}
+INFO = {
+    "admissible_actions": list,
+    "task": str,
+    "won": bool,
+    "feedback": str,
+    "action_error": dict,
+    "score": float,
+    "moves": int,
+    "look": str,
+    "inventory": str,
+    "instance": int,
+}
 ERROR = ("kind", "message", "unmet", "cause")
 GARBAGE = ["fly to the moon", "", "   ", "take", "ñandú ☃", "x" * 2000, "look around\nlook"]
 
@@ -52,12 +67,24 @@ def assert_info(info):
 
 
 def test_the_seven_games_are_registered_with_their_classes():
-    assert IDS == ["TWX-CookingWorld-v0", "TWX-TWC-v0", "TWX-MapReader-v0",
-                   "TWX-Arithmetic-v0", "TWX-Sorting-v0", "TWX-SimonSays-v0",
-                   "TWX-PeckingOrder-v0"]
+    assert IDS == [
+        "TWX-CookingWorld-v0",
+        "TWX-TWC-v0",
+        "TWX-MapReader-v0",
+        "TWX-Arithmetic-v0",
+        "TWX-Sorting-v0",
+        "TWX-SimonSays-v0",
+        "TWX-PeckingOrder-v0",
+    ]
     assert [env.game for env in GAMES.values()] == [
-        "cookingworld", "twc", "mapreader", "arithmetic", "sorting", "simonsays",
-        "peckingorder"]
+        "cookingworld",
+        "twc",
+        "mapreader",
+        "arithmetic",
+        "sorting",
+        "simonsays",
+        "peckingorder",
+    ]
 
 
 def test_reset_shows_the_task_and_the_admissible_actions(env):
@@ -127,20 +154,47 @@ def test_help_and_non_text_actions(env):
         env.step(3)
 
 
-@pytest.mark.parametrize("env_id,kwargs,properties,gold_length", [
-    ("TWX-CookingWorld-v0", {"num_locations": 3, "num_ingredients": 2,
-                             "num_distractor_items": 0, "include_doors": False,
-                             "limit_inventory_size": False},
-     {"numLocations": 3, "numIngredients": 2, "numDistractorItems": 0, "includeDoors": 0,
-      "limitInventorySize": 0}, None),
-    ("TWX-TWC-v0", {"num_locations": 1, "num_items_to_put_away": 1, "include_doors": True},
-     {"numLocations": 1, "numItemsToPutAway": 1, "includeDoors": 1}, None),
-    ("TWX-MapReader-v0", {"num_locations": 30, "max_distance_apart": 6,
-                          "max_distractor_items_per_location": 0},
-     {"numLocations": 30, "maxDistanceApart": 6, "maxDistractorItemsPerLocation": 0}, None),
-    ("TWX-SimonSays-v0", {"game_length": 12, "num_distractors": 0, "memorization": True},
-     {"gameLength": 12, "numDistractors": 0}, 12),
-])
+@pytest.mark.parametrize(
+    "env_id,kwargs,properties,gold_length",
+    [
+        (
+            "TWX-CookingWorld-v0",
+            {
+                "num_locations": 3,
+                "num_ingredients": 2,
+                "num_distractor_items": 0,
+                "include_doors": False,
+                "limit_inventory_size": False,
+            },
+            {
+                "numLocations": 3,
+                "numIngredients": 2,
+                "numDistractorItems": 0,
+                "includeDoors": 0,
+                "limitInventorySize": 0,
+            },
+            None,
+        ),
+        (
+            "TWX-TWC-v0",
+            {"num_locations": 1, "num_items_to_put_away": 1, "include_doors": True},
+            {"numLocations": 1, "numItemsToPutAway": 1, "includeDoors": 1},
+            None,
+        ),
+        (
+            "TWX-MapReader-v0",
+            {"num_locations": 30, "max_distance_apart": 6, "max_distractor_items_per_location": 0},
+            {"numLocations": 30, "maxDistanceApart": 6, "maxDistractorItemsPerLocation": 0},
+            None,
+        ),
+        (
+            "TWX-SimonSays-v0",
+            {"game_length": 12, "num_distractors": 0, "memorization": True},
+            {"gameLength": 12, "numDistractors": 0},
+            12,
+        ),
+    ],
+)
 def test_parameters_reach_the_game(env_id, kwargs, properties, gold_length):
     env = make(env_id, fold="dev", **kwargs)
     env.reset(seed=2)
@@ -175,23 +229,34 @@ def test_a_world_twx_cannot_build_is_a_value_error_and_the_env_goes_on():
     env.close()
 
 
-@pytest.mark.parametrize("env_id,kwargs,error,match", [
-    ("TWX-CookingWorld-v0", {"num_locations": 12}, ValueError,
-     "num_locations must be an integer from 1 to 11, not 12"),
-    ("TWX-CookingWorld-v0", {"num_ingredients": 0}, ValueError, "num_ingredients .* 1 to 5"),
-    ("TWX-CookingWorld-v0", {"include_doors": 1}, TypeError, "include_doors must be True or"),
-    ("TWX-TWC-v0", {"num_items_to_put_away": 5}, ValueError, "from 1 to 4, not 5"),
-    ("TWX-TWC-v0", {"num_locations": 4}, ValueError, "from 1 to 3, not 4"),
-    ("TWX-MapReader-v0", {"num_locations": 49}, ValueError, "from 2 to 48, not 49"),
-    ("TWX-MapReader-v0", {"max_distance_apart": 9}, ValueError, "from 1 to 8, not 9"),
-    ("TWX-SimonSays-v0", {"game_length": 1001}, ValueError, "from 1 to 1000"),
-    ("TWX-SimonSays-v0", {"num_distractors": "3"}, TypeError, "num_distractors must be"),
-    ("TWX-Arithmetic-v0", {"num_locations": 3}, TypeError,
-     "ArithmeticEnv takes no argument 'num_locations'; its arguments are fold, step_limit"),
-    ("TWX-Sorting-v0", {"fold": "valid"}, ValueError, "fold must be one of train, dev, test"),
-    ("TWX-PeckingOrder-v0", {"step_limit": 0}, ValueError, "step_limit must be"),
-    ("TWX-TWC-v0", {"max_obs_length": 0}, ValueError, "max_obs_length must be"),
-])
+@pytest.mark.parametrize(
+    "env_id,kwargs,error,match",
+    [
+        (
+            "TWX-CookingWorld-v0",
+            {"num_locations": 12},
+            ValueError,
+            "num_locations must be an integer from 1 to 11, not 12",
+        ),
+        ("TWX-CookingWorld-v0", {"num_ingredients": 0}, ValueError, "num_ingredients .* 1 to 5"),
+        ("TWX-CookingWorld-v0", {"include_doors": 1}, TypeError, "include_doors must be True or"),
+        ("TWX-TWC-v0", {"num_items_to_put_away": 5}, ValueError, "from 1 to 4, not 5"),
+        ("TWX-TWC-v0", {"num_locations": 4}, ValueError, "from 1 to 3, not 4"),
+        ("TWX-MapReader-v0", {"num_locations": 49}, ValueError, "from 2 to 48, not 49"),
+        ("TWX-MapReader-v0", {"max_distance_apart": 9}, ValueError, "from 1 to 8, not 9"),
+        ("TWX-SimonSays-v0", {"game_length": 1001}, ValueError, "from 1 to 1000"),
+        ("TWX-SimonSays-v0", {"num_distractors": "3"}, TypeError, "num_distractors must be"),
+        (
+            "TWX-Arithmetic-v0",
+            {"num_locations": 3},
+            TypeError,
+            "ArithmeticEnv takes no argument 'num_locations'; its arguments are fold, step_limit",
+        ),
+        ("TWX-Sorting-v0", {"fold": "valid"}, ValueError, "fold must be one of train, dev, test"),
+        ("TWX-PeckingOrder-v0", {"step_limit": 0}, ValueError, "step_limit must be"),
+        ("TWX-TWC-v0", {"max_obs_length": 0}, ValueError, "max_obs_length must be"),
+    ],
+)
 def test_bad_arguments_are_refused_before_the_game_starts(env_id, kwargs, error, match):
     with pytest.raises(error, match=match):
         gym.make(env_id, **kwargs)

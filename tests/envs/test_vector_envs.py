@@ -10,19 +10,28 @@ from planloop.envs import ENVIRONMENTS
 
 from conftest import DATA
 
-OPTIONS = {"PDDL-v0": {"domain": DATA / "planbench/blocksworld/generated_domain.pddl",
-                       "problem": DATA / "planbench/blocksworld/generated_basic"},
-           "ALFWorld-v0": {"data_dir": DATA / "alfworld/games"},
-           "ContingentPDDL-v0": {"domain": DATA / "contingent/lamps/domain.pddl",
-                                 "problem": DATA / "contingent/lamps/problem.pddl"}}
+OPTIONS = {
+    "PDDL-v0": {
+        "domain": DATA / "planbench/blocksworld/generated_domain.pddl",
+        "problem": DATA / "planbench/blocksworld/generated_basic",
+    },
+    "ALFWorld-v0": {"data_dir": DATA / "alfworld/games"},
+    "ContingentPDDL-v0": {
+        "domain": DATA / "contingent/lamps/domain.pddl",
+        "problem": DATA / "contingent/lamps/problem.pddl",
+    },
+}
 SEEDS = [0, 1, 2]
 STEPS = 2  # max_episode_steps: the third step autoresets
 
 
 def unbatch(infos: dict, i: int) -> dict:
     """Sub-environment ``i``'s info out of a vector env's batch."""
-    return {key: unbatch(value, i) if isinstance(value, dict) else value[i]
-            for key, value in infos.items() if not key.startswith("_") and infos[f"_{key}"][i]}
+    return {
+        key: unbatch(value, i) if isinstance(value, dict) else value[i]
+        for key, value in infos.items()
+        if not key.startswith("_") and infos[f"_{key}"][i]
+    }
 
 
 def command(info: dict, step: int, i: int) -> str:
@@ -46,8 +55,13 @@ def single_step(env, action: str, ended: bool) -> tuple:
 def test_vector_env_matches_single_envs(env_id, mode):
     options = OPTIONS.get(env_id, {})
     singles = [gym.make(env_id, max_episode_steps=STEPS, **options) for _ in SEEDS]
-    envs = gym.make_vec(f"planloop:{env_id}", num_envs=len(SEEDS), vectorization_mode=mode,
-                        max_episode_steps=STEPS, **options)
+    envs = gym.make_vec(
+        f"planloop:{env_id}",
+        num_envs=len(SEEDS),
+        vectorization_mode=mode,
+        max_episode_steps=STEPS,
+        **options,
+    )
     try:
         obs, infos = envs.reset(seed=SEEDS)
         expected = [env.reset(seed=seed) for env, seed in zip(singles, SEEDS)]
@@ -71,6 +85,9 @@ def test_vector_env_matches_single_envs(env_id, mode):
 
 def test_an_observation_longer_than_the_space_is_an_error_not_cut_short():
     env = gym.make("Blocksworld-v0", max_obs_length=50)
-    with pytest.raises(ValueError, match=r"the observation has \d+ characters, more than the "
-                                         r"observation space's max_length=50"):
+    with pytest.raises(
+        ValueError,
+        match=r"the observation has \d+ characters, more than the "
+        r"observation space's max_length=50",
+    ):
         env.reset(seed=0)

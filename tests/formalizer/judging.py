@@ -33,8 +33,11 @@ def play(family: str, **edits) -> list[dict]:
     env_id, kwargs = ENVS[family]
     env = gym.make(env_id, **kwargs)
     truth = ground_truth_writer(env, family, planner=PLANNER)
-    policy = PDDLegoPolicy(Edited(env, family, **edits), planner=PLANNER,
-                           truth=lambda: truth.write(Request("", "start", (), ())).files.pf)
+    policy = PDDLegoPolicy(
+        Edited(env, family, **edits),
+        planner=PLANNER,
+        truth=lambda: truth.write(Request("", "start", (), ())).files.pf,
+    )
     return run_episode(env, policy, options={"instance": 0}).details["rounds"]
 
 
@@ -67,22 +70,39 @@ MODEL_DF = """(define (domain house)
     :precondition (and (at ?loc) (located ?o ?loc))
     :effect (and (holding ?o) (not (located ?o ?loc)))))
 """
-MODEL_FACTS = ("(at corridor)", "(visited kitchen)", "(visited corridor)",
-               "(connected kitchen corridor west)", "(connected corridor kitchen east)",
-               "(connected kitchen room_east east)", "(connected corridor room_north north)",
-               "(connected corridor room_south south)", "(closed-door kitchen room_east)",
-               "(closed-door corridor room_north)", "(closed-door corridor room_south)")
+MODEL_FACTS = (
+    "(at corridor)",
+    "(visited kitchen)",
+    "(visited corridor)",
+    "(connected kitchen corridor west)",
+    "(connected corridor kitchen east)",
+    "(connected kitchen room_east east)",
+    "(connected corridor room_north north)",
+    "(connected corridor room_south south)",
+    "(closed-door kitchen room_east)",
+    "(closed-door corridor room_north)",
+    "(closed-door corridor room_south)",
+)
 MODEL_ROOMS = "kitchen corridor room_east room_north room_south"
 
 
-def model_pf(facts=MODEL_FACTS, objects: str = MODEL_ROOMS + " - location",
-             goal: str = "(at room_north)") -> str:
-    return ("(define (problem house-1)\n  (:domain house)\n"
-            f"  (:objects {objects})\n  (:init\n    " + "\n    ".join(facts)
-            + f"\n  )\n  (:goal {goal})\n)\n")
+def model_pf(
+    facts=MODEL_FACTS, objects: str = MODEL_ROOMS + " - location", goal: str = "(at room_north)"
+) -> str:
+    return (
+        "(define (problem house-1)\n  (:domain house)\n"
+        f"  (:objects {objects})\n  (:init\n    "
+        + "\n    ".join(facts)
+        + f"\n  )\n  (:goal {goal})\n)\n"
+    )
 
 
 def model_round(pf: str | None = None, df: str = MODEL_DF, **fields) -> dict:
     """A round of the model's files, judged against the true PF of that moment."""
-    return {"df": df, "pf": model_pf() if pf is None else pf, "check": None, "steps": [],
-            "truth": true_rounds("coin")[1]["truth"]} | fields
+    return {
+        "df": df,
+        "pf": model_pf() if pf is None else pf,
+        "check": None,
+        "steps": [],
+        "truth": true_rounds("coin")[1]["truth"],
+    } | fields

@@ -3,12 +3,16 @@ against itself is clean; each hand-made defect is found, and only it; real runs 
 flawed DF and with a hallucinated passage are blamed on the right file."""
 
 import pytest
+from judging import MODEL_DF, MODEL_FACTS, MODEL_ROOMS, model_pf, model_round, play, true_rounds
 
-from planloop.formalizer import CheckFailure, CommandMapper, Files, check, judge_episode, \
-    judge_round
-
-from judging import MODEL_DF, MODEL_FACTS, MODEL_ROOMS, model_pf, model_round, play, \
-    true_rounds
+from planloop.formalizer import (
+    CheckFailure,
+    CommandMapper,
+    Files,
+    check,
+    judge_episode,
+    judge_round,
+)
 
 CATEGORIES = ("hallucinated", "forgotten", "bad_goal", "action_semantics")
 
@@ -41,17 +45,29 @@ def test_renamed_predicates_and_names_are_no_error():
     """The true files with every predicate renamed, and the doors and the rooms behind
     them named by the model: facts match by their arguments, the names are bound."""
     truth = true_rounds("coin")[1]
-    renames = {"player-at": "at", "connected": "link", "blocked": "door-shut",
-               "closed": "is-closed", "door-between": "door-on", "free": "empty-slot",
-               "visited": "been-in", "unknown-north-of-corridor": "room_n",
-               "unknown-south-of-corridor": "room_s", "unknown-east-of-kitchen": "room_e",
-               "sliding_patio_door_backyard_corridor": "patio_door",
-               "wood_door_bedroom_corridor": "wood_door", "plain_door_kitchen_pantry": "door_3"}
+    renames = {
+        "player-at": "at",
+        "connected": "link",
+        "blocked": "door-shut",
+        "closed": "is-closed",
+        "door-between": "door-on",
+        "free": "empty-slot",
+        "visited": "been-in",
+        "unknown-north-of-corridor": "room_n",
+        "unknown-south-of-corridor": "room_s",
+        "unknown-east-of-kitchen": "room_e",
+        "sliding_patio_door_backyard_corridor": "patio_door",
+        "wood_door_bedroom_corridor": "wood_door",
+        "plain_door_kitchen_pantry": "door_3",
+    }
 
     def rename(text):
         for old, new in renames.items():
-            text = text.replace(f"({old} ", f"({new} ").replace(f" {old} ", f" {new} ") \
+            text = (
+                text.replace(f"({old} ", f"({new} ")
+                .replace(f" {old} ", f" {new} ")
                 .replace(f" {old})", f" {new})")
+            )
         return text
 
     pf = rename(truth["pf"])
@@ -71,8 +87,9 @@ def test_a_model_in_the_prompts_vocabulary_is_clean():
 
 
 def test_an_invented_object_and_its_fact_are_hallucinated():
-    pf = model_pf(MODEL_FACTS + ("(located sofa kitchen)",),
-                  objects=MODEL_ROOMS + " - location sofa - item")
+    pf = model_pf(
+        MODEL_FACTS + ("(located sofa kitchen)",), objects=MODEL_ROOMS + " - location sofa - item"
+    )
     result = judged(model_round(pf))
     assert errors(result) == {"hallucinated": ["(located sofa kitchen)"]}
     assert result["invented"] == ["sofa"]
@@ -94,8 +111,10 @@ def test_a_dropped_observed_passage_is_forgotten():
 
 
 def test_a_second_name_for_a_room_behind_a_door_is_bound_too():
-    pf = model_pf(MODEL_FACTS + ("(connected corridor behind_door north)",),
-                  objects=MODEL_ROOMS + " behind_door - location")
+    pf = model_pf(
+        MODEL_FACTS + ("(connected corridor behind_door north)",),
+        objects=MODEL_ROOMS + " behind_door - location",
+    )
     result = judged(model_round(pf))
     assert errors(result) == {} and result["assumed"] == [] and result["facts"] == 12
 
@@ -105,8 +124,9 @@ def test_a_placeholder_for_a_room_the_truth_names_is_an_assumption():
     there room_x has assumed a room behind a real passage (not a hallucination), and
     lost the observed passage to the kitchen."""
     facts = [f for f in MODEL_FACTS if f != "(connected corridor kitchen east)"]
-    pf = model_pf(facts + ["(connected corridor room_x east)"],
-                  objects=MODEL_ROOMS + " room_x - location")
+    pf = model_pf(
+        facts + ["(connected corridor room_x east)"], objects=MODEL_ROOMS + " room_x - location"
+    )
     result = judged(model_round(pf))
     assert result["assumed"] == ["roomx"] and result["invented"] == []
     assert errors(result) == {"forgotten": ["(connected corridor kitchen east)"]}
@@ -122,10 +142,13 @@ def goal_check(pf):
     return None
 
 
-@pytest.mark.parametrize("goal, reason", [
-    ("(and)", "the goal is empty"),
-    ("(at corridor)", "the goal is already true in the initial state"),
-])
+@pytest.mark.parametrize(
+    "goal, reason",
+    [
+        ("(and)", "the goal is empty"),
+        ("(at corridor)", "the goal is already true in the initial state"),
+    ],
+)
 def test_an_empty_or_already_true_goal_is_bad(goal, reason):
     pf = model_pf(goal=goal)
     result = judged(model_round(pf, check=goal_check(pf)))
@@ -145,56 +168,88 @@ def test_the_goal_check_needs_no_truth():
 
 
 MOVE_WITHOUT_DOOR = "(:precondition (and (at ?from) (connected ?from ?to ?dir)))"
-REFUSED = {"step": "(move corridor room_north north)", "command": "move north",
-           "observation": "You can't move there, the door is closed. ", "ok": False}
+REFUSED = {
+    "step": "(move corridor room_north north)",
+    "command": "move north",
+    "observation": "You can't move there, the door is closed. ",
+    "ok": False,
+}
 
 
 def test_a_move_without_the_door_precondition_is_an_action_semantics_error():
-    df = MODEL_DF.replace(":precondition (and (at ?from) (connected ?from ?to ?dir) "
-                          "(not (closed-door ?from ?to)))", MOVE_WITHOUT_DOOR[1:-1])
+    df = MODEL_DF.replace(
+        ":precondition (and (at ?from) (connected ?from ?to ?dir) (not (closed-door ?from ?to)))",
+        MOVE_WITHOUT_DOOR[1:-1],
+    )
     assert df != MODEL_DF
     result = judged(model_round(df=df, plan=[REFUSED["step"]], steps=[REFUSED]))
     assert errors(result) == {"action_semantics": ["(move corridor room_north north)"]}
-    assert result["failed_steps"] == [{"step": "(move corridor room_north north)",
-                                       "command": "move north", "cause": "action_semantics",
-                                       "facts": []}]
+    assert result["failed_steps"] == [
+        {
+            "step": "(move corridor room_north north)",
+            "command": "move north",
+            "cause": "action_semantics",
+            "facts": [],
+        }
+    ]
 
 
 def test_a_refused_step_over_a_hallucinated_fact_is_blamed_on_the_fact():
     """The model claims a passage west of the corridor, which has none: the refused
     step is blamed on that fact, and the goal names a room behind no passage the truth
     knows."""
-    step = {"step": "(move corridor garden west)", "command": "move west",
-            "observation": "Unknown action: I'm not sure what you mean.", "ok": False}
-    pf = model_pf(MODEL_FACTS + ("(connected corridor garden west)",),
-                  objects=MODEL_ROOMS + " garden - location", goal="(at garden)")
+    step = {
+        "step": "(move corridor garden west)",
+        "command": "move west",
+        "observation": "Unknown action: I'm not sure what you mean.",
+        "ok": False,
+    }
+    pf = model_pf(
+        MODEL_FACTS + ("(connected corridor garden west)",),
+        objects=MODEL_ROOMS + " garden - location",
+        goal="(at garden)",
+    )
     result = judged(model_round(pf, steps=[step]))
-    assert errors(result) == {"hallucinated": ["(connected corridor garden west)"],
-                              "bad_goal": ["unreachable: garden"]}
+    assert errors(result) == {
+        "hallucinated": ["(connected corridor garden west)"],
+        "bad_goal": ["unreachable: garden"],
+    }
     assert result["invented"] == ["garden"]
-    assert result["failed_steps"] == [dict(step="(move corridor garden west)",
-                                           command="move west", cause="hallucinated",
-                                           facts=["(connected corridor garden west)"])]
+    assert result["failed_steps"] == [
+        dict(
+            step="(move corridor garden west)",
+            command="move west",
+            cause="hallucinated",
+            facts=["(connected corridor garden west)"],
+        )
+    ]
 
 
 def test_a_real_run_with_a_flawed_move_is_blamed_on_the_domain():
     """The true files, but move does not need the door open: the planner walks into the
     closed door north of the corridor; the game refuses, five retries, same files."""
     door = "(and (player-at ?from) (connected ?from ?to ?d) (not (blocked ?from ?to)))"
-    rounds = play("coin", df=lambda text: text.replace(
-        door, "(and (player-at ?from) (connected ?from ?to ?d))"))
+    rounds = play(
+        "coin",
+        df=lambda text: text.replace(door, "(and (player-at ?from) (connected ?from ?to ?d))"),
+    )
     assert [r["trigger"] for r in rounds] == ["start", "growth"] + ["simulation_error"] * 5
     episode = judge_episode(rounds, "coin")
     assert episode["action_semantics"] == episode["rounds_action_semantics"] == 6
-    assert {k: episode[k] for k in ("hallucinated", "forgotten", "bad_goal")} == \
-        {"hallucinated": 0, "forgotten": 0, "bad_goal": 0}
-    assert episode["per_round"][1]["action_semantics"] == \
-        ["(move corridor unknown-north-of-corridor north)"]
+    assert {k: episode[k] for k in ("hallucinated", "forgotten", "bad_goal")} == {
+        "hallucinated": 0,
+        "forgotten": 0,
+        "bad_goal": 0,
+    }
+    assert episode["per_round"][1]["action_semantics"] == [
+        "(move corridor unknown-north-of-corridor north)"
+    ]
     assert episode["facts_jaccard_truth"] == 1.0
 
 
 def test_a_real_run_with_a_hallucinated_passage_is_blamed_on_the_fact():
     """The true files plus a room north of the kitchen, which has no way north."""
+
     def secret(pf):
         head = pf.split("(:goal")[0].replace("(:objects ", "(:objects secret_room - room ")
         head = head.replace("(:init", "(:init\n    (connected kitchen secret_room north)")
@@ -205,8 +260,10 @@ def test_a_real_run_with_a_hallucinated_passage_is_blamed_on_the_fact():
     episode = judge_episode(rounds, "coin")
     assert (episode["hallucinated"], episode["bad_goal"], episode["action_semantics"]) == (6, 6, 0)
     first = episode["per_round"][0]
-    assert errors(first) == {"hallucinated": ["(connected kitchen secret_room north)"],
-                             "bad_goal": ["unreachable: secretroom"]}
+    assert errors(first) == {
+        "hallucinated": ["(connected kitchen secret_room north)"],
+        "bad_goal": ["unreachable: secretroom"],
+    }
     assert first["failed_steps"][0]["cause"] == "hallucinated"
     # 9 true facts, 10 model facts of which 9 supported: 9 / (10 + 9 - 9)
     assert first["stability"]["facts_jaccard_truth"] == pytest.approx(0.9)
@@ -228,15 +285,26 @@ ALFWORLD_DF = """(define (domain room)
 """
 # ALFWorld instance 0, third round: at cabinet 2, cabinets 1 and 2 opened, a spray
 # bottle in cabinet 2.
-ALFWORLD_FACTS = ("(at cabinet_2)", "(openable cabinet_1)", "(openable cabinet_2)",
-                  "(openable cabinet_3)", "(openable cabinet_4)", "(opened cabinet_1)",
-                  "(opened cabinet_2)", "(inReceptacle spraybottle_1 cabinet_2)", "(handempty)")
+ALFWORLD_FACTS = (
+    "(at cabinet_2)",
+    "(openable cabinet_1)",
+    "(openable cabinet_2)",
+    "(openable cabinet_3)",
+    "(openable cabinet_4)",
+    "(opened cabinet_1)",
+    "(opened cabinet_2)",
+    "(inReceptacle spraybottle_1 cabinet_2)",
+    "(handempty)",
+)
 
 
 def alfworld_round(*facts):
-    pf = ("(define (problem p) (:domain room)\n (:objects cabinet_1 cabinet_2 cabinet_3 "
-          "cabinet_4 - receptacle spraybottle_1 winebottle_1 - item)\n (:init "
-          + " ".join(facts) + ")\n (:goal (and (at cabinet_3) (opened cabinet_3))))")
+    pf = (
+        "(define (problem p) (:domain room)\n (:objects cabinet_1 cabinet_2 cabinet_3 "
+        "cabinet_4 - receptacle spraybottle_1 winebottle_1 - item)\n (:init "
+        + " ".join(facts)
+        + ")\n (:goal (and (at cabinet_3) (opened cabinet_3))))"
+    )
     return {"df": ALFWORLD_DF, "pf": pf, "truth": true_rounds("alfworld")[2]["truth"]}
 
 
@@ -247,16 +315,30 @@ def test_alfworld_receptacles_name_their_places():
     assert errors(result) == {} and result["facts"] == 8
 
 
-@pytest.mark.parametrize("dropped, added, expected", [
-    ((), ("(opened cabinet_3)",), {"hallucinated": ["(opened cabinet_3)"]}),
-    ((), ("(inReceptacle winebottle_1 cabinet_1)",),
-     {"hallucinated": ["(inreceptacle winebottle_1 cabinet_1)"]}),
-    (("(inReceptacle spraybottle_1 cabinet_2)",), (),
-     {"forgotten": ["(inreceptacle spraybottle_1 cabinet_2)"]}),
-    (("(inReceptacle spraybottle_1 cabinet_2)",), ("(inReceptacle spraybottle_1 cabinet_1)",),
-     {"hallucinated": ["(inreceptacle spraybottle_1 cabinet_1)"],
-      "forgotten": ["(inreceptacle spraybottle_1 cabinet_2)"]}),
-])
+@pytest.mark.parametrize(
+    "dropped, added, expected",
+    [
+        ((), ("(opened cabinet_3)",), {"hallucinated": ["(opened cabinet_3)"]}),
+        (
+            (),
+            ("(inReceptacle winebottle_1 cabinet_1)",),
+            {"hallucinated": ["(inreceptacle winebottle_1 cabinet_1)"]},
+        ),
+        (
+            ("(inReceptacle spraybottle_1 cabinet_2)",),
+            (),
+            {"forgotten": ["(inreceptacle spraybottle_1 cabinet_2)"]},
+        ),
+        (
+            ("(inReceptacle spraybottle_1 cabinet_2)",),
+            ("(inReceptacle spraybottle_1 cabinet_1)",),
+            {
+                "hallucinated": ["(inreceptacle spraybottle_1 cabinet_1)"],
+                "forgotten": ["(inreceptacle spraybottle_1 cabinet_2)"],
+            },
+        ),
+    ],
+)
 def test_alfworld_defects(dropped, added, expected):
     """A closed cabinet said open (opened is the truth's own predicate, so it is held to
     it), the paper's invented wine bottle, a forgotten object, a misplaced one."""
@@ -287,9 +369,11 @@ def test_a_real_run_with_a_forgotten_door_is_blamed_on_the_missing_fact():
     """The true files without the doors' closed and blocked facts: the planner walks
     into the closed door north of the corridor, and the refused steps are blamed on the
     true fact the PF left out, not on the domain."""
+
     def doorless(pf):
-        return "\n".join(line for line in pf.splitlines()
-                         if "(closed " not in line and "(blocked " not in line)
+        return "\n".join(
+            line for line in pf.splitlines() if "(closed " not in line and "(blocked " not in line
+        )
 
     rounds = play("coin", pf=doorless)
     refused = [s for r in rounds for s in r["steps"] if s["ok"] is False]

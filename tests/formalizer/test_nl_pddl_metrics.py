@@ -37,12 +37,19 @@ def test_a_candidate_with_renamed_objects_shares_no_atom_and_no_action(reference
     # 3 steps each, every action string differs: edit similarity 0, multiset Jaccard 0
     assert len(verdict.plan) == len(reference.plan) == 3
     assert plan_similarity(verdict.plan, reference.plan) == 0.0
-    assert metrics == {"svr": 1, "psr": 1, "tsr": 0.0, "cr": 0, "tsr_matched": 1.0,
-                       "cr_matched": 1, "eq": 1, "goal_eq": 1}
+    assert metrics == {
+        "svr": 1,
+        "psr": 1,
+        "tsr": 0.0,
+        "cr": 0,
+        "tsr_matched": 1.0,
+        "cr_matched": 1,
+        "eq": 1,
+        "goal_eq": 1,
+    }
 
 
-def test_a_goal_on_the_wrong_ball_shares_five_atoms_of_seven_and_a_third_of_the_plan(
-        reference):
+def test_a_goal_on_the_wrong_ball_shares_five_atoms_of_seven_and_a_third_of_the_plan(reference):
     verdict, metrics = scored(reference, WRONG_BALL)
     # pick, move, drop of ball2 against the same of ball1: only the move is shared, so
     # edit similarity 1 - 2/3 and multiset Jaccard 1/5; 1/3 is under 0.8
@@ -51,5 +58,13 @@ def test_a_goal_on_the_wrong_ball_shares_five_atoms_of_seven_and_a_third_of_the_
     assert plan_similarity(verdict.plan, reference.plan) == pytest.approx(1 / 3)
     # the goal's atom differs: 5 shared of 7. Both balls start in rooma, so swapping their
     # names makes it the reference: EQ and the name-matched scores call it right
-    assert metrics == {"svr": 1, "psr": 1, "tsr": round(5 / 7, 4), "cr": 0,
-                       "tsr_matched": 1.0, "cr_matched": 1, "eq": 1, "goal_eq": 1}
+    assert metrics == {
+        "svr": 1,
+        "psr": 1,
+        "tsr": round(5 / 7, 4),
+        "cr": 0,
+        "tsr_matched": 1.0,
+        "cr_matched": 1,
+        "eq": 1,
+        "goal_eq": 1,
+    }

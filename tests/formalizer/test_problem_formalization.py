@@ -6,14 +6,21 @@ import pytest
 
 from planloop.envs.problem_sets import problem_set
 from planloop.formalizer.problems import (
-    Reference, defect_writer, domain_summary, formalize_problem, inject, match_objects,
-    plan_similarity, reference_writer, score, verify,
+    Reference,
+    defect_writer,
+    domain_summary,
+    formalize_problem,
+    inject,
+    match_objects,
+    plan_similarity,
+    reference_writer,
+    score,
+    verify,
 )
 from planloop.formalizer.problems.metrics import consistent, length_tolerance, levenshtein
 from planloop.llm import ScriptedModel
-from planloop.pddl import parse_problem, solve
+from planloop.pddl import ground, parse_problem, solve
 from planloop.pddl.unsolvable import explain_unsolvable
-from planloop.pddl import ground
 
 BLOCKS = problem_set("blocksworld")
 DOMAIN, DOMAIN_TEXT = BLOCKS.domain(), BLOCKS.domain_text()
@@ -49,17 +56,36 @@ def atoms(problem):
     return len(problem.init) + len(problem.goal.args)
 
 
-ALL_ONE = {"svr": 1, "psr": 1, "tsr": 1.0, "cr": 1, "tsr_matched": 1.0, "cr_matched": 1, "eq": 1,
-           "goal_eq": 1}
-UNREAD = {"svr": 0, "psr": None, "tsr": 0.0, "cr": 0, "tsr_matched": 0.0, "cr_matched": 0,
-          "eq": 0, "goal_eq": 0}
+ALL_ONE = {
+    "svr": 1,
+    "psr": 1,
+    "tsr": 1.0,
+    "cr": 1,
+    "tsr_matched": 1.0,
+    "cr_matched": 1,
+    "eq": 1,
+    "goal_eq": 1,
+}
+UNREAD = {
+    "svr": 0,
+    "psr": None,
+    "tsr": 0.0,
+    "cr": 0,
+    "tsr_matched": 0.0,
+    "cr_matched": 0,
+    "eq": 0,
+    "goal_eq": 0,
+}
 
 
-@pytest.mark.parametrize("defect, named", [
-    ("syntax", "unbalanced parentheses"),
-    ("undeclared_object", "undeclared object"),
-    ("wrong_arity", "wrong arity"),
-])
+@pytest.mark.parametrize(
+    "defect, named",
+    [
+        ("syntax", "unbalanced parentheses"),
+        ("undeclared_object", "undeclared object"),
+        ("wrong_arity", "wrong arity"),
+    ],
+)
 def test_a_defect_the_reader_finds_is_named_and_repaired_at_iteration_1(six, defect, named):
     problem, reference = six
     result = run(defect_writer(defect, DOMAIN, problem))
@@ -88,13 +114,21 @@ def test_a_missing_initial_fact_is_found_by_the_planner_and_named(six):
     n = atoms(problem)  # one initial atom fewer: n - 1 shared of n
     tsr = round((n - 1) / n, 4)
     assert score(DOMAIN, reference, first) == {
-        "svr": 1, "psr": 0, "tsr": tsr, "cr": 0, "tsr_matched": tsr, "cr_matched": 0, "eq": 0,
-        "goal_eq": 1}
+        "svr": 1,
+        "psr": 0,
+        "tsr": tsr,
+        "cr": 0,
+        "tsr_matched": tsr,
+        "cr_matched": 0,
+        "eq": 0,
+        "goal_eq": 1,
+    }
     assert "Revise it minimally" in writer.prompts[1][-1]["content"]
 
 
 def test_a_swapped_goal_argument_that_stays_solvable_passes_the_checks_and_only_the_metrics_see_it(
-        small):
+    small,
+):
     problem, reference = small
     result = run(defect_writer("swapped_goal", DOMAIN, problem))
     [verdict] = result.verdicts
@@ -106,8 +140,15 @@ def test_a_swapped_goal_argument_that_stays_solvable_passes_the_checks_and_only_
     assert verdict.plan == ("(unstack c a)", "(put-down c)", "(pick-up b)", "(stack b a)")
     tsr = round((n - 1) / (n + 1), 4)
     assert score(DOMAIN, reference, verdict) == {
-        "svr": 1, "psr": 1, "tsr": tsr, "cr": 0, "tsr_matched": tsr, "cr_matched": 0, "eq": 0,
-        "goal_eq": 0}
+        "svr": 1,
+        "psr": 1,
+        "tsr": tsr,
+        "cr": 0,
+        "tsr_matched": tsr,
+        "cr_matched": 0,
+        "eq": 0,
+        "goal_eq": 0,
+    }
 
 
 def test_renamed_objects_are_the_same_problem_that_only_the_name_matched_scores_credit(six):
@@ -117,8 +158,15 @@ def test_renamed_objects_are_the_same_problem_that_only_the_name_matched_scores_
     assert verdict.ok and "obj-a" in verdict.text and result.repaired_at is None
     n = atoms(problem)  # as written, only (handempty) names no object: 1 shared of 2n - 1
     assert score(DOMAIN, reference, verdict) == {
-        "svr": 1, "psr": 1, "tsr": round(1 / (2 * n - 1), 4), "cr": 0, "tsr_matched": 1.0,
-        "cr_matched": 1, "eq": 1, "goal_eq": 1}
+        "svr": 1,
+        "psr": 1,
+        "tsr": round(1 / (2 * n - 1), 4),
+        "cr": 0,
+        "tsr_matched": 1.0,
+        "cr_matched": 1,
+        "eq": 1,
+        "goal_eq": 1,
+    }
 
 
 def test_the_ground_truth_writer_scores_one_everywhere(six):
@@ -135,8 +183,9 @@ def test_the_first_prompt_states_the_domain_and_the_contract():
     assert task["content"].startswith("Domain: blocks\n\n")
     assert "(on ?x - block ?y - block)  [2 arguments]" in task["content"]
     assert "(pick-up ?ob - block)  [1 argument]" in task["content"]
-    assert task["content"].endswith("Three blocks; put a on b.\n\nWrite the PDDL problem "
-                                    "(:domain blocks).")
+    assert task["content"].endswith(
+        "Three blocks; put a on b.\n\nWrite the PDDL problem (:domain blocks)."
+    )
     assert domain_summary(DOMAIN) in task["content"]
 
 
@@ -171,8 +220,9 @@ def test_objects_are_matched_even_when_the_problems_differ(six):
     problem, reference = six
     renamed = parse_problem(inject("renamed_objects", DOMAIN, problem), DOMAIN)
     assert match_objects(DOMAIN, renamed, problem) == {f"obj-{o}": o for o in problem.objects}
-    fewer = renamed.__class__(renamed.name, renamed.domain_name, renamed.objects,
-                              renamed.init[1:], renamed.goal)
+    fewer = renamed.__class__(
+        renamed.name, renamed.domain_name, renamed.objects, renamed.init[1:], renamed.goal
+    )
     mapping = match_objects(DOMAIN, fewer, problem)
     assert mapping == {f"obj-{o}": o for o in problem.objects}
 

@@ -4,11 +4,10 @@ real ground-truth rounds and on a model's files (CoinCollector instance 0), with
 counts worked out by hand."""
 
 import pytest
+from judging import MODEL_FACTS, model_pf, model_round, true_rounds
 
 from planloop.formalizer import stability
 from planloop.formalizer.stability import jaccard
-
-from judging import MODEL_FACTS, model_pf, model_round, true_rounds
 
 
 def test_an_incremental_round_of_the_truth():
@@ -18,11 +17,21 @@ def test_an_incremental_round_of_the_truth():
     first, second = true_rounds("coin")[:2]
     result = stability(first, second, second["truth"])
     assert result == {
-        "facts": 19, "facts_kept": 8, "facts_added": 11, "facts_dropped": 1,
-        "actions": 4, "actions_kept": 4, "actions_added": 0, "actions_dropped": 0,
-        "facts_jaccard_previous": pytest.approx(8 / 20), "actions_jaccard_previous": 1.0,
-        "facts_jaccard_truth": 1.0, "df_lines_jaccard": 1.0,
-        "pf_lines_jaccard": pytest.approx(12 / 28), "regenerated": False}
+        "facts": 19,
+        "facts_kept": 8,
+        "facts_added": 11,
+        "facts_dropped": 1,
+        "actions": 4,
+        "actions_kept": 4,
+        "actions_added": 0,
+        "actions_dropped": 0,
+        "facts_jaccard_previous": pytest.approx(8 / 20),
+        "actions_jaccard_previous": 1.0,
+        "facts_jaccard_truth": 1.0,
+        "df_lines_jaccard": 1.0,
+        "pf_lines_jaccard": pytest.approx(12 / 28),
+        "regenerated": False,
+    }
 
 
 def test_a_round_written_from_scratch_in_another_vocabulary():
@@ -34,8 +43,7 @@ def test_a_round_written_from_scratch_in_another_vocabulary():
     first, second = true_rounds("coin")[:2]
     result = stability(first, model_round(), second["truth"])
     assert (result["facts_kept"], result["facts_added"], result["facts_dropped"]) == (2, 9, 7)
-    assert (result["actions_kept"], result["actions_added"], result["actions_dropped"]) == \
-        (1, 2, 3)
+    assert (result["actions_kept"], result["actions_added"], result["actions_dropped"]) == (1, 2, 3)
     assert result["facts_jaccard_previous"] == pytest.approx(2 / 18)
     assert result["actions_jaccard_previous"] == pytest.approx(1 / 6)
     assert result["pf_lines_jaccard"] == pytest.approx(4 / 28)

@@ -10,11 +10,15 @@ from conftest import BrokenModel as Model
 HELLO = [{"role": "user", "content": "hello"}]
 
 
-@pytest.mark.parametrize("model, message", [
-    (ScriptedModel([]), "IndexError: the script has 0 replies"),
-    (Model(error=ConnectionResetError("peer reset")), "ConnectionResetError: peer reset"),
-    (Model(error=KeyError("choices")), "KeyError: 'choices'"),
-], ids=["script_run_dry", "network", "own_bug"])
+@pytest.mark.parametrize(
+    "model, message",
+    [
+        (ScriptedModel([]), "IndexError: the script has 0 replies"),
+        (Model(error=ConnectionResetError("peer reset")), "ConnectionResetError: peer reset"),
+        (Model(error=KeyError("choices")), "KeyError: 'choices'"),
+    ],
+    ids=["script_run_dry", "network", "own_bug"],
+)
 def test_what_a_model_raises_becomes_a_client_error(model, message):
     with pytest.raises(LLMError) as err:
         call_model(model, HELLO)
@@ -28,11 +32,19 @@ def test_an_llm_error_passes_through_unchanged():
     assert err.value is failure
 
 
-@pytest.mark.parametrize("reply", [
-    None, "a plan", ChatResponse(None), ChatResponse(42), ChatResponse("x", usage="lots"),
-    ChatResponse("x", tool_calls=[ToolCall("c", "act", "{}")]),
-    ChatResponse("x", tool_calls=("act",)),
-], ids=["none", "str", "text_none", "text_number", "usage_str", "calls_list", "call_str"])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        None,
+        "a plan",
+        ChatResponse(None),
+        ChatResponse(42),
+        ChatResponse("x", usage="lots"),
+        ChatResponse("x", tool_calls=[ToolCall("c", "act", "{}")]),
+        ChatResponse("x", tool_calls=("act",)),
+    ],
+    ids=["none", "str", "text_none", "text_number", "usage_str", "calls_list", "call_str"],
+)
 def test_what_is_not_a_chat_response_with_text_is_a_bad_response(reply):
     with pytest.raises(LLMError) as err:
         call_model(Model(reply), HELLO)

@@ -10,10 +10,15 @@ import pytest
 pytest.importorskip("openai")
 
 from planloop.llm import (  # noqa: E402
-    CachedModel, ChatResponse, InteractiveModel, LLMError, OpenAIChat, ScriptedModel, Usage,
+    CachedModel,
+    ChatResponse,
+    InteractiveModel,
+    LLMError,
+    OpenAIChat,
+    ScriptedModel,
+    Usage,
     make_model,
 )
-
 from planloop.llm.fake_server import FakeChatServer  # noqa: E402
 
 HELLO = [{"role": "user", "content": "hello"}]
@@ -28,8 +33,11 @@ def test_reply_usage_and_parameters_pass_through():
     with FakeChatServer([("ok", "hi there")]) as server:
         reply = model(server, temperature=0.3, max_tokens=20, seed=7).complete(HELLO)
     assert reply.text == "hi there" and reply.model == "test-model"
-    assert (reply.usage.calls, reply.usage.prompt_tokens, reply.usage.completion_tokens) == \
-        (1, 11, 7)
+    assert (reply.usage.calls, reply.usage.prompt_tokens, reply.usage.completion_tokens) == (
+        1,
+        11,
+        7,
+    )
     sent = server.requests[0]
     assert sent["temperature"] == 0.3 and sent["max_tokens"] == 20 and sent["seed"] == 7
     assert sent["messages"] == HELLO
@@ -63,8 +71,15 @@ def test_slow_reply_times_out_then_retries():
 
 
 def test_tool_calls_are_returned():
-    tools = [{"type": "function", "function": {"name": "act", "parameters": {
-        "type": "object", "properties": {"command": {"type": "string"}}}}}]
+    tools = [
+        {
+            "type": "function",
+            "function": {
+                "name": "act",
+                "parameters": {"type": "object", "properties": {"command": {"type": "string"}}},
+            },
+        }
+    ]
     with FakeChatServer([("tool", "act", '{"command": "(attack a)"}')]) as server:
         reply = model(server).complete(HELLO, tools=tools)
     assert reply.tool_calls[0].name == "act"
@@ -92,8 +107,9 @@ def test_cache_reads_rows_with_and_without_unmetered_calls(tmp_path):
     cached.complete(old)
     with sqlite3.connect(path) as db:  # a row as written before Usage.unmetered_calls
         key = cached.key(old, None, {})
-        row = json.loads(db.execute("SELECT response FROM responses WHERE key = ?",
-                                    (key,)).fetchone()[0])
+        row = json.loads(
+            db.execute("SELECT response FROM responses WHERE key = ?", (key,)).fetchone()[0]
+        )
         del row["usage"]["unmetered_calls"]
         db.execute("UPDATE responses SET response = ? WHERE key = ?", (json.dumps(row), key))
     again = CachedModel(ScriptedModel([]), path).complete(old)

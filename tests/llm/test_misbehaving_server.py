@@ -22,13 +22,27 @@ GOOD_BODY = json.dumps(GOOD).encode()
 
 
 def model(server, **kwargs):
-    return OpenAIChat("test-model", base_url=server.url, **{
-        "timeout": 3, "max_retries": 2, "backoff": 0.01, **kwargs})
+    return OpenAIChat(
+        "test-model",
+        base_url=server.url,
+        **{"timeout": 3, "max_retries": 2, "backoff": 0.01, **kwargs},
+    )
 
 
 def with_message(**fields):
-    return ("json", {**GOOD, "choices": [{"index": 0, "finish_reason": "stop", "message": {
-        "role": "assistant", "content": None, **fields}}]})
+    return (
+        "json",
+        {
+            **GOOD,
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "stop",
+                    "message": {"role": "assistant", "content": None, **fields},
+                }
+            ],
+        },
+    )
 
 
 def tool(**function):
@@ -41,8 +55,12 @@ BAD_REPLIES = {
     "truncated": ("raw", 200, {}, GOOD_BODY[:60]),
     "garbage_10mb": ("raw", 200, {}, bytes(range(256)) * 40960),
     "plain_text": ("raw", 200, {"Content-Type": "text/plain"}, b"Sure! Here is my plan."),
-    "event_stream": ("raw", 200, {"Content-Type": "text/event-stream"},
-                     b"data: " + GOOD_BODY + b"\n\ndata: [DONE]\n\n"),
+    "event_stream": (
+        "raw",
+        200,
+        {"Content-Type": "text/event-stream"},
+        b"data: " + GOOD_BODY + b"\n\ndata: [DONE]\n\n",
+    ),
     "deeply_nested": ("raw", 200, {}, b"[" * 100_000 + b"]" * 100_000),
     "null": ("json", None),
     "list": ("json", [GOOD]),
@@ -55,13 +73,13 @@ BAD_REPLIES = {
     "content_parts_not_text": with_message(content=[{"type": "image_url", "image_url": {}}]),
     "tool_calls_garbage": with_message(tool_calls="act"),
     "tool_call_null": with_message(tool_calls=[None]),
-    "function_null": with_message(tool_calls=[{"id": "c", "type": "function",
-                                               "function": None}]),
+    "function_null": with_message(tool_calls=[{"id": "c", "type": "function", "function": None}]),
     "function_garbage": with_message(tool_calls=[{"id": "c", "function": "act"}]),
     "function_without_name": with_message(tool_calls=[tool(arguments="{}")]),
     "arguments_a_number": with_message(tool_calls=[tool(name="act", arguments=5)]),
-    "id_a_number": with_message(tool_calls=[{"id": 7, "function": {"name": "act",
-                                                                    "arguments": "{}"}}]),
+    "id_a_number": with_message(
+        tool_calls=[{"id": 7, "function": {"name": "act", "arguments": "{}"}}]
+    ),
 }
 
 
@@ -76,11 +94,17 @@ def test_a_malformed_reply_is_one_bad_response_error_quoting_the_body(reply):
 
 ACCEPTED = {
     "content_null": (with_message(), "", ()),
-    "content_text_parts": (with_message(content=[{"type": "text", "text": "a"},
-                                                  {"type": "text", "text": "b"}]), "ab", ()),
+    "content_text_parts": (
+        with_message(content=[{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]),
+        "ab",
+        (),
+    ),
     "tool_calls_null": (with_message(content="hi", tool_calls=None), "hi", ()),
-    "arguments_an_object": (with_message(tool_calls=[tool(name="act", arguments={"x": 1})]),
-                            "", (("call_1", "act", '{"x": 1}'),)),
+    "arguments_an_object": (
+        with_message(tool_calls=[tool(name="act", arguments={"x": 1})]),
+        "",
+        (("call_1", "act", '{"x": 1}'),),
+    ),
 }
 
 
@@ -93,8 +117,16 @@ def test_well_formed_variants_are_read(reply, text, calls):
 
 
 def test_a_tool_call_without_id_gets_one_and_a_reply_without_model_is_named_for_ours():
-    payload = {"choices": [{"message": {"content": None, "tool_calls": [
-        {"function": {"name": "act", "arguments": "{}"}}]}}]}
+    payload = {
+        "choices": [
+            {
+                "message": {
+                    "content": None,
+                    "tool_calls": [{"function": {"name": "act", "arguments": "{}"}}],
+                }
+            }
+        ]
+    }
     with FakeChatServer([("json", payload)]) as server:
         response = model(server).complete(HELLO)
     call = response.tool_calls[0]
@@ -118,17 +150,23 @@ def test_token_counts_are_counts_or_the_call_is_unmetered(usage, expected):
     with FakeChatServer([("json", {**GOOD, "usage": usage})]) as server:
         response = model(server).complete(HELLO)
     got = response.usage
-    assert (got.calls, got.prompt_tokens, got.completion_tokens, got.unmetered_calls) == \
-        (1, *expected)
+    assert (got.calls, got.prompt_tokens, got.completion_tokens, got.unmetered_calls) == (
+        1,
+        *expected,
+    )
     twice = got + got
     assert twice.unmetered_calls == 2 * expected[2] and twice - got == got
 
 
-@pytest.mark.parametrize("reply, options", [
-    (("drip", GOOD_BODY, 0.2), {"timeout": 0.5}),  # each byte well within the timeout
-    (("slow", 5.0, "late"), {"timeout": 10}),  # the headers come after the deadline
-    (("status", 500), {"backoff": 0.4, "max_backoff": 0.4, "max_retries": 10}),
-], ids=["body_drip", "slow_headers", "backoff_pauses"])
+@pytest.mark.parametrize(
+    "reply, options",
+    [
+        (("drip", GOOD_BODY, 0.2), {"timeout": 0.5}),  # each byte well within the timeout
+        (("slow", 5.0, "late"), {"timeout": 10}),  # the headers come after the deadline
+        (("status", 500), {"backoff": 0.4, "max_backoff": 0.4, "max_retries": 10}),
+    ],
+    ids=["body_drip", "slow_headers", "backoff_pauses"],
+)
 @pytest.mark.slow
 def test_every_call_ends_by_its_deadline(reply, options):
     with FakeChatServer([reply] * 11) as server:
@@ -149,10 +187,13 @@ def test_the_default_deadline_covers_every_attempt_and_pause():
     assert chat.deadline == 3 * 3 + 1 + 2
 
 
-@pytest.mark.parametrize("status, headers, least", [
-    (429, {"Retry-After": "1"}, 0.9),
-    (503, {"retry-after-ms": "300"}, 0.3),
-])
+@pytest.mark.parametrize(
+    "status, headers, least",
+    [
+        (429, {"Retry-After": "1"}, 0.9),
+        (503, {"retry-after-ms": "300"}, 0.3),
+    ],
+)
 @pytest.mark.slow
 def test_retry_after_is_honoured(status, headers, least):
     with FakeChatServer([("status", status, headers), ("ok", "done")]) as server:
@@ -165,16 +206,23 @@ def test_retry_after_is_honoured(status, headers, least):
 IN_AN_HOUR = "an HTTP date an hour from when the test runs"  # made in the test, not at import
 
 
-@pytest.mark.parametrize("headers, options, asked", [
-    ({"Retry-After": "3600"}, {}, r"3600 s"),
-    ({"Retry-After": IN_AN_HOUR}, {}, r"3[56]\d\d(\.\d+)? s"),
-    ({"Retry-After": "3"}, {"max_retry_after": 2}, r"3 s"),
-    ({"Retry-After": "5"}, {"deadline": 2}, r"5 s"),
-], ids=["past_the_cap", "http_date", "own_cap", "past_the_deadline"])
+@pytest.mark.parametrize(
+    "headers, options, asked",
+    [
+        ({"Retry-After": "3600"}, {}, r"3600 s"),
+        ({"Retry-After": IN_AN_HOUR}, {}, r"3[56]\d\d(\.\d+)? s"),
+        ({"Retry-After": "3"}, {"max_retry_after": 2}, r"3 s"),
+        ({"Retry-After": "5"}, {"deadline": 2}, r"5 s"),
+    ],
+    ids=["past_the_cap", "http_date", "own_cap", "past_the_deadline"],
+)
 def test_a_wait_too_long_fails_at_once_saying_how_long(headers, options, asked):
     if headers.get("Retry-After") == IN_AN_HOUR:
-        headers = {"Retry-After": format_datetime(datetime.now(timezone.utc) + timedelta(hours=1),
-                                                  usegmt=True)}
+        headers = {
+            "Retry-After": format_datetime(
+                datetime.now(timezone.utc) + timedelta(hours=1), usegmt=True
+            )
+        }
     with FakeChatServer([("status", 429, headers), ("ok", "never")]) as server:
         client = model(server, **options)
         start = time.monotonic()
@@ -185,16 +233,19 @@ def test_a_wait_too_long_fails_at_once_saying_how_long(headers, options, asked):
     assert err.value.kind == "rate_limited" and re.search(f"asked to wait {asked}", str(err.value))
 
 
-@pytest.mark.parametrize("headers, seconds", [
-    ({"Retry-After": "3"}, 3.0),
-    ({"retry-after": "0.5"}, 0.5),
-    ({"Retry-After": "30", "Retry-After-Ms": "250"}, 0.25),
-    ({"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"}, 0.0),  # in the past
-    ({"Retry-After": "soon"}, None),
-    ({"Retry-After": "-5"}, None),
-    ({"retry-after-ms": "nan"}, None),
-    ({}, None),
-])
+@pytest.mark.parametrize(
+    "headers, seconds",
+    [
+        ({"Retry-After": "3"}, 3.0),
+        ({"retry-after": "0.5"}, 0.5),
+        ({"Retry-After": "30", "Retry-After-Ms": "250"}, 0.25),
+        ({"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"}, 0.0),  # in the past
+        ({"Retry-After": "soon"}, None),
+        ({"Retry-After": "-5"}, None),
+        ({"retry-after-ms": "nan"}, None),
+        ({}, None),
+    ],
+)
 def test_retry_after_header_values(headers, seconds):
     assert retry_after(headers) == seconds
 

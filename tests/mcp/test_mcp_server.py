@@ -8,14 +8,24 @@ import pytest
 
 pytest.importorskip("mcp")
 from anyio.from_thread import start_blocking_portal
-from conftest import PLANBENCH
 from mcp import ClientSession, StdioServerParameters, stdio_client
+
+from conftest import PLANBENCH
 
 DOMAIN = (PLANBENCH / "blocksworld" / "generated_domain.pddl").read_text()
 PROBLEM = (PLANBENCH / "blocksworld" / "generated_basic" / "instance-1.pddl").read_text()
 PLAN = ["(unstack b c)", "(put-down b)", "(pick-up c)", "(stack c b)"]
-TOOLS = {"list_environments", "start_session", "get_state", "get_applicable_actions",
-         "execute_action", "reset", "get_history", "validate_plan", "close_session"}
+TOOLS = {
+    "list_environments",
+    "start_session",
+    "get_state",
+    "get_applicable_actions",
+    "execute_action",
+    "reset",
+    "get_history",
+    "validate_plan",
+    "close_session",
+}
 
 
 class Client:
@@ -62,11 +72,19 @@ def test_tools_and_their_schemas(client):
     assert set(tools) == TOOLS
     for name, tool in tools.items():
         assert tool.description and tool.output_schema["type"] == "object"
-        assert ("session_id" in tool.input_schema.get("required", [])) == \
-            (name not in ("list_environments", "start_session"))
+        assert ("session_id" in tool.input_schema.get("required", [])) == (
+            name not in ("list_environments", "start_session")
+        )
     start = tools["start_session"].input_schema["properties"]
-    assert set(start) == {"env_id", "instance", "seed", "options", "env_kwargs", "domain",
-                          "problem"}
+    assert set(start) == {
+        "env_id",
+        "instance",
+        "seed",
+        "options",
+        "env_kwargs",
+        "domain",
+        "problem",
+    }
     assert start["seed"]["anyOf"][0] == {"type": "integer"}
     assert tools["execute_action"].input_schema["required"] == ["session_id", "action"]
     actions = tools["get_applicable_actions"].output_schema["properties"]["actions"]
@@ -74,8 +92,9 @@ def test_tools_and_their_schemas(client):
     started = tools["start_session"].output_schema
     assert {"session_id", "goal", "goal_reached"} <= set(started["required"])
     assert {"facts", "observation"} <= set(started["properties"]) - set(started["required"])
-    assert {"valid", "failure", "failed_step", "advice"} == \
-        set(tools["validate_plan"].output_schema["required"])
+    assert {"valid", "failure", "failed_step", "advice"} == set(
+        tools["validate_plan"].output_schema["required"]
+    )
     environments = client.call("list_environments")["environments"]
     kinds = {env["env_id"]: env["fully_observable"] for env in environments}
     assert kinds["Blocksworld-v0"] and not kinds["CoinCollector-v0"] and "ALFWorld-v0" in kinds
@@ -86,16 +105,20 @@ def test_a_pddl_round_trip(client):
     sid = started["session_id"]
     assert started["goal"] == "(and (on c b))" and not started["goal_reached"]
     assert "(handempty)" in started["facts"] and started["env_id"] is None
-    assert client.call("get_state", session_id=sid) == \
-        {"facts": started["facts"], "goal_reached": False}
+    assert client.call("get_state", session_id=sid) == {
+        "facts": started["facts"],
+        "goal_reached": False,
+    }
     for action in PLAN:
         assert action in client.call("get_applicable_actions", session_id=sid)["actions"]
         step = client.call("execute_action", session_id=sid, action=action)
         assert step["goal_reached"] == (action == PLAN[-1])
     assert "(on c b)" in client.call("get_state", session_id=sid)["facts"]
     assert client.call("get_history", session_id=sid)["actions"] == PLAN
-    assert client.call("reset", session_id=sid) == \
-        {"facts": started["facts"], "goal_reached": False}
+    assert client.call("reset", session_id=sid) == {
+        "facts": started["facts"],
+        "goal_reached": False,
+    }
     assert client.call("get_history", session_id=sid)["actions"] == []
     valid = {"valid": True, "failure": None, "failed_step": None, "advice": "Plan valid"}
     assert client.call("validate_plan", session_id=sid, plan=PLAN) == valid
@@ -171,7 +194,9 @@ def test_bad_input_is_a_tool_error_and_the_server_goes_on(client):
     assert "cannot read the task" in unreadable
     assert "domain and problem" in client.error("start_session")
     assert "cannot start PDDL-v0" in client.error("start_session", env_id="PDDL-v0")
-    assert "instance must be an integer from 0 to 3, not 99" in client.error("start_session", env_id="Baking-v0", instance=99)
+    assert "instance must be an integer from 0 to 3, not 99" in client.error(
+        "start_session", env_id="Baking-v0", instance=99
+    )
     inapplicable = client.error("execute_action", session_id=sid, action="(stack c b)")
     assert "inapplicable" in inapplicable and "(holding c)" in inapplicable
     unknown = client.error("execute_action", session_id=sid, action="(fly a)")

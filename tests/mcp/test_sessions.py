@@ -3,12 +3,13 @@
 import sys
 
 import pytest
-from conftest import PLANBENCH
 
 from planloop.envs import ENVIRONMENTS, FULLY_OBSERVABLE
 from planloop.mcp import SessionError, SessionRegistry, main
 from planloop.mcp.sandbox import ground_actions
 from planloop.pddl import load, parse
+
+from conftest import PLANBENCH
 
 DOMAIN = (PLANBENCH / "blocksworld" / "generated_domain.pddl").read_text()
 PROBLEM = (PLANBENCH / "blocksworld" / "generated_basic" / "instance-1.pddl").read_text()
@@ -18,10 +19,16 @@ PROBLEM = (PLANBENCH / "blocksworld" / "generated_basic" / "instance-1.pddl").re
 def test_every_registered_environment_starts(env_id):
     registry = SessionRegistry()
     lamps = PLANBENCH.parent / "contingent" / "lamps"
-    env_kwargs = {"domain": DOMAIN, "problem": PROBLEM} if env_id == "PDDL-v0" else \
-        {"domain": (lamps / "domain.pddl").read_text(),
-         "problem": (lamps / "problem.pddl").read_text()} \
-        if env_id == "ContingentPDDL-v0" else None
+    env_kwargs = (
+        {"domain": DOMAIN, "problem": PROBLEM}
+        if env_id == "PDDL-v0"
+        else {
+            "domain": (lamps / "domain.pddl").read_text(),
+            "problem": (lamps / "problem.pddl").read_text(),
+        }
+        if env_id == "ContingentPDDL-v0"
+        else None
+    )
     started = registry.start(env_id=env_id, seed=0, env_kwargs=env_kwargs)
     assert ("facts" in started) == (env_id in FULLY_OBSERVABLE) != ("observation" in started)
     assert started["goal"] and registry.run(started["session_id"], "applicable_actions")["actions"]
@@ -46,8 +53,10 @@ def test_a_text_session_fails_without_moving_and_replays_its_instance():
     assert registry.run(sid, "state")["observation"] == started["observation"]
     assert registry.run(sid, "history") == {"actions": []}
     registry.run(sid, "execute", action="inventory")
-    assert registry.run(sid, "reset") == {"observation": started["observation"],
-                                          "goal_reached": False}
+    assert registry.run(sid, "reset") == {
+        "observation": started["observation"],
+        "goal_reached": False,
+    }
     verdict = registry.run(sid, "validate_plan", plan="inventory\ndance")
     assert verdict["failure"] == "bad_action" and verdict["failed_step"] == 2
     assert verdict["advice"].startswith("'dance' at step 2: Unknown action")
@@ -58,8 +67,12 @@ def test_a_text_plan_must_end_with_the_episode():
     sid = registry.start(env_id="CoinCollector-v0", seed=1)["session_id"]
     assert registry.run(sid, "validate_plan", plan=["take coin"])["valid"]
     verdict = registry.run(sid, "validate_plan", plan=["take coin", "look around"])
-    assert verdict == {"valid": False, "failure": "episode_over", "failed_step": 2,
-                       "advice": "The episode ended after step 1."}
+    assert verdict == {
+        "valid": False,
+        "failure": "episode_over",
+        "failed_step": 2,
+        "advice": "The episode ended after step 1.",
+    }
 
 
 def test_closed_sessions_are_gone():
@@ -101,8 +114,11 @@ def test_the_ground_action_budget_counts_every_live_task():
     registry = SessionRegistry(max_ground_actions=100)
     first = registry.start(domain=DOMAIN, problem=PROBLEM)["session_id"]
     registry.start(env_id="Blocksworld-v0", instance=0)  # 4 blocks again
-    with pytest.raises(SessionError, match=r"may ground 40 actions, and the live sessions hold "
-                                           r"80 of the 100 .*\(--max-ground-actions\)"):
+    with pytest.raises(
+        SessionError,
+        match=r"may ground 40 actions, and the live sessions hold "
+        r"80 of the 100 .*\(--max-ground-actions\)",
+    ):
         registry.start(domain=DOMAIN, problem=PROBLEM)
     registry.start(env_id="CoinCollector-v0", seed=0)  # a text session costs nothing
     registry.close(first)

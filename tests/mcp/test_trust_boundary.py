@@ -31,8 +31,10 @@ def root(tmp_path_factory):
 @contextmanager
 def serve(*flags: str):
     """A Client of ``planloop-mcp flags...``."""
-    with start_blocking_portal() as portal, \
-            portal.wrap_async_context_manager(connect(*flags)) as session:
+    with (
+        start_blocking_portal() as portal,
+        portal.wrap_async_context_manager(connect(*flags)) as session,
+    ):
         yield Client(portal, session)
 
 
@@ -55,16 +57,24 @@ def longest_echo(reply: str, sent: str) -> int:
 
 @pytest.mark.skipif(not PASSWD.is_file(), reason="no /etc/passwd here")
 def test_no_file_outside_the_root_reaches_a_reply(rooted, root):
-    for path in (str(PASSWD), "../../../../../../etc/passwd", "passwd", "etc/passwd",
-                 str(root / "etc" / "passwd"), str(root / ".." / "x")):
+    for path in (
+        str(PASSWD),
+        "../../../../../../etc/passwd",
+        "passwd",
+        "etc/passwd",
+        str(root / "etc" / "passwd"),
+        str(root / ".." / "x"),
+    ):
         reply = rooted.error("start_session", domain=path, problem=PROBLEM)
         assert "outside the allowed roots" in reply and not leaked(reply), reply
         reply = rooted.error("start_session", domain=DOMAIN, problem=path)
         assert "outside the allowed roots" in reply and not leaked(reply), reply
-    for env_id, kwargs in (("PDDL-v0", {"domain": "passwd", "problem": PROBLEM}),
-                           ("PDDL-v0", {"domain": DOMAIN, "problem": [PROBLEM, "/etc/passwd"]}),
-                           ("ALFWorld-v0", {"game_file": "/etc/passwd"}),
-                           ("Blocksworld-v0", {"instances": "etc"})):
+    for env_id, kwargs in (
+        ("PDDL-v0", {"domain": "passwd", "problem": PROBLEM}),
+        ("PDDL-v0", {"domain": DOMAIN, "problem": [PROBLEM, "/etc/passwd"]}),
+        ("ALFWorld-v0", {"game_file": "/etc/passwd"}),
+        ("Blocksworld-v0", {"instances": "etc"}),
+    ):
         reply = rooted.error("start_session", env_id=env_id, env_kwargs=kwargs)
         assert "outside the allowed roots" in reply and not leaked(reply), reply
 
@@ -77,25 +87,31 @@ def test_without_a_root_no_path_is_read():
             reply = client.error("start_session", domain=path, problem=PROBLEM)
             assert "paths are not accepted" in reply and "--root DIR" in reply
             assert not leaked(reply)
-        reply = client.error("start_session", env_id="PDDL-v0",
-                             env_kwargs={"domain": str(PASSWD), "problem": PROBLEM})
+        reply = client.error(
+            "start_session",
+            env_id="PDDL-v0",
+            env_kwargs={"domain": str(PASSWD), "problem": PROBLEM},
+        )
         assert "paths are not accepted" in reply and not leaked(reply)
         assert client.call("start_session", domain=DOMAIN, problem=PROBLEM)["goal"]
 
 
 def test_a_path_inside_the_root_is_read(rooted, root):
-    started = rooted.call("start_session", domain=str(root / "domain.pddl"),
-                          problem="problem.pddl")
+    started = rooted.call("start_session", domain=str(root / "domain.pddl"), problem="problem.pddl")
     assert started["goal"] == "(and (on c b))"
-    by_env = rooted.call("start_session", env_id="PDDL-v0",
-                         env_kwargs={"domain": "domain.pddl", "problem": ["problem.pddl"]})
+    by_env = rooted.call(
+        "start_session",
+        env_id="PDDL-v0",
+        env_kwargs={"domain": "domain.pddl", "problem": ["problem.pddl"]},
+    )
     assert by_env["facts"] == started["facts"]
     assert "no such file" in rooted.error("start_session", domain="nope.pddl", problem=PROBLEM)
     assert "not a regular file" in rooted.error("start_session", domain=".", problem=PROBLEM)
     big = rooted.error("start_session", domain=DOMAIN, problem="big.pddl")
     assert "more than 20,000 bytes (--max-bytes)" in big
-    assert "20,000 (--max-bytes)" in rooted.error("start_session", domain=DOMAIN,
-                                                  problem=";" * 20_001 + PROBLEM)
+    assert "20,000 (--max-bytes)" in rooted.error(
+        "start_session", domain=DOMAIN, problem=";" * 20_001 + PROBLEM
+    )
 
 
 def test_an_error_in_a_file_says_where_not_what(rooted):
@@ -112,17 +128,18 @@ def test_errors_quote_at_most_80_characters_of_what_was_sent(rooted):
     sid = rooted.call("start_session", domain=DOMAIN, problem=PROBLEM)["session_id"]
     coin = rooted.call("start_session", env_id="CoinCollector-v0", seed=1)["session_id"]
     for tool, arguments in (
-            ("start_session", {"env_id": SECRET}),
-            ("start_session", {"env_id": "CoinCollector-v0", "env_kwargs": {SECRET: 1}}),
-            ("start_session", {"domain": SECRET, "problem": PROBLEM}),
-            ("execute_action", {"session_id": sid, "action": f"(pick-up {SECRET})"}),
-            ("execute_action", {"session_id": sid, "action": f"({SECRET} a)"}),
-            ("execute_action", {"session_id": sid, "action": SECRET}),
-            ("validate_plan", {"session_id": sid, "plan": f"(pick-up a)\n({SECRET}"}),
-            ("validate_plan", {"session_id": sid, "plan": [f"(pick-up {SECRET})"]}),
-            ("execute_action", {"session_id": coin, "action": SECRET}),
-            ("validate_plan", {"session_id": coin, "plan": [SECRET]}),
-            ("get_state", {"session_id": SECRET})):
+        ("start_session", {"env_id": SECRET}),
+        ("start_session", {"env_id": "CoinCollector-v0", "env_kwargs": {SECRET: 1}}),
+        ("start_session", {"domain": SECRET, "problem": PROBLEM}),
+        ("execute_action", {"session_id": sid, "action": f"(pick-up {SECRET})"}),
+        ("execute_action", {"session_id": sid, "action": f"({SECRET} a)"}),
+        ("execute_action", {"session_id": sid, "action": SECRET}),
+        ("validate_plan", {"session_id": sid, "plan": f"(pick-up a)\n({SECRET}"}),
+        ("validate_plan", {"session_id": sid, "plan": [f"(pick-up {SECRET})"]}),
+        ("execute_action", {"session_id": coin, "action": SECRET}),
+        ("validate_plan", {"session_id": coin, "plan": [SECRET]}),
+        ("get_state", {"session_id": SECRET}),
+    ):
         result = rooted.portal.call(rooted.session.call_tool, tool, arguments)
         reply = result.content[0].text  # an error, or a verdict whose advice says why
         assert longest_echo(reply, SECRET) <= 80, (tool, reply)
@@ -130,8 +147,9 @@ def test_errors_quote_at_most_80_characters_of_what_was_sent(rooted):
 
 
 def test_ids_are_random_tokens_and_an_unknown_one_reveals_nothing(rooted):
-    ids = [rooted.call("start_session", domain=DOMAIN, problem=PROBLEM)["session_id"]
-           for _ in range(5)]
+    ids = [
+        rooted.call("start_session", domain=DOMAIN, problem=PROBLEM)["session_id"] for _ in range(5)
+    ]
     assert len(set(ids)) == 5 and all(re.fullmatch(r"[A-Za-z0-9_-]{22}", sid) for sid in ids)
     for guess in ("s1", "s2", ids[0][:-1], ids[0].upper(), ""):
         reply = rooted.error("get_state", session_id=guess)
@@ -146,8 +164,9 @@ def test_sessions_are_capped_and_the_server_goes_on():
         opened, refused = [], []
         for attempt in range(200):
             try:
-                opened.append(client.call("start_session", domain=DOMAIN,
-                                          problem=PROBLEM)["session_id"])
+                opened.append(
+                    client.call("start_session", domain=DOMAIN, problem=PROBLEM)["session_id"]
+                )
             except AssertionError as exc:
                 refused.append(str(exc))
             if attempt % 50 == 49:

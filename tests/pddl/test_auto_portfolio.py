@@ -11,6 +11,14 @@ import threading
 import time
 
 import pytest
+from test_planner_limits import (  # noqa: F401  (tmp is a fixture)
+    assert_clean,
+    name_of,
+    needs_proc,
+    planners_in,
+    tmp,
+    wait_for,
+)
 
 from planloop.envs.blocksworld import generate_problem
 from planloop.pddl import PlanResult, load, planners, solve, validate
@@ -18,9 +26,6 @@ from planloop.pddl.portfolio import Race
 from planloop.pddl.search import SearchTimeout
 
 from conftest import DATA, IPC, PLANBENCH
-from test_planner_limits import (  # noqa: F401  (tmp is a fixture)
-    assert_clean, name_of, needs_proc, planners_in, tmp, wait_for,
-)
 
 CASES = json.loads((DATA / "auto_portfolio" / "cases.json").read_text())
 BW_DOMAIN = PLANBENCH / "blocksworld" / "generated_domain.pddl"
@@ -31,6 +36,7 @@ def case(name: str) -> tuple[str, str]:
 
 
 # -- goals that no reachable state satisfies ----------------------------------------------
+
 
 @pytest.mark.parametrize("name", ["unvisited_goal", "unvisited_goal_moves_to_unvisited"])
 def test_auto_refutes_going_somewhere_unvisited_when_every_move_marks_it(name):
@@ -55,18 +61,33 @@ FORGET = "(:action forget :parameters (?r) :effect (not (visited ?r)))"
 RESET = "(:action reset :effect (forall (?r) (not (visited ?r))))"
 
 
-@pytest.mark.parametrize("domain, problem, planner", [
-    (moves("(visited ?to)"), rooms("(at a) (visited a)"), "auto/invariant"),
-    (moves("(visited ?to)"), rooms("(at a) (visited a)", "(and (at b) (not (visited b)))"),
-     "auto/invariant"),
-    (moves("(visited ?from)"), rooms("(at a) (visited a)"), "auto/gbfs"),
-    (moves("(visited ?to)"), rooms("(at a)"), "auto/gbfs"),
-    (moves("(visited ?to)", FORGET), rooms("(at a) (visited a)"), "auto/gbfs"),
-    (moves("(visited ?to)", RESET), rooms("(at a) (visited a)"), "auto/gbfs"),
-    (moves("(when (at ?from) (visited ?to))"), rooms("(at a) (visited a)"), "auto/gbfs"),
-    (moves("(visited ?to) (not (visited ?from))"), rooms("(at a) (visited a)"), "auto/gbfs"),
-], ids=["proved", "proved-ground-goal", "marks-origin", "unvisited-at-start", "forget",
-        "forall-reset", "conditional-mark", "add-beats-delete"])
+@pytest.mark.parametrize(
+    "domain, problem, planner",
+    [
+        (moves("(visited ?to)"), rooms("(at a) (visited a)"), "auto/invariant"),
+        (
+            moves("(visited ?to)"),
+            rooms("(at a) (visited a)", "(and (at b) (not (visited b)))"),
+            "auto/invariant",
+        ),
+        (moves("(visited ?from)"), rooms("(at a) (visited a)"), "auto/gbfs"),
+        (moves("(visited ?to)"), rooms("(at a)"), "auto/gbfs"),
+        (moves("(visited ?to)", FORGET), rooms("(at a) (visited a)"), "auto/gbfs"),
+        (moves("(visited ?to)", RESET), rooms("(at a) (visited a)"), "auto/gbfs"),
+        (moves("(when (at ?from) (visited ?to))"), rooms("(at a) (visited a)"), "auto/gbfs"),
+        (moves("(visited ?to) (not (visited ?from))"), rooms("(at a) (visited a)"), "auto/gbfs"),
+    ],
+    ids=[
+        "proved",
+        "proved-ground-goal",
+        "marks-origin",
+        "unvisited-at-start",
+        "forget",
+        "forall-reset",
+        "conditional-mark",
+        "add-beats-delete",
+    ],
+)
 def test_auto_claims_unsolvable_only_when_breadth_first_search_agrees(domain, problem, planner):
     """The invariant gives up on what it cannot prove (a conditional or quantified
     effect, an add and a delete of the same predicate) and the search decides."""
@@ -79,9 +100,11 @@ def test_auto_claims_unsolvable_only_when_breadth_first_search_agrees(domain, pr
 
 # -- the race ------------------------------------------------------------------------------
 
+
 def fake_fast_downward(log: list, status: str = "", plan=None):
     """A stand-in for Fast Downward: answers ``status`` at once, or with no status waits
     until it is stopped. ``log`` records what happened."""
+
     def run(d, p, planner, timeout, memory_limit_mb, start, stop=None):
         log.append("started")
         if not status:
@@ -89,6 +112,7 @@ def fake_fast_downward(log: list, status: str = "", plan=None):
             log.append("stopped" if stop.is_set() else "timed out")
             return PlanResult("timeout", None, "stopped", 0.0, planner)
         return PlanResult(status, plan, f"fake {status}", 0.0, planner)
+
     return run
 
 
@@ -142,8 +166,9 @@ def test_when_fast_downward_fails_the_search_goes_on_past_its_budget(monkeypatch
 
 def test_a_race_whose_rival_failed_lets_the_search_run_past_its_budget():
     start = time.monotonic()
-    with Race(lambda stop: PlanResult("error", None, "", 0.0), start, alone=0.0,
-              budget=0.0) as race:
+    with Race(
+        lambda stop: PlanResult("error", None, "", 0.0), start, alone=0.0, budget=0.0
+    ) as race:
         race.launch().wait()
         race.check()  # no SearchTimeout: the search is all that is left
         assert race.rival_failed() and not race.rival_won()
@@ -170,8 +195,15 @@ def test_a_stopped_planner_is_killed_before_its_deadline():
     stop = threading.Event()
     threading.Timer(0.2, stop.set).start()
     deadline = time.monotonic() + 120
-    code, _ = planners._run([sys.executable, "-c", "import time; time.sleep(600)"], None, None,
-                            subprocess.DEVNULL, deadline, None, stop)
+    code, _ = planners._run(
+        [sys.executable, "-c", "import time; time.sleep(600)"],
+        None,
+        None,
+        subprocess.DEVNULL,
+        deadline,
+        None,
+        stop,
+    )
     assert code is None and time.monotonic() < deadline
 
 
@@ -181,8 +213,10 @@ def test_a_terminated_caller_stops_both_sides_of_the_race(tmp):  # noqa: F811
     race stops Fast Downward and removes its folder before the caller exits."""
     problem = tmp / "problem.pddl"
     problem.write_text(cycle(14))
-    code = (f"from planloop.pddl import solve; solve({str(BW_DOMAIN)!r}, {str(problem)!r}, "
-            f"planner='auto', timeout=120)")
+    code = (
+        f"from planloop.pddl import solve; solve({str(BW_DOMAIN)!r}, {str(problem)!r}, "
+        f"planner='auto', timeout=120)"
+    )
     caller = subprocess.Popen([sys.executable, "-c", code], env=dict(os.environ, TMPDIR=str(tmp)))
     try:
         assert wait_for(lambda: "downward" in map(name_of, planners_in(tmp)), 60)

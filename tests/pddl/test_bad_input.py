@@ -17,7 +17,15 @@ import pytest
 import planloop  # noqa: F401
 from planloop.envs.blocksworld import generate_problem
 from planloop.pddl import (
-    ActionLookupError, Limits, PDDLError, load, parse, parse_command, parse_plan, quote, solve,
+    ActionLookupError,
+    Limits,
+    PDDLError,
+    load,
+    parse,
+    parse_command,
+    parse_plan,
+    quote,
+    solve,
     validate,
 )
 
@@ -45,8 +53,11 @@ def task():
 
 
 # -- text or path -------------------------------------------------------------------------
-@pytest.mark.parametrize("text", ["x" * 300, "x" * 5000, "I cannot write that.", "no/such.pddl",
-                                  "a\x00b"], ids=["300", "5000", "prose", "path", "nul"])
+@pytest.mark.parametrize(
+    "text",
+    ["x" * 300, "x" * 5000, "I cannot write that.", "no/such.pddl", "a\x00b"],
+    ids=["300", "5000", "prose", "path", "nul"],
+)
 def test_one_line_that_names_no_file_is_text_that_is_not_pddl(text):
     message = error_of(load, DOMAIN, text)
     assert "not PDDL" in message and quote(text) in message and "no such file" not in message
@@ -78,8 +89,9 @@ def test_devices_pipes_and_folders_are_refused_without_reading(tmp_path):
         assert "not a regular file" in error_of(load, source, PROBLEM)
 
 
-@pytest.mark.parametrize("bad", [None, 42, b"(define", ["(define"]],
-                         ids=["none", "int", "bytes", "list"])
+@pytest.mark.parametrize(
+    "bad", [None, 42, b"(define", ["(define"]], ids=["none", "int", "bytes", "list"]
+)
 def test_load_refuses_what_is_neither_text_nor_a_path(bad):
     message = error_of(load, bad, PROBLEM)
     assert "domain error: expected PDDL text or a path" in message
@@ -87,13 +99,15 @@ def test_load_refuses_what_is_neither_text_nor_a_path(bad):
 
 
 def test_solve_never_raises_on_bad_arguments():
-    cases = [((None, None), {}, "NoneType"),
-             ((DOMAIN, "no/such/file.pddl"), {}, "not PDDL: no '(define ...)' form in 'no/such"),
-             ((DOMAIN, PROBLEM), {"timeout": -1}, "timeout"),
-             ((DOMAIN, PROBLEM), {"timeout": "soon"}, "timeout"),
-             ((DOMAIN, PROBLEM), {"planner": None}, "unknown planner"),
-             ((DOMAIN, PROBLEM), {"memory_limit_mb": 0}, "memory_limit_mb"),
-             ((DOMAIN, PROBLEM), {"limits": {}}, "limits")]
+    cases = [
+        ((None, None), {}, "NoneType"),
+        ((DOMAIN, "no/such/file.pddl"), {}, "not PDDL: no '(define ...)' form in 'no/such"),
+        ((DOMAIN, PROBLEM), {"timeout": -1}, "timeout"),
+        ((DOMAIN, PROBLEM), {"timeout": "soon"}, "timeout"),
+        ((DOMAIN, PROBLEM), {"planner": None}, "unknown planner"),
+        ((DOMAIN, PROBLEM), {"memory_limit_mb": 0}, "memory_limit_mb"),
+        ((DOMAIN, PROBLEM), {"limits": {}}, "limits"),
+    ]
     for args, kwargs, words in cases:
         result = solve(*args, **kwargs)
         assert result.status == "invalid_input" and words in result.message, (args, kwargs)
@@ -133,8 +147,11 @@ def test_ground_actions_and_steps_are_plan_steps(task):
 
 def test_plan_text_ends_lines_with_cr():
     steps = parse_plan("; a comment\r(pick-up a)\r(stack a b)\r\n(pick-up c)")
-    assert [(str(s), s.line) for s in steps] == [("(pick-up a)", 2), ("(stack a b)", 3),
-                                                 ("(pick-up c)", 4)]
+    assert [(str(s), s.line) for s in steps] == [
+        ("(pick-up a)", 2),
+        ("(stack a b)", 3),
+        ("(pick-up c)", 4),
+    ]
 
 
 # -- size limits --------------------------------------------------------------------------
@@ -156,8 +173,10 @@ def test_a_goal_of_a_million_conjuncts_is_refused_by_size():
 
 def test_a_million_objects_are_refused_by_size():
     objects = " ".join(f"o{i}" for i in range(1_300_000))
-    problem = f"(define (problem p) (:domain blocksworld-4ops) (:objects {objects}) (:init) " \
-              f"(:goal (on o1 o2)))"
+    problem = (
+        f"(define (problem p) (:domain blocksworld-4ops) (:objects {objects}) (:init) "
+        f"(:goal (on o1 o2)))"
+    )
     refused_by(load, DOMAIN, problem, limit="max_bytes")
 
 
@@ -175,27 +194,50 @@ def test_deep_nesting_is_refused_while_reading_without_recursion():
 
 def test_the_deepest_accepted_goal_loads_validates_and_solves():
     levels = Limits().max_depth - 3  # inside (define and (:goal, around the atom
-    goal = "".join("(or " if i % 2 else "(and " for i in range(levels)) + "(on a b)" \
-        + ")" * levels
-    problem = HEAD + "(:init (clear a) (clear b) (ontable a) (ontable b) (handempty))\n" \
-        f"(:goal {goal}))"
+    goal = "".join("(or " if i % 2 else "(and " for i in range(levels)) + "(on a b)" + ")" * levels
+    problem = (
+        HEAD + f"(:init (clear a) (clear b) (ontable a) (ontable b) (handempty))\n(:goal {goal}))"
+    )
     assert validate(load(DOMAIN, problem), "(pick-up a)\n(stack a b)").valid
     assert solve(DOMAIN, problem, planner="lama-first").status == "solved"
     refused_by(load, DOMAIN, problem.replace("(on a b)", "(and (on a b))"), limit="max_depth")
 
 
-@pytest.mark.parametrize("sections,limits,limit,count", [
-    ("(:objects " + " ".join(f"o{i}" for i in range(20_001)) + ") (:init) (:goal (clear o1))",
-     Limits(), "max_objects", "20,001 objects"),
-    ("(:objects a - object b c - object) (:init) (:goal (clear a))", Limits(max_objects=2),
-     "max_objects", "3 objects"),
-    ("(:objects a) (:init " + "(clear a)" * 1_001 + ") (:goal (clear a))",
-     Limits(max_init_facts=1_000), "max_init_facts", "1,001 facts in ':init'"),
-    ("(:objects a) (:init) (:goal (and " + "(clear a)" * 1_000 + "))",
-     Limits(max_goal_size=1_000), "max_goal_size", "1,001 conditions in ':goal'"),
-], ids=["objects", "typed-objects", "facts", "goal"])
-def test_counts_over_a_limit_are_refused_and_the_limit_can_be_raised(sections, limits, limit,
-                                                                     count):
+@pytest.mark.parametrize(
+    "sections,limits,limit,count",
+    [
+        (
+            "(:objects "
+            + " ".join(f"o{i}" for i in range(20_001))
+            + ") (:init) (:goal (clear o1))",
+            Limits(),
+            "max_objects",
+            "20,001 objects",
+        ),
+        (
+            "(:objects a - object b c - object) (:init) (:goal (clear a))",
+            Limits(max_objects=2),
+            "max_objects",
+            "3 objects",
+        ),
+        (
+            "(:objects a) (:init " + "(clear a)" * 1_001 + ") (:goal (clear a))",
+            Limits(max_init_facts=1_000),
+            "max_init_facts",
+            "1,001 facts in ':init'",
+        ),
+        (
+            "(:objects a) (:init) (:goal (and " + "(clear a)" * 1_000 + "))",
+            Limits(max_goal_size=1_000),
+            "max_goal_size",
+            "1,001 conditions in ':goal'",
+        ),
+    ],
+    ids=["objects", "typed-objects", "facts", "goal"],
+)
+def test_counts_over_a_limit_are_refused_and_the_limit_can_be_raised(
+    sections, limits, limit, count
+):
     problem = f"(define (problem p) (:domain blocksworld-4ops) {sections})"
     assert count in refused_by(load, DOMAIN, problem, limits=limits, limit=limit)
     parse(DOMAIN, problem, limits=replace(limits, **{limit: 100_000}))
@@ -208,8 +250,9 @@ def test_solve_reads_within_its_limits():
 
 def test_constants_count_as_objects():
     domain = DOMAIN.replace("(:predicates", "(:constants k1 k2 k3) (:predicates", 1)
-    assert "3 constants" in refused_by(load, domain, PROBLEM, limits=Limits(max_objects=2),
-                                         limit="max_objects")
+    assert "3 constants" in refused_by(
+        load, domain, PROBLEM, limits=Limits(max_objects=2), limit="max_objects"
+    )
 
 
 # -- line ends ----------------------------------------------------------------------------
@@ -229,8 +272,9 @@ def test_quote_escapes_and_cuts():
     assert quote("stack a b") == "'stack a b'"
     assert quote("a\n\x00\u200f\U0001f600") == "'a\\n\\x00\\u200f\\U0001f600'"
     long = quote("x" * 1_000_000)
-    assert long == "'" + "x" * 60 + "...'" and quote("\U0001f600" * 20, limit=12) == \
-        "'\\U0001f600...'"
+    assert (
+        long == "'" + "x" * 60 + "...'" and quote("\U0001f600" * 20, limit=12) == "'\\U0001f600...'"
+    )
 
 
 def test_every_echoing_message_is_short_printable_ascii(task):
@@ -242,9 +286,12 @@ def test_every_echoing_message_is_short_printable_ascii(task):
         messages.append(str(caught.value))
     with pytest.raises(ValueError) as caught:
         parse_command("(" + bad)
-    messages += [str(caught.value), error_of(parse_plan, ["(" + bad]),
-                 error_of(parse_plan, "(" + bad.replace("\n", " ")),
-                 validate(task, [bad]).advice]
+    messages += [
+        str(caught.value),
+        error_of(parse_plan, ["(" + bad]),
+        error_of(parse_plan, "(" + bad.replace("\n", " ")),
+        validate(task, [bad]).advice,
+    ]
     for message in messages:
         assert printable(message) and len(message) < 300, message[:300]
         assert "\\U0001f600" in message or "\\xe9" in message, message
@@ -268,10 +315,13 @@ def start_hard_solve(tmp_path: Path, timeout: float) -> subprocess.Popen:
     """A process solving a 40-block task (for minutes) with TMPDIR set to ``tmp_path``."""
     problem = tmp_path / "hard.pddl"
     problem.write_text(generate_problem(40, seed=3, style="ipc"))
-    code = (f"from planloop.pddl import solve; print(solve({str(IPC / 'domain.pddl')!r}, "
-            f"{str(problem)!r}, planner='astar(lmcut())', timeout={timeout}))")
-    proc = subprocess.Popen([sys.executable, "-c", code],
-                            env=dict(os.environ, TMPDIR=str(tmp_path)))
+    code = (
+        f"from planloop.pddl import solve; print(solve({str(IPC / 'domain.pddl')!r}, "
+        f"{str(problem)!r}, planner='astar(lmcut())', timeout={timeout}))"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code], env=dict(os.environ, TMPDIR=str(tmp_path))
+    )
     assert wait_for(lambda: planloop_dirs(tmp_path)), "the solve never started"
     return proc
 
@@ -289,8 +339,9 @@ def searches_in(folder: Path) -> list[int]:
     found = []
     for proc in Path("/proc").glob("[0-9]*"):
         try:
-            if (proc / "comm").read_text().strip() == "downward" \
-                    and os.readlink(proc / "cwd") == os.path.realpath(folder):
+            if (proc / "comm").read_text().strip() == "downward" and os.readlink(
+                proc / "cwd"
+            ) == os.path.realpath(folder):
                 found.append(int(proc.name))
         except OSError:  # it ended meanwhile
             continue
@@ -314,8 +365,9 @@ def test_sigterm_during_solve_kills_the_planner_and_removes_its_folder(tmp_path)
 
 
 @needs_proc
-def test_after_sigkill_the_planner_stops_and_the_next_solve_sweeps_its_folder(tmp_path,
-                                                                             monkeypatch):
+def test_after_sigkill_the_planner_stops_and_the_next_solve_sweeps_its_folder(
+    tmp_path, monkeypatch
+):
     proc = start_hard_solve(tmp_path, timeout=2)
     folder = planloop_dirs(tmp_path)[0]
     assert wait_for(lambda: searches_in(folder))
@@ -330,8 +382,12 @@ def test_after_sigkill_the_planner_stops_and_the_next_solve_sweeps_its_folder(tm
 
 def test_stale_folders_of_dead_processes_are_swept_and_live_ones_kept(tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                              capture_output=True, text=True, check=True)
+    finished = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     dead = tmp_path / f"planloop-fd-{int(finished.stdout)}-abc123"
     live = tmp_path / f"planloop-fd-{os.getpid()}-def456"
     unowned = tmp_path / "planloop-fd-old_style"
@@ -344,8 +400,10 @@ def test_stale_folders_of_dead_processes_are_swept_and_live_ones_kept(tmp_path, 
 
 def test_grounding_past_its_limit_is_refused_naming_it():
     objects = " ".join(f"b{i}" for i in range(600))  # 360,000 stack actions alone
-    problem = (f"(define (problem big) (:domain blocksworld-4ops) (:objects {objects}) "
-               f"(:init (handempty)) (:goal (on b0 b1)))")
+    problem = (
+        f"(define (problem big) (:domain blocksworld-4ops) (:objects {objects}) "
+        f"(:init (handempty)) (:goal (on b0 b1)))"
+    )
     domain = (PLANBENCH / "blocksworld/generated_domain.pddl").read_text()
     with pytest.raises(PDDLError, match=r"more than the limit of 20,000 \(max_ground_actions"):
         load(domain, problem, Limits(max_ground_actions=20_000))

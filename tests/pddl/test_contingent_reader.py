@@ -19,8 +19,13 @@ from planloop.pddl.model import Atom
 SAMPLE = Path(str(resources.files("planloop.envs").joinpath("data", "contingent")))
 TESTS = Path(__file__).parent.parent / "data" / "contingent"
 NAMES = ("blocks2", "colorballs", "doors15", "logistic_conf")
-SMALL = [SAMPLE / "blocks2", SAMPLE / "logistic_conf", TESTS / "lamps", TESTS / "doors3",
-         TESTS / "colorballs2"]
+SMALL = [
+    SAMPLE / "blocks2",
+    SAMPLE / "logistic_conf",
+    TESTS / "lamps",
+    TESTS / "doors3",
+    TESTS / "colorballs2",
+]
 
 SENSE = """(define (domain d) (:requirements :strips :contingent)
   (:predicates (p ?x) (q ?x) (r))
@@ -52,35 +57,52 @@ def _up_literal(fnode) -> tuple[str, bool]:
 @pytest.mark.parametrize("name", NAMES)
 def test_unified_planning_reads_the_same_facts_constraints_and_sensing(name):
     reader = pytest.importorskip("unified_planning.io")
-    up = reader.PDDLReader().parse_problem(str(SAMPLE / name / "domain.pddl"),
-                                            str(SAMPLE / name / "problem.pddl"))
-    domain, problem = parse(SAMPLE / name / "domain.pddl", SAMPLE / name / "problem.pddl",
-                            contingent=True)
+    up = reader.PDDLReader().parse_problem(
+        str(SAMPLE / name / "domain.pddl"), str(SAMPLE / name / "problem.pddl")
+    )
+    domain, problem = parse(
+        SAMPLE / name / "domain.pddl", SAMPLE / name / "problem.pddl", contingent=True
+    )
     true = {_up_literal(f)[0] for f, v in up.explicit_initial_values.items() if v.is_true()}
     assert {str(a) for a in problem.init} == true
     oneofs = sorted(sorted(_up_literal(f) for f in c) for c in up.oneof_constraints)
     ors = [sorted(_up_literal(f) for f in c) for c in up.or_constraints]
     unknown = [c for c in ors if len(c) == 2 and c[0][0] == c[1][0]]  # (or (not a) a)
-    ours = {kind: sorted(sorted((str(lit.atom), lit.negated) for lit in c.literals)
-                         for c in problem.clauses if c.kind == kind) for kind in ("oneof", "or")}
+    ours = {
+        kind: sorted(
+            sorted((str(lit.atom), lit.negated) for lit in c.literals)
+            for c in problem.clauses
+            if c.kind == kind
+        )
+        for kind in ("oneof", "or")
+    }
     assert ours["oneof"] == oneofs
     assert ours["or"] == sorted(c for c in ors if c not in unknown)
     hidden = {_up_literal(f)[0] for f in up.hidden_fluents}
     uncertain = {str(a) for a in problem.unknown} | {
-        str(lit.atom) for c in problem.clauses for lit in c.literals}
+        str(lit.atom) for c in problem.clauses for lit in c.literals
+    }
     assert uncertain == hidden
-    up_sensing = {a.name.lower(): sorted(_up_literal(f)[0] for f in a.observed_fluents)
-                  for a in up.sensing_actions}
-    ours_sensing = {n: sorted(str(Atom(a.predicate, tuple(t.lstrip("?") for t in a.args)))
-                              for a in act.observe)
-                    for n, act in domain.actions.items() if act.observe}
+    up_sensing = {
+        a.name.lower(): sorted(_up_literal(f)[0] for f in a.observed_fluents)
+        for a in up.sensing_actions
+    }
+    ours_sensing = {
+        n: sorted(str(Atom(a.predicate, tuple(t.lstrip("?") for t in a.args))) for a in act.observe)
+        for n, act in domain.actions.items()
+        if act.observe
+    }
     assert ours_sensing == up_sensing
     assert {a.name.lower() for a in up.actions} == set(domain.actions)
 
 
 def test_the_dialect_sections_in_any_order_and_optional_fields():
-    domain, problem = parse(SENSE, """(define (problem p) (:goal (r)) (:domain d)
-        (:init (and (q b) (unknown (p a)) (or (p b) (not (q a))))))""", contingent=True)
+    domain, problem = parse(
+        SENSE,
+        """(define (problem p) (:goal (r)) (:domain d)
+        (:init (and (q b) (unknown (p a)) (or (p b) (not (q a))))))""",
+        contingent=True,
+    )
     assert domain.actions["look"].observe == (Atom("p", ("a",)), Atom("q", ("a",)))
     assert domain.actions["look"].params == () and domain.actions["look"].effects == ()
     assert ":contingent" in domain.requirements
@@ -88,42 +110,58 @@ def test_the_dialect_sections_in_any_order_and_optional_fields():
     assert problem.unknown == (Atom("p", ("a",)),)
     [clause] = problem.clauses
     assert clause.kind == "or" and [(str(l.atom), l.negated) for l in clause.literals] == [
-        ("(p b)", False), ("(q a)", True)]
+        ("(p b)", False),
+        ("(q a)", True),
+    ]
 
 
 def test_a_problem_naming_another_domain_is_a_warning():
-    domain, problem = parse(SAMPLE / "logistic_conf" / "domain.pddl",
-                            SAMPLE / "logistic_conf" / "problem.pddl", contingent=True)
+    domain, problem = parse(
+        SAMPLE / "logistic_conf" / "domain.pddl",
+        SAMPLE / "logistic_conf" / "problem.pddl",
+        contingent=True,
+    )
     assert domain.name == "logistics_cont" and problem.domain_name == "logistics_conf"
     assert any("logistics_conf" in w.message for w in problem.warnings)
 
 
-@pytest.mark.parametrize("effect, words", [
-    ("(probabilistic 0.5 (r))", "probabilistic effects"),
-    ("(oneof (r) (p a))", "non-deterministic effects"),
-    ("(and (r) (when (p a) (oneof (r) (q a))))", "non-deterministic effects"),
-])
+@pytest.mark.parametrize(
+    "effect, words",
+    [
+        ("(probabilistic 0.5 (r))", "probabilistic effects"),
+        ("(oneof (r) (p a))", "non-deterministic effects"),
+        ("(and (r) (when (p a) (oneof (r) (q a))))", "non-deterministic effects"),
+    ],
+)
 def test_probabilistic_and_nondeterministic_effects_are_refused(effect, words):
     text = SENSE.replace(":effect (r)", f":effect {effect}")
     with pytest.raises(PDDLError, match=words):
         parse(text, "(define (problem p) (:domain d) (:init) (:goal (r)))", contingent=True)
 
 
-@pytest.mark.parametrize("domain, problem, words", [
-    (SENSE.replace(":observe (and (p a) (q a))", ":observe (p a) :effect (r)"), None,
-     "sensing action 'look' has an ':effect'"),
-    (SENSE.replace("(and (p a) (q a))", "(or (p a) (q a))"), None, "':observe' takes an atom"),
-    (SENSE.replace("(and (p a) (q a))", "(probabilistic 0.8 (p a))"), None,
-     "probabilistic (noisy) observations"),
-    (SENSE, "(:init (unknown (p a) (q a)))", "'unknown' takes exactly one atom"),
-    (SENSE, "(:init (oneof (p a) (and (q a))))", "take atoms and '(not atom)'"),
-    (SENSE, "(:init (oneof (s a)))", "unknown predicate 's'"),
-])
+@pytest.mark.parametrize(
+    "domain, problem, words",
+    [
+        (
+            SENSE.replace(":observe (and (p a) (q a))", ":observe (p a) :effect (r)"),
+            None,
+            "sensing action 'look' has an ':effect'",
+        ),
+        (SENSE.replace("(and (p a) (q a))", "(or (p a) (q a))"), None, "':observe' takes an atom"),
+        (
+            SENSE.replace("(and (p a) (q a))", "(probabilistic 0.8 (p a))"),
+            None,
+            "probabilistic (noisy) observations",
+        ),
+        (SENSE, "(:init (unknown (p a) (q a)))", "'unknown' takes exactly one atom"),
+        (SENSE, "(:init (oneof (p a) (and (q a))))", "take atoms and '(not atom)'"),
+        (SENSE, "(:init (oneof (s a)))", "unknown predicate 's'"),
+    ],
+)
 def test_malformed_contingent_forms_are_errors(domain, problem, words):
     problem = problem or "(:init)"
     with pytest.raises(PDDLError, match=re.escape(words)):
-        parse(domain, f"(define (problem p) (:domain d) {problem} (:goal (r)))",
-              contingent=True)
+        parse(domain, f"(define (problem p) (:domain d) {problem} (:goal (r)))", contingent=True)
 
 
 def test_the_ordinary_reader_still_refuses_the_dialect():
@@ -136,14 +174,18 @@ def test_the_ordinary_reader_still_refuses_the_dialect():
 
 def test_limits_hold_for_contingent_input():
     from planloop.pddl import Limits
+
     with pytest.raises(PDDLError, match="max_bytes"):
         _load(SAMPLE / "doors15", limits=Limits(max_bytes=10_000))
 
 
 def test_an_empty_initial_belief_is_a_value_error_at_load():
     with pytest.raises(ValueError, match="the initial belief is empty"):
-        load_contingent(SENSE, """(define (problem p) (:domain d)
-            (:init (oneof (p a) (p b)) (or (not (p a))) (or (not (p b)))) (:goal (r)))""")
+        load_contingent(
+            SENSE,
+            """(define (problem p) (:domain d)
+            (:init (oneof (p a) (p b)) (or (not (p a))) (or (not (p b)))) (:goal (r)))""",
+        )
 
 
 def test_a_component_past_max_belief_is_a_value_error_naming_it():
@@ -156,8 +198,11 @@ def test_a_component_past_max_belief_is_a_value_error_naming_it():
 def _brute_force_worlds(ct: ContingentTask) -> set[int]:
     """Every assignment of the uncertain atoms (2^n of them) that satisfies :init."""
     problem, task = ct.problem, ct.task
-    atoms = list(dict.fromkeys(problem.unknown + tuple(
-        lit.atom for c in problem.clauses for lit in c.literals)))
+    atoms = list(
+        dict.fromkeys(
+            problem.unknown + tuple(lit.atom for c in problem.clauses for lit in c.literals)
+        )
+    )
     base = sum(1 << task.fact_id(a) for a in problem.init if a not in atoms)
     listed = set(problem.init)
     worlds = set()
@@ -181,9 +226,11 @@ def _check_against(ct: ContingentTask, belief, worlds: set[int]) -> None:
     assert ct.is_goal(belief) == all(ct.task.is_goal(w) for w in worlds)
 
 
-@pytest.mark.parametrize("folder", [SAMPLE / "blocks2", SAMPLE / "logistic_conf",
-                                    TESTS / "lamps", TESTS / "colorballs2"],
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "folder",
+    [SAMPLE / "blocks2", SAMPLE / "logistic_conf", TESTS / "lamps", TESTS / "colorballs2"],
+    ids=lambda p: p.name,
+)
 def test_the_tracker_equals_brute_force_filtering_along_random_walks(folder):
     ct = _load(folder)
     initial = _brute_force_worlds(ct)
@@ -200,8 +247,11 @@ def test_the_tracker_equals_brute_force_filtering_along_random_walks(folder):
             belief, world, sensed = ct.step(belief, world, action)
             if sensed:
                 ids = [ct.task.fact_id(s.fact) for s in sensed]
-                worlds = {w for w in worlds
-                          if all(bool(w >> i & 1) == s.value for i, s in zip(ids, sensed))}
+                worlds = {
+                    w
+                    for w in worlds
+                    if all(bool(w >> i & 1) == s.value for i, s in zip(ids, sensed))
+                }
             else:
                 worlds = {action.apply(w) for w in worlds}
             assert world in worlds

@@ -24,13 +24,13 @@ def phrases(paragraph: str, opening: str) -> list[str]:
     """``"<opening>a, b and c."`` -> ["a", "b", "c"] (the templates here have no ', ' or
     ' and ')."""
     assert paragraph.startswith(opening) and paragraph.endswith(".")
-    body = paragraph[len(opening):-1]
+    body = paragraph[len(opening) : -1]
     head, _, last = body.rpartition(" and ")
     return head.split(", ") + [last] if head else [last]
 
 
 def declared(objects_paragraph: str) -> dict[str, list[str]]:
-    """"There are 2 rooms: room1 and room2." -> {"rooms": ["room1", "room2"]}."""
+    """ "There are 2 rooms: room1 and room2." -> {"rooms": ["room1", "room2"]}."""
     groups = re.findall(r"There (?:is|are) \d+ ([\w ]+?): (.+?)\.(?: |$)", objects_paragraph)
     return {noun: phrases(f"{names}.", "") for noun, names in groups}
 
@@ -57,22 +57,25 @@ def test_every_object_and_fact_can_be_read_back(name, size):
         problem = s.parse(s.generate(size, seed))
         templates = templates_for(s.domain().name)
         init = [render_fact(f, templates) for f in problem.init]
-        goal = [render_literal(a, positive, templates) for a, positive in
-                goal_literals(problem.goal)]
+        goal = [
+            render_literal(a, positive, templates) for a, positive in goal_literals(problem.goal)
+        ]
         literals = [(f, True) for f in problem.init] + goal_literals(problem.goal)
         meaning = dict(zip(init + goal, literals))
         assert len(meaning) == len(set(literals))  # no two literals read alike
         for text_seed in (0, 7):
-            objects, init_text, goal_text = paragraphs(s.describe(s.generate(size, seed),
-                                                                  text_seed))
+            objects, init_text, goal_text = paragraphs(
+                s.describe(s.generate(size, seed), text_seed)
+            )
             read_init = phrases(init_text, "Initially, ")
             read_goal = phrases(goal_text, "The goal is that ")
             if text_seed == 0:
                 assert (read_init, read_goal) == (init, goal)
             assert (sorted(read_init), sorted(read_goal)) == (sorted(init), sorted(goal))
             names = [n for group in declared(objects).values() for n in group]
-            assert sorted(re.sub(r".*\((\w+)\)$|.* (\w+)$", r"\1\2", n) for n in names) \
-                == sorted(problem.objects)
+            assert sorted(re.sub(r".*\((\w+)\)$|.* (\w+)$", r"\1\2", n) for n in names) == sorted(
+                problem.objects
+            )
 
 
 def test_objects_are_grouped_by_type_with_counts():
@@ -94,8 +97,10 @@ def test_planbench_blocks_are_named_in_the_object_list():
     domain = blocksworld_domain()
     problem = parse_problem(generate_problem(4, 0), domain)
     objects, init, _ = paragraphs(describe_problem(domain, problem))
-    assert objects == ("The problem has 4 objects: the red block (a), the blue block (b), "
-                       "the orange block (c) and the yellow block (d).")
+    assert objects == (
+        "The problem has 4 objects: the red block (a), the blue block (b), "
+        "the orange block (c) and the yellow block (d)."
+    )
     assert "the hand is empty" in init
 
 
@@ -107,8 +112,11 @@ DOMAIN = """(define (domain toy) (:requirements :strips :typing :negative-precon
 
 def toy(goal: str, objects: str = "b1 b2 - box", init: str = "(ready) (on b1 b2)"):
     domain = parse_domain(DOMAIN)
-    problem = parse_problem(f"""(define (problem t) (:domain toy) (:objects {objects})
-        (:init {init}) (:goal {goal}))""", domain)
+    problem = parse_problem(
+        f"""(define (problem t) (:domain toy) (:objects {objects})
+        (:init {init}) (:goal {goal}))""",
+        domain,
+    )
     return domain, problem
 
 
@@ -117,18 +125,23 @@ def test_negative_goals_in_templates_and_generic_wording():
         (:objects room1 room2 - room ball1 - ball left - gripper)
         (:init (at-robby room1) (free left) (at ball1 room1))
         (:goal (and (not (at ball1 room1)) (not (carry ball1 left)) (at-robby room2))))""")
-    assert paragraphs(text)[2] == ("The goal is that ball1 is not in room1, gripper left is "
-                                   "not carrying ball1 and the robot is in room2.")
+    assert paragraphs(text)[2] == (
+        "The goal is that ball1 is not in room1, gripper left is "
+        "not carrying ball1 and the robot is in room2."
+    )
     domain, problem = toy("(and (not (shiny b1)) (not (ready)) (not (on b2 b1)) (shiny b2))")
     assert paragraphs(describe_problem(domain, problem))[2] == (
         "The goal is that b1 is not shiny, ready does not hold, on does not hold for b2 and "
-        "b1 and b2 is shiny.")
+        "b1 and b2 is shiny."
+    )
 
 
 def test_negation_without_is_or_holds():
     mystery = templates_for("mystery-4ops")
-    assert render_literal(Atom("craves", ("a", "b")), False, mystery) == \
-        "it is not the case that object a craves object b"
+    assert (
+        render_literal(Atom("craves", ("a", "b")), False, mystery)
+        == "it is not the case that object a craves object b"
+    )
 
 
 def test_single_goal_atom_empty_goal_and_plural_nouns():
@@ -136,8 +149,9 @@ def test_single_goal_atom_empty_goal_and_plural_nouns():
     objects, init, goal = paragraphs(describe_problem(domain, problem))
     assert objects == "The problem has 1 object. There is 1 box: b1."
     assert init == "Initially, ready holds and on holds for b1 and b1."
-    assert paragraphs(describe_problem(*toy("(ready)", init="")))[1] == \
-        "Initially, nothing is true."
+    assert (
+        paragraphs(describe_problem(*toy("(ready)", init="")))[1] == "Initially, nothing is true."
+    )
     assert goal == "The goal is that b1 is shiny."
     assert paragraphs(describe_problem(*toy("(and)")))[2] == "The goal is empty."
     assert "There are 2 boxes: b1 and b2." in describe_problem(*toy("(and)"))

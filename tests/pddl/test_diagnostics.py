@@ -9,8 +9,15 @@ from __future__ import annotations
 
 import pytest
 
-from planloop.pddl import Diagnostic, PDDLError, load, parse, parse_domain, parse_plan, \
-    parse_problem
+from planloop.pddl import (
+    Diagnostic,
+    PDDLError,
+    load,
+    parse,
+    parse_domain,
+    parse_plan,
+    parse_problem,
+)
 
 DOMAIN = """\
 (define (domain depot)
@@ -225,8 +232,9 @@ def test_undeclared_type_of_an_object():
 
 
 def test_undeclared_parent_type():
-    domain = edit(DOMAIN, "(:types truck crate - object place)",
-                  "(:types truck crate - thing place)")
+    domain = edit(
+        DOMAIN, "(:types truck crate - object place)", "(:types truck crate - thing place)"
+    )
     tolerated(domain, "undeclared type", "'thing'", place=at(domain, "thing"))
 
 
@@ -269,23 +277,31 @@ def test_type_mismatch_in_the_goal_is_an_error_too():
 
 
 def test_second_effect_field_is_an_error():
-    domain = edit(DOMAIN, "  (:action drive", """\
+    domain = edit(
+        DOMAIN,
+        "  (:action drive",
+        """\
   (:action wave
     :parameters ()
     :effect (and)
     :effect (and))
-  (:action drive""")
+  (:action drive""",
+    )
     d = only(diagnostics_of(read_domain, domain), "duplicate", ":effect")
     assert where(d) == at(domain, ":effect (and))")
 
 
 def test_either_parameter_grounds_over_objects_of_both_types():
-    domain = edit(DOMAIN, "  (:action drive", """\
+    domain = edit(
+        DOMAIN,
+        "  (:action drive",
+        """\
   (:action inspect
     :parameters (?x - (either truck crate) ?p - place)
     :precondition (at ?x ?p)
     :effect (and))
-  (:action drive""")
+  (:action drive""",
+    )
     task = load(domain, PROBLEM)
     inspected = {a.args for a in task.actions if a.name == "inspect"}
     assert inspected == {("t1", "home"), ("t1", "away"), ("c1", "home")}
@@ -296,8 +312,9 @@ def test_either_parameter_grounds_over_objects_of_both_types():
 
 
 def test_either_predicate_argument_accepts_both_types():
-    domain = edit(DOMAIN, "(at ?x - object ?p - place)",
-                  "(at ?x - (either truck crate) ?p - place)")
+    domain = edit(
+        DOMAIN, "(at ?x - object ?p - place)", "(at ?x - (either truck crate) ?p - place)"
+    )
     task = load(domain, PROBLEM)
     assert not task.domain.warnings and not task.problem.warnings
     problem = edit(PROBLEM, "(at c1 home)", "(at c1 home) (at away home)")
@@ -322,8 +339,7 @@ def test_duplicate_action():
 
 def test_duplicate_object():
     problem = edit(PROBLEM, "home away - place", "home away - place t1 - truck")
-    tolerated(DOMAIN, "object 't1' is declared twice", problem=problem,
-              place=at(problem, "t1", 2))
+    tolerated(DOMAIN, "object 't1' is declared twice", problem=problem, place=at(problem, "t1", 2))
     problem = edit(PROBLEM, "home away - place", "home away - place t1 - place")
     d = only(diagnostics_of(parse, DOMAIN, problem), "'t1' is declared twice")
     assert where(d) == at(problem, "t1", 2)
@@ -336,8 +352,9 @@ def test_duplicate_type():
 
 def test_duplicate_section():
     problem = edit(PROBLEM, "  (:goal", "  (:init (at t1 away))\n  (:goal")
-    tolerated(DOMAIN, "duplicate section", "':init'", problem=problem,
-              place=at(problem, "(:init", 2))
+    tolerated(
+        DOMAIN, "duplicate section", "':init'", problem=problem, place=at(problem, "(:init", 2)
+    )
     assert parse(DOMAIN, problem)[1].init[-1].args == ("t1", "away")  # read as one
     goals = edit(PROBLEM, "  (:goal", "  (:goal (empty t1))\n  (:goal")
     d = only(diagnostics_of(parse, DOMAIN, goals), "duplicate section", "':goal'")
@@ -389,8 +406,9 @@ def test_text_without_any_define():
 
 
 def test_a_line_naming_no_file_is_text_that_is_not_pddl():
-    d = only(diagnostics_of(read_domain, "no/such/domain.pddl"), "not PDDL",
-             "'no/such/domain.pddl'")
+    d = only(
+        diagnostics_of(read_domain, "no/such/domain.pddl"), "not PDDL", "'no/such/domain.pddl'"
+    )
     assert d.stage == "domain" and where(d) == (1, 1)
     only(diagnostics_of(read_domain, "x" * 400), "not PDDL", "x" * 60 + "...")  # too long
 
@@ -404,8 +422,11 @@ def test_an_unreadable_file_is_a_diagnostic(tmp_path):
 
 # -- prose around the PDDL ----------------------------------------------------------------
 def test_markdown_fence_and_prose_around_the_problem_load_with_warnings():
-    problem = ("Sure! Here is the problem file:\n\n```pddl\n" + PROBLEM
-               + "```\n\nIt moves the crate into the truck. Let me know if it works!\n")
+    problem = (
+        "Sure! Here is the problem file:\n\n```pddl\n"
+        + PROBLEM
+        + "```\n\nIt moves the crate into the truck. Let me know if it works!\n"
+    )
     task = load(DOMAIN, problem)
     assert task.problem.name == "move-one"
     before, after = task.problem.warnings
@@ -430,8 +451,12 @@ def test_a_define_in_a_comment_is_not_the_form():
 # -- what the reader does not support -------------------------------------------------------
 def test_unsupported_requirement_is_named():
     domain = edit(DOMAIN, ":strips :typing", ":strips :typing :durative-actions")
-    tolerated(domain, "unsupported requirement", "':durative-actions'",
-              place=at(domain, ":durative-actions"))
+    tolerated(
+        domain,
+        "unsupported requirement",
+        "':durative-actions'",
+        place=at(domain, ":durative-actions"),
+    )
 
 
 def test_durative_action_section_is_unsupported():
@@ -459,20 +484,23 @@ def test_numeric_effect_is_unsupported():
 
 def test_numeric_precondition_is_unsupported():
     domain = edit(DOMAIN, "  (:action load", "  (:functions (fuel ?t - truck))\n  (:action load")
-    domain = edit(domain, ":precondition (at ?t ?from)",
-                  ":precondition (and (at ?t ?from) (>= (fuel ?t) 1))")
+    domain = edit(
+        domain, ":precondition (at ?t ?from)", ":precondition (and (at ?t ?from) (>= (fuel ?t) 1))"
+    )
     d = only(diagnostics_of(read_domain, domain), "numeric condition", "'>='")
     assert where(d) == at(domain, "(>=")
 
 
 def test_action_costs_are_accepted():
     domain = edit(DOMAIN, ":strips :typing", ":strips :typing :action-costs")
-    domain = edit(domain, "  (:action load",
-                  "  (:functions (total-cost) - number)\n  (:action load")
+    domain = edit(
+        domain, "  (:action load", "  (:functions (total-cost) - number)\n  (:action load"
+    )
     domain = edit(domain, "(not (at ?t ?from))", "(not (at ?t ?from)) (increase (total-cost) 1)")
     problem = edit(PROBLEM, "(empty t1))", "(empty t1) (= (total-cost) 0))")
-    problem = edit(problem, "(:goal (in c1 t1)))",
-                   "(:goal (in c1 t1))\n  (:metric minimize (total-cost)))")
+    problem = edit(
+        problem, "(:goal (in c1 t1)))", "(:goal (in c1 t1))\n  (:metric minimize (total-cost)))"
+    )
     task = load(domain, problem)
     assert "(drive t1 home away)" in {a.text for a in task.actions}
 
@@ -545,12 +573,17 @@ def test_every_error_is_reported_at_once():
 
 # -- plans ----------------------------------------------------------------------------------
 def test_plan_formats_that_are_read():
-    plan = ("; cost = 2 (unit cost)\n1. (load c1 t1 home)\nStep 2: drive(t1, home, away)\n"
-            "\n0.000: (DRIVE T1 AWAY HOME) [1]\n- drive t1 home away\n")
+    plan = (
+        "; cost = 2 (unit cost)\n1. (load c1 t1 home)\nStep 2: drive(t1, home, away)\n"
+        "\n0.000: (DRIVE T1 AWAY HOME) [1]\n- drive t1 home away\n"
+    )
     steps = parse_plan(plan)
     assert [(s.name, s.args, s.line) for s in steps] == [
-        ("load", ("c1", "t1", "home"), 2), ("drive", ("t1", "home", "away"), 3),
-        ("drive", ("t1", "away", "home"), 5), ("drive", ("t1", "home", "away"), 6)]
+        ("load", ("c1", "t1", "home"), 2),
+        ("drive", ("t1", "home", "away"), 3),
+        ("drive", ("t1", "away", "home"), 5),
+        ("drive", ("t1", "home", "away"), 6),
+    ]
 
 
 def test_plan_with_unreadable_lines_names_each_line():

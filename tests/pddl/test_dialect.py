@@ -12,8 +12,9 @@ import pytest
 
 from planloop.pddl import PDDLError, parse, solve
 
-CASES = json.loads((Path(__file__).parents[1] / "data" / "real_model_pddl" / "cases.json")
-                   .read_text())
+CASES = json.loads(
+    (Path(__file__).parents[1] / "data" / "real_model_pddl" / "cases.json").read_text()
+)
 # case -> words of its warning (and of the strict error)
 FORMS = {
     "own_subtype": ("is listed among its own subtypes",),

@@ -92,16 +92,23 @@ def _distinct(args) -> bool:
 
 
 def _make_env(domain: str, operators_as_actions: bool) -> PDDLEnv:
-    env = PDDLEnv(str(DATA / f"{domain}.pddl"), str(DATA / domain),
-                  operators_as_actions=operators_as_actions, dynamic_action_space=True,
-                  raise_error_on_invalid_action=True)
+    env = PDDLEnv(
+        str(DATA / f"{domain}.pddl"),
+        str(DATA / domain),
+        operators_as_actions=operators_as_actions,
+        dynamic_action_space=True,
+        raise_error_on_invalid_action=True,
+    )
     env.fix_problem_index(0)
     return env
 
 
 def _gym_state(state, skip: set[str]) -> set[str]:
-    return {_text(lit.predicate.name, lit.variables) for lit in state.literals
-            if lit.predicate.name not in skip}
+    return {
+        _text(lit.predicate.name, lit.variables)
+        for lit in state.literals
+        if lit.predicate.name not in skip
+    }
 
 
 def _gym_actions(env: PDDLEnv, state) -> dict:
@@ -121,8 +128,9 @@ def _our_state(task, state: int, skip: set[str]) -> set[str]:
 
 
 def _our_actions(task, state: int, operators_as_actions: bool) -> dict:
-    return {a.text: a for a in task.applicable(state)
-            if not operators_as_actions or _distinct(a.args)}
+    return {
+        a.text: a for a in task.applicable(state) if not operators_as_actions or _distinct(a.args)
+    }
 
 
 def _diff(ours: set[str], theirs: set[str]) -> str:
@@ -141,10 +149,13 @@ def _random_walk(domain: str, operators_as_actions: bool, seed: int, steps: int)
         where = f"{domain}, step {step}"
         ours, theirs = _our_state(task, state, skip), _gym_state(gym_state, skip)
         assert ours == theirs, f"{where}: states differ: {_diff(ours, theirs)}"
-        our_actions, gym_actions = _our_actions(task, state, operators_as_actions), \
-            _gym_actions(env, gym_state)
-        assert set(our_actions) == set(gym_actions), \
+        our_actions, gym_actions = (
+            _our_actions(task, state, operators_as_actions),
+            _gym_actions(env, gym_state),
+        )
+        assert set(our_actions) == set(gym_actions), (
             f"{where}: applicable actions differ: {_diff(set(our_actions), set(gym_actions))}"
+        )
         if task.is_goal(state) or not our_actions:
             # Restart by setting the state: env.reset() would rerun PDDLGym's grounder.
             env.set_state(gym_init)
@@ -159,8 +170,9 @@ def _random_walk(domain: str, operators_as_actions: bool, seed: int, steps: int)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("domain, operators_as_actions, seed", CASES,
-                         ids=[case[0] for case in CASES])
+@pytest.mark.parametrize(
+    "domain, operators_as_actions, seed", CASES, ids=[case[0] for case in CASES]
+)
 def test_random_walk_matches_pddlgym(domain, operators_as_actions, seed):
     """Same state and same applicable actions at each of STEPS steps of a random walk."""
     applied = _random_walk(domain, operators_as_actions, seed, STEPS)

@@ -54,9 +54,9 @@ TYPED = """
 
 def gripper(balls, goal, init=""):
     return f"""(define (problem g) (:domain gripper-typed)
-  (:objects rooma roomb - room {' '.join(balls)} - ball left right - gripper)
+  (:objects rooma roomb - room {" ".join(balls)} - ball left right - gripper)
   (:init (at-robby rooma) (free left) (free right) (connected rooma roomb)
-         {' '.join(f'(at {b} rooma)' for b in balls)} {init})
+         {" ".join(f"(at {b} rooma)" for b in balls)} {init})
   (:goal {goal}))"""
 
 
@@ -82,8 +82,9 @@ def renamed(problem: Problem, rng: random.Random) -> Problem:
         rng.shuffle(items)
     if isinstance(goal, And):
         goal = And(tuple(rng.sample(goal.args, len(goal.args))))
-    return Problem(problem.name, problem.domain_name, {mapping[o]: t for o, t in objects},
-                   tuple(init), goal)
+    return Problem(
+        problem.name, problem.domain_name, {mapping[o]: t for o, t in objects}, tuple(init), goal
+    )
 
 
 def maps_onto(result: Equivalence, a: Problem, b: Problem) -> bool:
@@ -94,10 +95,13 @@ def maps_onto(result: Equivalence, a: Problem, b: Problem) -> bool:
     def rename(f):
         return map_formula(f, lambda x: Atom(x.predicate, tuple(m.get(t, t) for t in x.args)))
 
-    return (sorted(m) == sorted(a.objects) and sorted(m.values()) == sorted(b.objects)
-            and all(a.objects[x] == b.objects[y] for x, y in m.items())
-            and {rename(f) for f in a.init} == set(b.init)
-            and set(conjuncts(rename(a.goal))) == set(conjuncts(b.goal)))
+    return (
+        sorted(m) == sorted(a.objects)
+        and sorted(m.values()) == sorted(b.objects)
+        and all(a.objects[x] == b.objects[y] for x, y in m.items())
+        and {rename(f) for f in a.init} == set(b.init)
+        and set(conjuncts(rename(a.goal))) == set(conjuncts(b.goal))
+    )
 
 
 def conjuncts(goal):
@@ -107,8 +111,11 @@ def conjuncts(goal):
 # -- hand-made cases -------------------------------------------------------------------
 def test_renamed_and_reordered_problem_is_equal():
     a = blocks("(ontable a) (on b a) (clear b) (ontable c) (clear c)", "(and (on a c) (on c b))")
-    b = blocks("(clear z) (on y x) (ontable z) (clear y) (ontable x)", "(and (on z y) (on x z))",
-               objects="z y x")
+    b = blocks(
+        "(clear z) (on y x) (ontable z) (clear y) (ontable x)",
+        "(and (on z y) (on x z))",
+        objects="z y x",
+    )
     result = equivalent(BLOCKSWORLD, a, b)
     assert result and result.equal and result.init_equal and result.goal_equal
     assert result.goal_equivalent and result.reason == ""
@@ -127,8 +134,10 @@ def test_one_init_atom_differs_and_is_quoted():
     result = equivalent(BLOCKSWORLD, a, b)
     assert not result and not result.init_equal and result.mapping == {}
     assert result.goal_equal
-    assert result.reason == ("(clear c) of a's init has no counterpart in b's init (under the "
-                             "best renaming found it would be (clear z))")
+    assert result.reason == (
+        "(clear c) of a's init has no counterpart in b's init (under the "
+        "best renaming found it would be (clear z))"
+    )
 
 
 def test_swapped_goal_arguments_differ():
@@ -144,20 +153,27 @@ def test_a_renaming_must_keep_types():
       (:predicates (in ?x - object ?y - object)))"""
 
     def problem(objects, init):
-        return (f"(define (problem p) (:domain kinds) (:objects {objects}) (:init {init}) "
-                "(:goal (and)))")
+        return (
+            f"(define (problem p) (:domain kinds) (:objects {objects}) (:init {init}) "
+            "(:goal (and)))"
+        )
 
-    same = equivalent(domain, problem("x - ball y - box", "(in x y)"),
-                      problem("y - ball x - box", "(in y x)"))
+    same = equivalent(
+        domain, problem("x - ball y - box", "(in x y)"), problem("y - ball x - box", "(in y x)")
+    )
     assert same.mapping == {"x": "y", "y": "x"}
-    swapped = equivalent(domain, problem("x - ball y - box", "(in x y)"),
-                         problem("x - ball y - box", "(in y x)"))
+    swapped = equivalent(
+        domain, problem("x - ball y - box", "(in x y)"), problem("x - ball y - box", "(in y x)")
+    )
     assert not swapped and "(in x y) of a's init" in swapped.reason
 
 
 def test_extra_object_is_reported_with_its_type():
-    result = equivalent(BLOCKSWORLD, blocks("(ontable a) (clear a)", "(clear a)", "a b"),
-                        blocks("(ontable a) (clear a)", "(clear a)", "a b c"))
+    result = equivalent(
+        BLOCKSWORLD,
+        blocks("(ontable a) (clear a)", "(clear a)", "a b"),
+        blocks("(ontable a) (clear a)", "(clear a)", "a b c"),
+    )
     assert not result
     assert result.reason == "different numbers of objects of type 'object': 2 in a, 3 in b"
 
@@ -171,8 +187,11 @@ def test_domain_name_mismatch():
 
 def test_static_goal_atom_true_in_init_is_equivalent_not_equal():
     balls = ["b1", "b2"]
-    result = equivalent(GRIPPER, gripper(balls, "(and (at b1 roomb) (connected rooma roomb))"),
-                        gripper(balls, "(at b2 roomb)"))
+    result = equivalent(
+        GRIPPER,
+        gripper(balls, "(and (at b1 roomb) (connected rooma roomb))"),
+        gripper(balls, "(at b2 roomb)"),
+    )
     assert not result and result.init_equal and not result.goal_equal
     assert result.goal_equivalent
     assert "(connected rooma roomb) of a's goal has no counterpart" in result.reason
@@ -181,31 +200,42 @@ def test_static_goal_atom_true_in_init_is_equivalent_not_equal():
 
 def test_static_goal_atom_false_in_init_makes_goals_differ():
     balls = ["b1"]
-    result = equivalent(GRIPPER, gripper(balls, "(and (at b1 roomb) (connected roomb rooma))"),
-                        gripper(balls, "(at b1 roomb)"))
+    result = equivalent(
+        GRIPPER,
+        gripper(balls, "(and (at b1 roomb) (connected roomb rooma))"),
+        gripper(balls, "(at b1 roomb)"),
+    )
     assert result.init_equal and not result.goal_equivalent
 
 
 def test_absorbed_disjunct_is_equivalent_by_truth_table():
     balls = ["b1", "b2"]
-    result = equivalent(GRIPPER,
-                        gripper(balls, "(or (at b1 roomb) (and (at b1 roomb) (at b2 roomb)))"),
-                        gripper(balls, "(at b2 roomb)"))
+    result = equivalent(
+        GRIPPER,
+        gripper(balls, "(or (at b1 roomb) (and (at b1 roomb) (at b2 roomb)))"),
+        gripper(balls, "(at b2 roomb)"),
+    )
     assert not result and result.goal_equivalent
     assert result.mapping["b1"] == "b2"
 
 
 def test_quantified_goal_is_expanded_over_the_objects():
     balls = ["b1", "b2"]
-    result = equivalent(GRIPPER, gripper(balls, "(exists (?b - ball) (at ?b roomb))"),
-                        gripper(balls, "(or (at b2 roomb) (at b1 roomb))"))
+    result = equivalent(
+        GRIPPER,
+        gripper(balls, "(exists (?b - ball) (at ?b roomb))"),
+        gripper(balls, "(or (at b2 roomb) (at b1 roomb))"),
+    )
     assert result.goal_equivalent and not result.goal_equal
 
 
 def test_duplicate_and_nested_goal_atoms_are_equal():
     init = "(ontable a) (clear a) (ontable b) (clear b) (ontable c) (clear c)"
-    result = equivalent(BLOCKSWORLD, blocks(init, "(and (on a b) (and (on b c)) (on a b))"),
-                        blocks(init, "(and (on b c) (on a b))"))
+    result = equivalent(
+        BLOCKSWORLD,
+        blocks(init, "(and (on a b) (and (on b c)) (on a b))"),
+        blocks(init, "(and (on b c) (on a b))"),
+    )
     assert result.equal
 
 
@@ -221,6 +251,7 @@ def test_many_interchangeable_objects():
     balls = [f"ball{i}" for i in range(30)]
     others = [f"x{i}" for i in range(30)]
     random.Random(0).shuffle(others)
+
     def goal(names):
         return "(and " + " ".join(f"(at {b} roomb)" for b in names) + ")"
 
@@ -254,24 +285,45 @@ def typed_problems(draw) -> Problem:
     nodes = [f"v{i}" for i in range(draw(st.integers(1, 5)))]
     items = [f"i{i}" for i in range(draw(st.integers(1, 6)))]
     terms = {"node": nodes + ["hub"], "item": items}
-    shapes = [("mark", ("item",)), ("link", ("node", "node")), ("holds", ("node", "item")),
-              ("pair", ("item", "item")), ("ready", ())]
+    shapes = [
+        ("mark", ("item",)),
+        ("link", ("node", "node")),
+        ("holds", ("node", "item")),
+        ("pair", ("item", "item")),
+        ("ready", ()),
+    ]
 
     def atoms():
-        return st.sampled_from(shapes).flatmap(lambda shape: st.tuples(
-            *(st.sampled_from(terms[t]) for t in shape[1])).map(lambda args: Atom(shape[0], args)))
+        return st.sampled_from(shapes).flatmap(
+            lambda shape: st.tuples(*(st.sampled_from(terms[t]) for t in shape[1])).map(
+                lambda args: Atom(shape[0], args)
+            )
+        )
 
     init = draw(st.lists(atoms(), min_size=1, max_size=25, unique=True))
-    goal = draw(st.lists(st.tuples(st.booleans(), atoms()), min_size=1, max_size=6,
-                         unique_by=lambda literal: literal[1]))
+    goal = draw(
+        st.lists(
+            st.tuples(st.booleans(), atoms()),
+            min_size=1,
+            max_size=6,
+            unique_by=lambda literal: literal[1],
+        )
+    )
     objects = {**dict.fromkeys(nodes, "node"), **dict.fromkeys(items, "item")}
-    return Problem("p", "typed-random", objects, tuple(init),
-                   And(tuple(atom if positive else Not(atom) for positive, atom in goal)))
+    return Problem(
+        "p",
+        "typed-random",
+        objects,
+        tuple(init),
+        And(tuple(atom if positive else Not(atom) for positive, atom in goal)),
+    )
 
 
 def problems():
-    return st.one_of(st.tuples(st.just(BW), blocksworld_problems()),
-                     st.tuples(st.just(RANDOM_DOMAIN), typed_problems()))
+    return st.one_of(
+        st.tuples(st.just(BW), blocksworld_problems()),
+        st.tuples(st.just(RANDOM_DOMAIN), typed_problems()),
+    )
 
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -293,8 +345,11 @@ def test_removing_or_altering_one_init_atom_breaks_equality(case, rng, data):
     b = renamed(a, rng)
     index = data.draw(st.integers(0, len(b.init) - 1))
     fact = b.init[index]
-    others = [p for p, d in domain.predicates.items()
-              if p != fact.predicate and len(d.params) == len(fact.args)]
+    others = [
+        p
+        for p, d in domain.predicates.items()
+        if p != fact.predicate and len(d.params) == len(fact.args)
+    ]
     init = list(b.init)
     if others and data.draw(st.booleans()):
         init[index] = Atom(data.draw(st.sampled_from(others)), fact.args)

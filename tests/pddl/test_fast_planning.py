@@ -7,23 +7,34 @@ from pathlib import Path
 
 import gymnasium as gym
 import pytest
+from adl_domain import DOMAIN as ADL_DOMAIN
+from adl_domain import PROBLEM as ADL_PROBLEM
 
 import planloop  # noqa: F401  (registers the environments)
 from planloop.envs.blocksworld import generate_problem
 from planloop.pddl import (
-    Atom, Limits, PlanCache, RelaxedTask, ground, load, parse, planners, solve, validate,
+    Atom,
+    Limits,
+    PlanCache,
+    RelaxedTask,
+    ground,
+    load,
+    parse,
+    planners,
+    solve,
+    validate,
 )
 from planloop.pddl.search import SearchTimeout, greedy_best_first
 
-from adl_domain import DOMAIN as ADL_DOMAIN, PROBLEM as ADL_PROBLEM
 from conftest import DATA, IPC, PLANBENCH
 
 BW_DOMAIN = PLANBENCH / "blocksworld" / "generated_domain.pddl"
 ALFWORLD_GAMES = sorted((DATA / "alfworld" / "games").glob("*/game.tw-pddl"))
 
 
-def three_blocks(goal: str, init: str = "(on a b) (ontable b) (ontable c) (clear a) (clear c) "
-                                           "(handempty)") -> str:
+def three_blocks(
+    goal: str, init: str = "(on a b) (ontable b) (ontable c) (clear a) (clear c) (handempty)"
+) -> str:
     return f"""(define (problem three) (:domain blocksworld-4ops) (:objects a b c)
       (:init {init}) (:goal {goal}))"""
 
@@ -34,6 +45,7 @@ def texts(plan) -> set[str]:
 
 # -- heuristics -------------------------------------------------------------------------
 
+
 def test_h_add_counts_shared_steps_twice_and_h_ff_once():
     """From a-on-b, with b and c on the table: (on b c) needs unstack a b (cost 1, for
     clear b), pick-up b (2), stack b c (3); (ontable a) needs unstack a b (1), put-down a
@@ -43,7 +55,11 @@ def test_h_add_counts_shared_steps_twice_and_h_ff_once():
     assert relaxed.h_add(task.init) == 5
     assert relaxed.h_ff(task.init) == 4
     assert texts(relaxed.relaxed_plan(task.init)) == {
-        "(unstack a b)", "(put-down a)", "(pick-up b)", "(stack b c)"}
+        "(unstack a b)",
+        "(put-down a)",
+        "(pick-up b)",
+        "(stack b c)",
+    }
 
 
 def test_heuristics_are_zero_at_a_goal_state_and_follow_the_state():
@@ -90,8 +106,10 @@ def test_relaxation_of_negative_conditions_disjunctions_and_conditional_effects(
 
 # -- greedy best-first search -------------------------------------------------------------
 
-@pytest.mark.parametrize("problem", sorted((IPC / "instances").glob("*.pddl"))[:5],
-                         ids=lambda p: p.stem)
+
+@pytest.mark.parametrize(
+    "problem", sorted((IPC / "instances").glob("*.pddl"))[:5], ids=lambda p: p.stem
+)
 def test_gbfs_plans_validate(problem):
     task = load(IPC / "domain.pddl", problem)
     plan = greedy_best_first(task, timeout=60)
@@ -119,6 +137,7 @@ def test_gbfs_timeout():
 
 # -- auto agrees with Fast Downward ----------------------------------------------------------
 
+
 def coin_world(locations: int) -> tuple[str, str]:
     env = gym.make("CoinCollector-v0", num_locations=locations, include_doors=True)
     env.reset(seed=locations)
@@ -134,16 +153,25 @@ def alfworld_world(game: Path) -> tuple[str, str]:
 UNSOLVABLE_BW = three_blocks("(and (on a b) (on b a))")
 STUCK_BW = three_blocks("(on a b)", "(ontable a) (ontable b) (clear a) (clear b)")
 CASES = (
-    [(f"ipc-{p.stem}", lambda p=p: (IPC / "domain.pddl", p))
-     for p in sorted((IPC / "instances").glob("*.pddl"))]
-    + [(f"planbench-{p.parent.parent.name}-{p.parent.name}-{p.stem}",
-        lambda p=p: (p.parent.parent / "generated_domain.pddl", p))
-       for p in sorted(PLANBENCH.glob("*/generated_basic*/*.pddl"))]
+    [
+        (f"ipc-{p.stem}", lambda p=p: (IPC / "domain.pddl", p))
+        for p in sorted((IPC / "instances").glob("*.pddl"))
+    ]
+    + [
+        (
+            f"planbench-{p.parent.parent.name}-{p.parent.name}-{p.stem}",
+            lambda p=p: (p.parent.parent / "generated_domain.pddl", p),
+        )
+        for p in sorted(PLANBENCH.glob("*/generated_basic*/*.pddl"))
+    ]
     + [(f"coin-{n}", lambda n=n: coin_world(n)) for n in range(3, 12)]
     + [(f"alfworld-{g.parent.name}", lambda g=g: alfworld_world(g)) for g in ALFWORLD_GAMES]
-    + [("adl", lambda: (ADL_DOMAIN, ADL_PROBLEM)),
-       ("unsolvable", lambda: (BW_DOMAIN, UNSOLVABLE_BW)),
-       ("stuck", lambda: (BW_DOMAIN, STUCK_BW))])
+    + [
+        ("adl", lambda: (ADL_DOMAIN, ADL_PROBLEM)),
+        ("unsolvable", lambda: (BW_DOMAIN, UNSOLVABLE_BW)),
+        ("stuck", lambda: (BW_DOMAIN, STUCK_BW)),
+    ]
+)
 
 
 @pytest.mark.slow
@@ -198,8 +226,9 @@ def test_auto_falls_back_when_its_search_runs_out_of_budget(monkeypatch):
 
 
 def test_auto_honours_its_timeout():
-    result = solve(IPC / "domain.pddl", generate_problem(18, seed=0, style="ipc"), planner="auto",
-                   timeout=0.05)
+    result = solve(
+        IPC / "domain.pddl", generate_problem(18, seed=0, style="ipc"), planner="auto", timeout=0.05
+    )
     assert result.status == "timeout" and result.planner == "auto/gbfs"
 
 
@@ -210,6 +239,7 @@ def test_auto_reports_bad_input_like_every_planner():
 
 # -- the plan cache ----------------------------------------------------------------------------
 
+
 @pytest.fixture
 def calls(monkeypatch):
     """The (problem, planner) of every solve the cache runs."""
@@ -219,6 +249,7 @@ def calls(monkeypatch):
     def counting(domain, problem, planner="lama-first", *args, **kwargs):
         seen.append((problem, planner))
         return real(domain, problem, planner, *args, **kwargs)
+
     monkeypatch.setattr(planners, "solve", counting)
     return seen
 
@@ -226,8 +257,9 @@ def calls(monkeypatch):
 def test_cache_hit_returns_the_stored_result_without_solving(calls):
     cache = PlanCache()
     first = cache.solve(BW_DOMAIN, three_blocks("(on b c)"), planner="auto")
-    again = cache.solve(BW_DOMAIN.read_text(), three_blocks("(on b c)"), planner="auto",
-                        timeout=5)  # the same text, given once as a path
+    again = cache.solve(
+        BW_DOMAIN.read_text(), three_blocks("(on b c)"), planner="auto", timeout=5
+    )  # the same text, given once as a path
     assert first.solved and again is first
     assert len(calls) == 1 and (cache.hits, cache.misses) == (1, 1)
 
@@ -237,8 +269,7 @@ def test_cache_keys_on_problem_planner_and_limits(calls):
     cache.solve(BW_DOMAIN, three_blocks("(on b c)"), planner="auto")
     cache.solve(BW_DOMAIN, three_blocks("(on c b)"), planner="auto")
     cache.solve(BW_DOMAIN, three_blocks("(on b c)"), planner="bfs")
-    cache.solve(BW_DOMAIN, three_blocks("(on b c)"), planner="auto",
-                limits=Limits(max_objects=10))
+    cache.solve(BW_DOMAIN, three_blocks("(on b c)"), planner="auto", limits=Limits(max_objects=10))
     assert len(calls) == 4 and len(cache) == 4
 
 
@@ -248,8 +279,9 @@ def test_cache_stores_unsolvable_but_not_timeouts_or_bad_input(calls):
         assert cache.solve(BW_DOMAIN, UNSOLVABLE_BW, planner="auto").status == "unsolvable"
     hard = generate_problem(40, seed=3, style="ipc")
     for _ in range(2):
-        assert cache.solve(IPC / "domain.pddl", hard, planner="bfs", timeout=0.2).status == \
-            "timeout"
+        assert (
+            cache.solve(IPC / "domain.pddl", hard, planner="bfs", timeout=0.2).status == "timeout"
+        )
         assert cache.solve(BW_DOMAIN, "(define", planner="auto").status == "invalid_input"
     assert len(calls) == 5 and len(cache) == 1
 
@@ -271,6 +303,7 @@ def test_cache_is_thread_safe(calls):
     def work():
         for problem in problems * 5:
             results.append((problem, cache.solve(BW_DOMAIN, problem, planner="auto")))
+
     threads = [threading.Thread(target=work) for _ in range(6)]
     for thread in threads:
         thread.start()
@@ -289,15 +322,19 @@ def test_cache_rejects_a_size_below_one():
 
 # -- reusing a task's ground actions ------------------------------------------------------------
 
+
 def test_a_problem_with_the_same_objects_and_static_facts_reuses_the_ground_actions():
     first = load(BW_DOMAIN, three_blocks("(on b c)"))
-    text = three_blocks("(and (on a b) (on b c))",
-                        "(on c a) (ontable a) (ontable b) (clear b) (clear c) (handempty)")
+    text = three_blocks(
+        "(and (on a b) (on b c))",
+        "(on c a) (ontable a) (ontable b) (clear b) (clear c) (handempty)",
+    )
     again, fresh = first.with_problem(parse(BW_DOMAIN, text)[1]), load(BW_DOMAIN, text)
     assert again is not None and again._grounded is first._grounded
     assert set(map(str, again.atoms(again.init))) == set(map(str, fresh.atoms(fresh.init)))
-    assert [a.text for a in again.applicable(again.init)] == \
-        [a.text for a in fresh.applicable(fresh.init)]
+    assert [a.text for a in again.applicable(again.init)] == [
+        a.text for a in fresh.applicable(fresh.init)
+    ]
     plan = [a.text for a in greedy_best_first(again)]
     assert validate(fresh, plan).valid and validate(again, plan).valid
 
@@ -307,8 +344,9 @@ def test_other_objects_or_static_facts_need_grounding_again():
     other = parse(IPC / "domain.pddl", IPC / "instances" / "instance-2.pddl")[1]
     assert task.with_problem(other) is None  # other blocks
     domain, problem = parse(ADL_DOMAIN, ADL_PROBLEM)
-    fewer_roads = replace(problem, init=tuple(f for f in problem.init
-                                              if f != Atom("road", ("home", "shop"))))
+    fewer_roads = replace(
+        problem, init=tuple(f for f in problem.init if f != Atom("road", ("home", "shop")))
+    )
     assert ground(domain, problem).with_problem(fewer_roads) is None
 
 

@@ -85,9 +85,26 @@ PROSE = [
     "(Sorry, I made a mistake earlier.)",
     "Let me know if you need anything else!",
 ]
-UNICODE = ["\u00a0", "\u200b", "\u2028", "\ufeff", "\u201c", "\u201d", "\u2014", "\u2192",
-           "\u0130", "\ufb00", "\u00e9", "\U0001f642", "\x00", "\r", "\t", "\u00ad", "\uff08",
-           "\uff09"]
+UNICODE = [
+    "\u00a0",
+    "\u200b",
+    "\u2028",
+    "\ufeff",
+    "\u201c",
+    "\u201d",
+    "\u2014",
+    "\u2192",
+    "\u0130",
+    "\ufb00",
+    "\u00e9",
+    "\U0001f642",
+    "\x00",
+    "\r",
+    "\t",
+    "\u00ad",
+    "\uff08",
+    "\uff09",
+]
 
 
 # -- mutations: (draw, text) -> text ----------------------------------------------------
@@ -101,7 +118,7 @@ def _pick(draw, matches):
 
 def delete_paren(draw, text):
     found = _pick(draw, [m.start() for m in re.finditer(r"[()]", text)])
-    return text if found is None else text[:found] + text[found + 1:]
+    return text if found is None else text[:found] + text[found + 1 :]
 
 
 def insert_paren(draw, text):
@@ -111,7 +128,7 @@ def insert_paren(draw, text):
 
 def delete_token(draw, text):
     m = _pick(draw, list(_TOKEN.finditer(text)))
-    return text if m is None else text[:m.start()] + text[m.end():]
+    return text if m is None else text[: m.start()] + text[m.end() :]
 
 
 def duplicate_line(draw, text):
@@ -132,7 +149,7 @@ def rename_identifier(draw, text):
         return text
     new = draw(_NEW_NAME)
     if draw(st.booleans()):  # one occurrence: the name no longer matches its declaration
-        return text[:m.start()] + new + text[m.end():]
+        return text[: m.start()] + new + text[m.end() :]
     pattern = r"(?<![^\s()])" + re.escape(m.group()) + r"(?![^\s()])"
     return re.sub(pattern, lambda _: new, text)  # every occurrence
 
@@ -144,12 +161,11 @@ def swap_tokens(draw, text):
     i = draw(st.integers(0, len(tokens) - 2))
     j = draw(st.integers(i + 1, len(tokens) - 1))
     a, b = tokens[i], tokens[j]
-    return (text[:a.start()] + b.group() + text[a.end():b.start()] + a.group()
-            + text[b.end():])
+    return text[: a.start()] + b.group() + text[a.end() : b.start()] + a.group() + text[b.end() :]
 
 
 def truncate(draw, text):
-    return text[:_pos(draw, text)]
+    return text[: _pos(draw, text)]
 
 
 def insert_prose(draw, text):
@@ -171,7 +187,7 @@ def change_arity(draw, text):
         del words[draw(st.integers(1, len(words) - 1))]
     else:
         words.append(draw(st.sampled_from(words[1:] or ["extra"]) | st.just("?extra")))
-    return text[:m.start()] + "(" + " ".join(words) + ")" + text[m.end():]
+    return text[: m.start()] + "(" + " ".join(words) + ")" + text[m.end() :]
 
 
 def change_case(draw, text):
@@ -194,9 +210,20 @@ def insert_unicode(draw, text):
     return text[:pos] + junk + text[pos:]
 
 
-MUTATIONS = [delete_paren, insert_paren, delete_token, duplicate_line, rename_identifier,
-             swap_tokens, truncate, insert_prose, change_arity, change_case, insert_comma,
-             insert_unicode]
+MUTATIONS = [
+    delete_paren,
+    insert_paren,
+    delete_token,
+    duplicate_line,
+    rename_identifier,
+    swap_tokens,
+    truncate,
+    insert_prose,
+    change_arity,
+    change_case,
+    insert_comma,
+    insert_unicode,
+]
 
 
 @st.composite
@@ -251,8 +278,13 @@ def check_load(domain: str, problem: str) -> None:
         assert d.severity == "warning", d
 
 
-FUZZ = settings(max_examples=60, derandomize=True, database=None, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(
+    max_examples=60,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 @pytest.mark.parametrize("domain, problem", CORPUS, ids=["blocksworld", "courier"])
@@ -279,11 +311,36 @@ def test_mutated_pddl_gives_task_or_diagnostics(pair):
     check_load(*pair)
 
 
-_PDDLISH = st.lists(st.sampled_from(list("()?-:;, \n\tabcdefxyz=0123456789") + [
-    "define ", "domain ", "problem ", ":action ", ":parameters ", ":precondition ",
-    ":effect ", ":predicates ", ":types ", ":objects ", ":init ", ":goal ", ":domain ",
-    "and ", "not ", "or ", "either ", "forall ", "exists ", "when ", "imply ", "object ",
-]), max_size=80).map("".join)
+_PDDLISH = st.lists(
+    st.sampled_from(
+        list("()?-:;, \n\tabcdefxyz=0123456789")
+        + [
+            "define ",
+            "domain ",
+            "problem ",
+            ":action ",
+            ":parameters ",
+            ":precondition ",
+            ":effect ",
+            ":predicates ",
+            ":types ",
+            ":objects ",
+            ":init ",
+            ":goal ",
+            ":domain ",
+            "and ",
+            "not ",
+            "or ",
+            "either ",
+            "forall ",
+            "exists ",
+            "when ",
+            "imply ",
+            "object ",
+        ]
+    ),
+    max_size=80,
+).map("".join)
 
 
 @settings(FUZZ, max_examples=200)

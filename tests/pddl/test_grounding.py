@@ -2,11 +2,10 @@
 equality, negative preconditions, quantifiers, conditional effects, action costs."""
 
 import pytest
-
-from planloop.pddl import ActionLookupError, Atom, load, parse, validate
-from planloop.envs.blocksworld import generate_problem
-
 from adl_domain import DOMAIN, PROBLEM
+
+from planloop.envs.blocksworld import generate_problem
+from planloop.pddl import ActionLookupError, Atom, load, parse, validate
 
 
 @pytest.fixture
@@ -57,9 +56,16 @@ def test_negated_existential_precondition(task):
 
 
 def test_full_plan_is_valid(task):
-    plan = ["(load p1 t1 home)", "(drive t1 home shop)", "(drive t1 shop depot)",
-            "(unload-all t1 depot)", "(drive t1 depot shop)", "(load p2 t1 shop)",
-            "(drive t1 shop depot)", "(unload-all t1 depot)"]
+    plan = [
+        "(load p1 t1 home)",
+        "(drive t1 home shop)",
+        "(drive t1 shop depot)",
+        "(unload-all t1 depot)",
+        "(drive t1 depot shop)",
+        "(load p2 t1 shop)",
+        "(drive t1 shop depot)",
+        "(unload-all t1 depot)",
+    ]
     report = validate(task, plan)
     assert report.valid, report.advice
     assert not validate(task, plan[:-1]).valid
@@ -71,8 +77,10 @@ def test_universal_precondition(task):
     state = task.init | (1 << task.fact_id(Atom("pkg-at", ("p1", "depot"))))
     assert not alarm.applicable(state)
     # (imply a b) is (or (not a) b): either repair is offered
-    assert [str(u) for u in task.unmet(state, alarm)] == ["(not (pkg-at p1 depot))",
-                                                          "(delivered p1)"]
+    assert [str(u) for u in task.unmet(state, alarm)] == [
+        "(not (pkg-at p1 depot))",
+        "(delivered p1)",
+    ]
 
 
 def test_action_costs_do_not_change_applicability():
@@ -102,8 +110,10 @@ def test_statically_impossible_action_is_explained(task):
 
 def test_goal_test_and_missing_goal_facts(task):
     assert not task.is_goal(task.init)
-    assert sorted(str(u) for u in task.unmet_goal(task.init)) == ["(delivered p1)",
-                                                                   "(delivered p2)"]
+    assert sorted(str(u) for u in task.unmet_goal(task.init)) == [
+        "(delivered p1)",
+        "(delivered p2)",
+    ]
 
 
 def test_fifty_block_ipc_problem_grounds_every_action(data_dir):

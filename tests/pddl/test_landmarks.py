@@ -60,8 +60,7 @@ def test_every_landmark_holds_somewhere_on_an_optimal_plan(instance):
 
 
 def test_a_fact_with_alternative_achievers_is_not_a_landmark():
-    task = load(CHOICE_DOMAIN, "(define (problem c) (:domain choice) (:init (start)) "
-                               "(:goal (g)))")
+    task = load(CHOICE_DOMAIN, "(define (problem c) (:domain choice) (:init (start)) (:goal (g)))")
     # (ready) is shared by both achievers of (g); (p) and (q) are alternatives. (r) is a
     # landmark too, but two steps behind a disjunction: backchaining does not find it.
     # (start) is static, so grounding leaves it out of every precondition.
@@ -69,12 +68,10 @@ def test_a_fact_with_alternative_achievers_is_not_a_landmark():
 
 
 def test_landmarks_from_a_later_state_and_of_an_unreachable_goal():
-    task = load(CHOICE_DOMAIN, "(define (problem c) (:domain choice) (:init (start)) "
-                               "(:goal (g)))")
+    task = load(CHOICE_DOMAIN, "(define (problem c) (:domain choice) (:init (start)) (:goal (g)))")
     ready = task.init | 1 << task.fact_id(Atom("ready"))
     assert _names(task, fact_landmarks(task, ready)) == ["(ready)", "(g)"]  # true: kept
-    stuck = load(CHOICE_DOMAIN, "(define (problem c) (:domain choice) (:init (r)) "
-                                "(:goal (g)))")
+    stuck = load(CHOICE_DOMAIN, "(define (problem c) (:domain choice) (:init (r)) (:goal (g)))")
     assert fact_landmarks(stuck) == []
     level, usable = relaxed_levels(stuck, stuck.init)
     assert stuck.fact_id(Atom("p")) in level and stuck.fact_id(Atom("g")) not in level

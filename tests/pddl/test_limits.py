@@ -78,6 +78,7 @@ def test_grounding_stops_at_its_check():
         calls.append(1)
         if len(calls) == 3:
             raise SearchTimeout()
+
     domain, problem = parse(forall_domain(5), PROBLEM)
     with pytest.raises(SearchTimeout):
         ground(domain, problem, Limits(max_expansion=10**12), check)
@@ -87,8 +88,7 @@ def test_grounding_stops_at_its_check():
 def test_action_parameters_tried_count_against_the_limit():
     message = refused("max_expansion", load, MANY, MANY_PROBLEM)
     assert "grounding action 'a' expands" in message
-    assert solve(MANY, MANY_PROBLEM, planner="auto", timeout=3).status in ("timeout",
-                                                                           "unsolvable")
+    assert solve(MANY, MANY_PROBLEM, planner="auto", timeout=3).status in ("timeout", "unsolvable")
 
 
 @pytest.mark.slow
@@ -102,10 +102,11 @@ def test_a_deep_when_nesting_is_solved():
     effect = "(g)"
     for i in reversed(range(depth)):
         effect = f"(when (c{i}) {effect})"
-    setters = " ".join(f"(:action m{i} :parameters () :precondition () :effect (c{i}))"
-                       for i in range(depth))
+    setters = " ".join(
+        f"(:action m{i} :parameters () :precondition () :effect (c{i}))" for i in range(depth)
+    )
     domain = f"""(define (domain w) (:requirements :adl)
-      (:predicates {' '.join(f'(c{i})' for i in range(depth))} (g))
+      (:predicates {" ".join(f"(c{i})" for i in range(depth))} (g))
       (:action a :parameters () :precondition () :effect {effect}) {setters})"""
     problem = "(define (problem w1) (:domain w) (:init) (:goal (g)))"
     assert solve(domain, problem, planner="auto", timeout=60).solved
@@ -121,8 +122,9 @@ def test_an_8000_type_chain_is_refused_by_its_depth():
 
 def test_an_8000_type_chain_is_read_and_solved_with_the_limit_raised():
     limits = Limits(max_type_depth=10_000)
-    assert solve(chain_domain(8000), chain_problem(8000), planner="auto", timeout=30,
-                 limits=limits).solved
+    assert solve(
+        chain_domain(8000), chain_problem(8000), planner="auto", timeout=30, limits=limits
+    ).solved
 
 
 def test_too_many_types_are_refused():

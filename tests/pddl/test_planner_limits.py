@@ -70,17 +70,21 @@ def test_a_timeout_leaves_nothing_behind(tmp):
 
 
 @needs_proc
-@pytest.mark.parametrize("blocks, megabytes, code", [
-    (100, 60, 20),  # the translator's own out-of-memory exit
-    (4, 20, 1),     # too little memory for the translator to reach its handler
-])
+@pytest.mark.parametrize(
+    "blocks, megabytes, code",
+    [
+        (100, 60, 20),  # the translator's own out-of-memory exit
+        (4, 20, 1),  # too little memory for the translator to reach its handler
+    ],
+)
 def test_out_of_memory_leaves_nothing_behind(tmp, blocks, megabytes, code):
     problem = generate_problem(blocks, seed=3, style="ipc")
     result = solve(DOMAIN, problem, planner="lama-first", timeout=30, memory_limit_mb=megabytes)
     assert (result.status, result.exit_code) == ("out_of_memory", code), result.message
     assert_clean(tmp)
-    assert solve(DOMAIN, generate_problem(4, seed=3, style="ipc"),
-                 planner="lama-first").solved  # the limit bound that call only
+    assert solve(
+        DOMAIN, generate_problem(4, seed=3, style="ipc"), planner="lama-first"
+    ).solved  # the limit bound that call only
 
 
 @pytest.mark.slow
@@ -89,13 +93,17 @@ def test_out_of_memory_leaves_nothing_behind(tmp, blocks, megabytes, code):
 def test_a_killed_caller_takes_its_planner_along(tmp, stage, blocks):
     problem = tmp / "problem.pddl"
     problem.write_text(generate_problem(blocks, seed=3, style="ipc"))
-    code = (f"from planloop.pddl import solve; solve({str(DOMAIN)!r}, {str(problem)!r}, "
-            f"planner='astar(lmcut())', timeout=120)")
+    code = (
+        f"from planloop.pddl import solve; solve({str(DOMAIN)!r}, {str(problem)!r}, "
+        f"planner='astar(lmcut())', timeout=120)"
+    )
     caller = subprocess.Popen([sys.executable, "-c", code], env=dict(os.environ, TMPDIR=str(tmp)))
     try:
+
         def running() -> bool:
             names = [name_of(pid) for pid in planners_in(tmp)]
             return ("downward" in names) == (stage == "search") and any(names)
+
         assert wait_for(running, 60), f"no {stage} started"
         planners = planners_in(tmp)
     finally:

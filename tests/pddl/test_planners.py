@@ -1,6 +1,7 @@
 """solve(): Fast Downward and the built-in searches, every status, clean temp files."""
 
 import tempfile
+
 import pytest
 
 from planloop.envs.blocksworld import generate_problem
@@ -14,10 +15,15 @@ SAMPLE = sorted((PLANBENCH / "blocksworld" / "generated_basic").glob("*.pddl"))
 MYSTERY_SAMPLE = sorted((PLANBENCH / "mystery" / "generated_basic").glob("*.pddl"))
 
 
-@pytest.mark.parametrize("domain,problem",
-                         [(BW_DOMAIN, p) for p in SAMPLE] + [(MYSTERY_DOMAIN, p)
-                                                             for p in MYSTERY_SAMPLE],
-                         ids=lambda p: f"{p.parent.parent.name}-{p.stem}" if p.suffix == ".pddl" and "basic" in p.parent.name else p.stem)
+@pytest.mark.parametrize(
+    "domain,problem",
+    [(BW_DOMAIN, p) for p in SAMPLE] + [(MYSTERY_DOMAIN, p) for p in MYSTERY_SAMPLE],
+    ids=lambda p: (
+        f"{p.parent.parent.name}-{p.stem}"
+        if p.suffix == ".pddl" and "basic" in p.parent.name
+        else p.stem
+    ),
+)
 def test_fast_downward_solves_planbench_sample_and_plans_validate(domain, problem):
     result = solve(domain, problem, planner="lama-first", timeout=60)
     assert result.status == "solved", result.message
@@ -35,16 +41,19 @@ def test_every_planner_finds_a_valid_plan(planner):
 
 def test_optimal_planners_agree_on_plan_length():
     problem = SAMPLE[1]
-    lengths = {p: len(solve(BW_DOMAIN, problem, planner=p, timeout=60).plan)
-               for p in ("astar(lmcut())", "bfs", "astar")}
+    lengths = {
+        p: len(solve(BW_DOMAIN, problem, planner=p, timeout=60).plan)
+        for p in ("astar(lmcut())", "bfs", "astar")
+    }
     assert len(set(lengths.values())) == 1, lengths
 
 
 def test_upper_case_ipc_instance():
     result = solve(IPC / "domain.pddl", IPC / "instances" / "instance-35.pddl")
     assert result.status == "solved"
-    assert validate(load(IPC / "domain.pddl", IPC / "instances" / "instance-35.pddl"),
-                    list(result.plan)).valid
+    assert validate(
+        load(IPC / "domain.pddl", IPC / "instances" / "instance-35.pddl"), list(result.plan)
+    ).valid
 
 
 UNSOLVABLE = """(define (problem stuck) (:domain blocksworld-4ops) (:objects a b)

@@ -28,14 +28,22 @@ DATA = Path(__file__).resolve().parent.parent / "data"
 # (domain, problem) under tests/data. The IPC files are upper case: UP 1.3's PDDLReader
 # lower-cases names itself (as we do), so both sides read the files unchanged.
 PROBLEMS = [
-    ("planbench/blocksworld/generated_domain.pddl",
-     "planbench/blocksworld/generated_basic/instance-3.pddl"),
-    ("planbench/blocksworld/generated_domain.pddl",
-     "planbench/blocksworld/generated_basic/instance-4.pddl"),
-    ("planbench/mystery/generated_domain.pddl",
-     "planbench/mystery/generated_basic/instance-3.pddl"),
-    ("planbench/mystery/generated_domain.pddl",
-     "planbench/mystery/generated_basic/instance-4.pddl"),
+    (
+        "planbench/blocksworld/generated_domain.pddl",
+        "planbench/blocksworld/generated_basic/instance-3.pddl",
+    ),
+    (
+        "planbench/blocksworld/generated_domain.pddl",
+        "planbench/blocksworld/generated_basic/instance-4.pddl",
+    ),
+    (
+        "planbench/mystery/generated_domain.pddl",
+        "planbench/mystery/generated_basic/instance-3.pddl",
+    ),
+    (
+        "planbench/mystery/generated_domain.pddl",
+        "planbench/mystery/generated_basic/instance-4.pddl",
+    ),
     ("ipc2000-blocks/domain.pddl", "ipc2000-blocks/instances/instance-2.pddl"),
     ("ipc2000-blocks/domain.pddl", "ipc2000-blocks/instances/instance-3.pddl"),
     ("ipc2000-blocks/domain.pddl", "ipc2000-blocks/instances/instance-10.pddl"),
@@ -53,14 +61,14 @@ def corruptions(plan: list[str], arities: dict[str, int], objects: list[str], se
     yield "valid", plan
     n = len(plan)
     for i in range(n):
-        yield f"drop {i + 1}", plan[:i] + plan[i + 1:]
+        yield f"drop {i + 1}", plan[:i] + plan[i + 1 :]
     for i in range(n - 1):
-        yield f"swap {i + 1},{i + 2}", plan[:i] + [plan[i + 1], plan[i]] + plan[i + 2:]
+        yield f"swap {i + 1},{i + 2}", plan[:i] + [plan[i + 1], plan[i]] + plan[i + 2 :]
     for i, step in enumerate(plan):
         name, *args = words(step)
         for other in sorted(a for a, k in arities.items() if k == len(args) and a != name):
             renamed = "(" + " ".join([other, *args]) + ")"
-            yield f"rename {i + 1} to {other}", plan[:i] + [renamed] + plan[i + 1:]
+            yield f"rename {i + 1} to {other}", plan[:i] + [renamed] + plan[i + 1 :]
     for k in range(n):
         yield f"truncate to {k}", plan[:k]
     rng = random.Random(seed)
@@ -68,7 +76,7 @@ def corruptions(plan: list[str], arities: dict[str, int], objects: list[str], se
         i = rng.randrange(n)
         name = rng.choice(sorted(arities))
         step = "(" + " ".join([name] + [rng.choice(objects) for _ in range(arities[name])]) + ")"
-        yield f"replace {i + 1} by {step}", plan[:i] + [step] + plan[i + 1:]
+        yield f"replace {i + 1} by {step}", plan[:i] + [step] + plan[i + 1 :]
 
 
 def up_plan(problem, plan: list[str]) -> SequentialPlan:
@@ -76,8 +84,9 @@ def up_plan(problem, plan: list[str]) -> SequentialPlan:
     instances = []
     for step in plan:
         name, *args = (w.lower() for w in words(step))
-        instances.append(ActionInstance(problem.action(name),
-                                        tuple(problem.object(a) for a in args)))
+        instances.append(
+            ActionInstance(problem.action(name), tuple(problem.object(a) for a in args))
+        )
     return SequentialPlan(instances)
 
 
@@ -125,7 +134,8 @@ def test_validate_agrees_with_unified_planning(validator, domain, problem):
         assert ours.failure != "bad_action", (label, ours.advice)
         seen.add(ours.failure)
         if (ours.failure, ours.failed_step) != theirs:
-            disagreements.append(f"{label}: ours {(ours.failure, ours.failed_step)}, "
-                                 f"UP {theirs}, plan {plan}")
+            disagreements.append(
+                f"{label}: ours {(ours.failure, ours.failed_step)}, UP {theirs}, plan {plan}"
+            )
     assert not disagreements, "\n".join(disagreements)
     assert seen == {None, "precondition", "goal"}  # every verdict was exercised

@@ -4,18 +4,32 @@ import random
 import re
 
 import pytest
+from adl_domain import DOMAIN, PROBLEM
 
 from planloop.pddl import (
-    Atom, PLANBENCH_MYSTERY, load, make_renaming, parse, parse_domain, parse_problem,
-    render_action, render_fact, solve, templates_for, validate, write_domain, write_problem,
+    PLANBENCH_MYSTERY,
+    Atom,
+    load,
+    make_renaming,
+    parse,
+    parse_domain,
+    parse_problem,
+    render_action,
+    render_fact,
+    solve,
+    templates_for,
+    validate,
+    write_domain,
+    write_problem,
 )
 
-from adl_domain import DOMAIN, PROBLEM
 from conftest import IPC, PLANBENCH
 
 CASES = [
-    (PLANBENCH / "blocksworld" / "generated_domain.pddl",
-     PLANBENCH / "blocksworld" / "generated_basic" / "instance-1.pddl"),
+    (
+        PLANBENCH / "blocksworld" / "generated_domain.pddl",
+        PLANBENCH / "blocksworld" / "generated_basic" / "instance-1.pddl",
+    ),
     (IPC / "domain.pddl", IPC / "instances" / "instance-35.pddl"),
     (DOMAIN, PROBLEM),
 ]
@@ -32,8 +46,9 @@ def test_written_pddl_has_the_same_dynamics(domain_src, problem_src):
     for _ in range(300):
         actions_a = [a.text for a in original.applicable(state_a)]
         assert actions_a == [a.text for a in written.applicable(state_b)]
-        assert original.atoms(state_a) == [f for f in written.atoms(state_b)
-                                           if not f.predicate.startswith("either-")]
+        assert original.atoms(state_a) == [
+            f for f in written.atoms(state_b) if not f.predicate.startswith("either-")
+        ]
         if not actions_a:
             state_a, state_b = original.init, written.init
             continue
@@ -77,9 +92,16 @@ def test_adl_domain_written_is_solved_by_fast_downward():
 
 def test_planbench_mapping_is_exact():
     assert PLANBENCH_MYSTERY == {
-        "clear": "province", "ontable": "planet", "handempty": "harmony", "holding": "pain",
-        "on": "craves", "pick-up": "attack", "put-down": "succumb", "stack": "overcome",
-        "unstack": "feast"}
+        "clear": "province",
+        "ontable": "planet",
+        "handempty": "harmony",
+        "holding": "pain",
+        "on": "craves",
+        "pick-up": "attack",
+        "put-down": "succumb",
+        "stack": "overcome",
+        "unstack": "feast",
+    }
 
 
 @pytest.mark.parametrize("style", ["words", "random"])
@@ -89,8 +111,11 @@ def test_renaming_is_seeded_bijective_and_keeps_arity_and_types(style):
     again = make_renaming(domain, style, seed=4, objects=list(problem.objects))
     other = make_renaming(domain, style, seed=5, objects=list(problem.objects))
     assert renaming == again and renaming != other
-    every = list(renaming.predicates.values()) + list(renaming.actions.values()) + \
-        list(renaming.objects.values())
+    every = (
+        list(renaming.predicates.values())
+        + list(renaming.actions.values())
+        + list(renaming.objects.values())
+    )
     assert len(set(every)) == len(every)
     if style == "random":
         assert all(re.fullmatch(r"[a-z][a-z0-9]{15}", n) for n in every)
@@ -121,8 +146,10 @@ def test_render_planbench_style():
     bw = templates_for("blocksworld-4ops")
     assert render_fact(Atom("clear", ("a",)), bw) == "the red block is clear"
     assert render_fact(Atom("on", ("a", "b")), bw) == "the red block is on top of the blue block"
-    assert render_action("unstack", ("c", "b"), bw) == \
-        "unstack the orange block from on top of the blue block"
+    assert (
+        render_action("unstack", ("c", "b"), bw)
+        == "unstack the orange block from on top of the blue block"
+    )
     mystery = templates_for("mystery-4ops")
     assert render_fact(Atom("craves", ("a", "b")), mystery) == "object a craves object b"
     assert render_action("feast", ("a", "b"), mystery) == "feast object a from object b"

@@ -35,8 +35,11 @@ def test_no_caps_go_past_sixty_calls_until_the_model_exits(env):
     replies = [get_state(i) for i in range(80)] + ["Every tower is stuck: UNSOLVABLE."]
     model = ScriptedModel(replies)
     episode = play(env, AgenticPolicy(model, seconds=3600, **UNCAPPED))
-    assert model.calls == 81 and episode.details == {"stop": "unsolvable", "model_calls": 81,
-                                                     "tool_calls": 80}
+    assert model.calls == 81 and episode.details == {
+        "stop": "unsolvable",
+        "model_calls": 81,
+        "tool_calls": 80,
+    }
     assert episode.gave_up and not episode.won
 
     capped = ScriptedModel(replies)  # today's default: 60 model calls
@@ -54,8 +57,11 @@ def test_no_caps_end_when_the_seconds_end_and_a_late_reply_is_not_acted_on(env, 
 
     model = ScriptedModel(slow)
     episode = play(env, AgenticPolicy(model, seconds=180, **UNCAPPED))
-    assert model.calls == 4 and episode.details == {"stop": "timeout", "model_calls": 4,
-                                                    "tool_calls": 3}
+    assert model.calls == 4 and episode.details == {
+        "stop": "timeout",
+        "model_calls": 4,
+        "tool_calls": 3,
+    }
 
 
 def test_a_failed_call_is_recorded_as_a_model_error(env):

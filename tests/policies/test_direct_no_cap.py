@@ -19,8 +19,7 @@ from conftest import IPC
 @pytest.fixture(scope="module")
 def blocks():
     """The IPC-2000 Blocksworld instance-1 (4 blocks) and an optimal plan of it."""
-    env = gym.make("PDDL-v0", domain=str(IPC / "domain.pddl"),
-                   problem=str(IPC / "instances"))
+    env = gym.make("PDDL-v0", domain=str(IPC / "domain.pddl"), problem=str(IPC / "instances"))
     _, info = env.reset(options={"instance": 0})
     plan = list(solve(info["domain_pddl"], info["problem_pddl"], planner="bfs", timeout=30).plan)
     return env, plan
@@ -41,6 +40,7 @@ class FakeClock:
         def answer(messages):
             self.now += self.tick
             return next(replies)
+
         return ScriptedModel(answer)
 
 
@@ -60,16 +60,18 @@ def test_no_cap_ends_when_the_seconds_end_and_a_late_reply_is_not_used(blocks, m
     monkeypatch.setattr(direct, "time", SimpleNamespace(monotonic=clock.monotonic))
     wrong = "\n".join(plan[1:])
     model = clock.model([wrong, wrong, wrong, "\n".join(plan)])  # the right one at 200 s
-    episode = run_episode(env, DirectPlanPolicy(model, max_attempts=None, max_seconds=180),
-                          options={"instance": 0})
+    episode = run_episode(
+        env, DirectPlanPolicy(model, max_attempts=None, max_seconds=180), options={"instance": 0}
+    )
     assert model.calls == 4 and len(episode.details["attempts"]) == 3
     assert episode.details["stop"] == "timeout" and not episode.won
 
 
 def test_the_attempt_cap_is_a_budget_and_a_failed_call_a_model_error(blocks):
     env, plan = blocks
-    episode = run_episode(env, DirectPlanPolicy(ScriptedModel(["\n".join(plan[1:])] * 5)),
-                          options={"instance": 0})
+    episode = run_episode(
+        env, DirectPlanPolicy(ScriptedModel(["\n".join(plan[1:])] * 5)), options={"instance": 0}
+    )
     assert episode.details["stop"] == "budget" and len(episode.details["attempts"]) == 5
     failing = ScriptedModel(["\n".join(plan[1:]), LLMError("server", "503 after retries")])
     episode = run_episode(env, DirectPlanPolicy.paper(failing), options={"instance": 0})

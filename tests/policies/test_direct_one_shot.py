@@ -57,8 +57,10 @@ INTRO = """The actions, on any objects x, y, ... that fit:
 Each task below gives the initial conditions and the goal in words. Write a plan that \
 reaches the goal: one action per line, worded as the actions above with the task's \
 objects, then [PLAN END]."""
-ANSWER = ("feast object b from object c\nsuccumb object b\nattack object c\n"
-          "overcome object c from object b\n[PLAN END]")
+ANSWER = (
+    "feast object b from object c\nsuccumb object b\nattack object c\n"
+    "overcome object c from object b\n[PLAN END]"
+)
 
 
 @pytest.fixture
@@ -79,15 +81,16 @@ def test_one_shot_prompt_is_planbench_words_and_its_answer_wins(env):
     assert "craves" in info["domain_pddl"]  # the Mystery names, in words below
     assert model.prompts == [[{"role": "user", "content": f"{INTRO}\n\n{EXAMPLE}\n\n{TASK}"}]]
     assert episode.won and episode.prompt_version == "direct-planbench-v2"
-    assert list(episode.actions) == ["(feast b c)", "(succumb b)", "(attack c)",
-                                     "(overcome c b)"]
+    assert list(episode.actions) == ["(feast b c)", "(succumb b)", "(attack c)", "(overcome c b)"]
 
 
 def test_zero_shot_planbench_prompt_has_only_the_task(env):
-    model = ScriptedModel(["1. Feast object b from object c.\n(succumb b)\nfly object b\n"
-                           "[PLAN END]\nattack object c"])
-    episode = run_episode(env, DirectPlanPolicy(model, max_attempts=1, prompt="planbench"),
-                          options={"instance": 0})
+    model = ScriptedModel(
+        ["1. Feast object b from object c.\n(succumb b)\nfly object b\n[PLAN END]\nattack object c"]
+    )
+    episode = run_episode(
+        env, DirectPlanPolicy(model, max_attempts=1, prompt="planbench"), options={"instance": 0}
+    )
     assert model.prompts[0][0]["content"].endswith("[PLAN END].\n\n" + TASK)
     # numbering and full stop dropped, a command read as one, an unknown line played as
     # written (the environment refuses it), nothing after [PLAN END]
@@ -116,6 +119,7 @@ def test_paper_preset_samples_at_temperature_0_2(env):
             seen.append(params)
             return super().complete(messages, tools, **params)
 
-    run_episode(env, DirectPlanPolicy.paper(Recorder([ANSWER]), prompt="planbench"),
-                options={"instance": 0})
+    run_episode(
+        env, DirectPlanPolicy.paper(Recorder([ANSWER]), prompt="planbench"), options={"instance": 0}
+    )
     assert seen == [{"temperature": 0.2, "seed": 0}]

@@ -16,9 +16,14 @@ import planloop  # noqa: F401
 from planloop.llm import ChatResponse, ScriptedModel, ToolCall
 from planloop.pddl import load, solve, validate
 from planloop.policies import (
-    AgenticPolicy, ClosedLoopPolicy, DirectPlanPolicy, OpenLoopPolicy, run_episode,
+    AgenticPolicy,
+    ClosedLoopPolicy,
+    DirectPlanPolicy,
+    OpenLoopPolicy,
+    run_episode,
 )
 from planloop.policies.doubles import following_model, has_lessons
+
 from conftest import BrokenModel
 
 ENV_ID, INSTANCE = "Mystery-BW-v0", 3
@@ -75,8 +80,9 @@ def loop_model(plan, learns_after_explaining=True, mistaken=True):
 @pytest.mark.parametrize("horizon", [1, 3, None])
 def test_closed_loop_with_a_correct_model_wins(task, horizon):
     model = loop_model(task, mistaken=False)
-    episode = run_episode(gym.make(ENV_ID), ClosedLoopPolicy(model, horizon=horizon),
-                          options={"instance": INSTANCE})
+    episode = run_episode(
+        gym.make(ENV_ID), ClosedLoopPolicy(model, horizon=horizon), options={"instance": INSTANCE}
+    )
     assert episode.won and episode.restarts == 0 and episode.steps == len(task)
     assert episode.policy == f"closed-loop-h{horizon or 'inf'}"
     assert episode.prompt_version == "loop-v1" and episode.usage.calls == model.calls
@@ -86,8 +92,9 @@ def test_closed_loop_with_a_correct_model_wins(task, horizon):
 
 def test_closed_loop_recovers_after_explaining_the_failure(task):
     model = loop_model(task)
-    episode = run_episode(gym.make(ENV_ID), ClosedLoopPolicy(model, horizon=1),
-                          options={"instance": INSTANCE})
+    episode = run_episode(
+        gym.make(ENV_ID), ClosedLoopPolicy(model, horizon=1), options={"instance": INSTANCE}
+    )
     assert episode.won and episode.restarts == 1
     assert episode.errors[0]["kind"] == "inapplicable"
     assert episode.actions[1:] == tuple(task)
@@ -112,18 +119,30 @@ def test_open_loop_with_a_correct_model_wins_with_one_call_per_grounding(task):
 
 def test_closed_loop_budgets_end_the_episode(task):
     stubborn = loop_model(task, learns_after_explaining=False)
-    episode = run_episode(gym.make(ENV_ID), ClosedLoopPolicy(stubborn, horizon=2, max_restarts=2),
-                          options={"instance": INSTANCE})
+    episode = run_episode(
+        gym.make(ENV_ID),
+        ClosedLoopPolicy(stubborn, horizon=2, max_restarts=2),
+        options={"instance": INSTANCE},
+    )
     assert not episode.won and episode.restarts == 2 and episode.gave_up
     assert episode.details["stop"] == "restart_limit" and len(episode.details["explanations"]) == 2
 
     cycle = undo_cycle()  # two actions that lead back to the start: never the goal
     names = "\n".join(_name(step) for step in cycle)
-    wanders = ScriptedModel(lambda m: names if "What are the next" in m[-1]["content"]
-                            else cycle[0] if f"is {_name(cycle[0])}," in m[-1]["content"]
-                            else cycle[1])
-    episode = run_episode(gym.make(ENV_ID), ClosedLoopPolicy(wanders, horizon=2, max_actions=12),
-                          options={"instance": INSTANCE})
+    wanders = ScriptedModel(
+        lambda m: (
+            names
+            if "What are the next" in m[-1]["content"]
+            else cycle[0]
+            if f"is {_name(cycle[0])}," in m[-1]["content"]
+            else cycle[1]
+        )
+    )
+    episode = run_episode(
+        gym.make(ENV_ID),
+        ClosedLoopPolicy(wanders, horizon=2, max_actions=12),
+        options={"instance": INSTANCE},
+    )
     assert episode.steps == 12 and episode.details["stop"] == "action_limit" and episode.gave_up
     assert all(error is None for error in episode.errors)
 
@@ -133,19 +152,27 @@ def test_closed_loop_reads_numbered_and_parenthesised_names_and_skips_prose(task
     env = gym.make(ENV_ID)
     obs, info = env.reset(options={"instance": INSTANCE})
     policy.reset(obs, info)
-    assert policy._read_steps("Sure, here you go:\n1. Attack\n- (feast a b)\n* overcome\n"
-                              "Then we are done.\nfly") == [
-        ("attack", "1. Attack"), ("feast", "- (feast a b)"), ("overcome", "* overcome")]
+    assert policy._read_steps(
+        "Sure, here you go:\n1. Attack\n- (feast a b)\n* overcome\nThen we are done.\nfly"
+    ) == [("attack", "1. Attack"), ("feast", "- (feast a b)"), ("overcome", "* overcome")]
 
 
 def test_direct_planning_recovers_by_resampling_within_its_budget(task):
     wrong, right = "\n".join(task[1:]), "\n".join(task)
-    episode = run_episode(gym.make(ENV_ID), DirectPlanPolicy(ScriptedModel([wrong, right])),
-                          options={"instance": INSTANCE})
-    assert episode.won and [a["verdict"] for a in episode.details["attempts"]] == \
-        ["precondition", "valid"]
-    episode = run_episode(gym.make(ENV_ID), DirectPlanPolicy(ScriptedModel([wrong]), max_attempts=1),
-                          options={"instance": INSTANCE})
+    episode = run_episode(
+        gym.make(ENV_ID),
+        DirectPlanPolicy(ScriptedModel([wrong, right])),
+        options={"instance": INSTANCE},
+    )
+    assert episode.won and [a["verdict"] for a in episode.details["attempts"]] == [
+        "precondition",
+        "valid",
+    ]
+    episode = run_episode(
+        gym.make(ENV_ID),
+        DirectPlanPolicy(ScriptedModel([wrong]), max_attempts=1),
+        options={"instance": INSTANCE},
+    )
     assert not episode.won and episode.details["stop"] == "budget"
 
 
@@ -160,12 +187,15 @@ def test_agentic_policy_recovers_by_reset(task):
     grounded = load(info["domain_pddl"], info["problem_pddl"])
     after_first = grounded.action(*_split(task[0])).apply(grounded.init)
     wrong = next(a.text for a in grounded.applicable(after_first) if a.text != task[1])
-    replies = [call("start_session"), call("get_applicable_actions"),
-               call("execute_action", action=task[1]), call("execute_action", action=task[0]),
-               call("execute_action", action=wrong),
-               ChatResponse("", (call("get_history"), call("validate_plan",
-                                                           plan="\n".join(task)))),
-               call("reset")]
+    replies = [
+        call("start_session"),
+        call("get_applicable_actions"),
+        call("execute_action", action=task[1]),
+        call("execute_action", action=task[0]),
+        call("execute_action", action=wrong),
+        ChatResponse("", (call("get_history"), call("validate_plan", plan="\n".join(task)))),
+        call("reset"),
+    ]
     replies += [call("execute_action", action=step) for step in task]
     model = ScriptedModel(replies)
     episode = run_episode(env, AgenticPolicy(model), options={"instance": INSTANCE})
@@ -190,17 +220,22 @@ def test_agentic_policy_records_an_unsolvable_exit_and_its_budget(task):
     assert episode.gave_up and not episode.won and episode.details["stop"] == "unsolvable"
 
     looping = ScriptedModel(lambda messages: call("get_state"))
-    episode = run_episode(gym.make(ENV_ID), AgenticPolicy(looping, max_model_calls=7),
-                          options={"instance": INSTANCE})
+    episode = run_episode(
+        gym.make(ENV_ID), AgenticPolicy(looping, max_model_calls=7), options={"instance": INSTANCE}
+    )
     assert episode.details == {"stop": "budget", "model_calls": 7, "tool_calls": 7}
     assert looping.calls == 7 and episode.usage.calls == 7
 
 
 def test_agentic_policy_answers_bad_tool_calls_and_goes_on(task):
-    replies = [ToolCall("a", "execute_action", "{not json"), call("fly_away"),
-               call("get_state", verbose="yes"), call("execute_action", action="(feast a)"),
-               call("start_session", domain="(define (domain other))", problem="x"),
-               "I give up."]
+    replies = [
+        ToolCall("a", "execute_action", "{not json"),
+        call("fly_away"),
+        call("get_state", verbose="yes"),
+        call("execute_action", action="(feast a)"),
+        call("start_session", domain="(define (domain other))", problem="x"),
+        "I give up.",
+    ]
     model = ScriptedModel(replies)
     episode = run_episode(gym.make(ENV_ID), AgenticPolicy(model), options={"instance": INSTANCE})
     answers = [json.loads(m["content"]) for m in model.prompts[-1] if m["role"] == "tool"]
@@ -212,16 +247,24 @@ def test_agentic_policy_answers_bad_tool_calls_and_goes_on(task):
     assert episode.details["stop"] == "finished" and episode.steps == 1
 
 
-LLM_POLICIES = {"closed_loop": ClosedLoopPolicy, "open_loop": OpenLoopPolicy,
-                "direct": DirectPlanPolicy, "agentic": AgenticPolicy}
+LLM_POLICIES = {
+    "closed_loop": ClosedLoopPolicy,
+    "open_loop": OpenLoopPolicy,
+    "direct": DirectPlanPolicy,
+    "agentic": AgenticPolicy,
+}
 
 
 @pytest.mark.parametrize("make", LLM_POLICIES.values(), ids=LLM_POLICIES.keys())
-@pytest.mark.parametrize("model, error", [
-    (BrokenModel(error=RuntimeError("boom")), "client: RuntimeError: boom"),
-    (ScriptedModel([]), "client: IndexError: the script has 0 replies"),
-    (BrokenModel(reply={"text": "(attack a)"}), "bad_response: broken returned {'text'"),
-], ids=["raises", "script_run_dry", "returns_a_dict"])
+@pytest.mark.parametrize(
+    "model, error",
+    [
+        (BrokenModel(error=RuntimeError("boom")), "client: RuntimeError: boom"),
+        (ScriptedModel([]), "client: IndexError: the script has 0 replies"),
+        (BrokenModel(reply={"text": "(attack a)"}), "bad_response: broken returned {'text'"),
+    ],
+    ids=["raises", "script_run_dry", "returns_a_dict"],
+)
 def test_whatever_a_model_does_is_recorded_on_the_episode(make, model, error):
     episode = run_episode(gym.make(ENV_ID), make(model), options={"instance": INSTANCE})
     assert episode.error.startswith(error) and episode.steps == 0
@@ -233,8 +276,9 @@ def test_a_policy_bug_unrelated_to_the_model_still_raises(task, monkeypatch):
 
     monkeypatch.setattr(ClosedLoopPolicy, "_read_steps", bug)
     with pytest.raises(ZeroDivisionError):
-        run_episode(gym.make(ENV_ID), ClosedLoopPolicy(loop_model(task)),
-                    options={"instance": INSTANCE})
+        run_episode(
+            gym.make(ENV_ID), ClosedLoopPolicy(loop_model(task)), options={"instance": INSTANCE}
+        )
 
 
 @pytest.fixture(scope="module")
@@ -261,7 +305,7 @@ def test_every_policy_on_baking(baking_plans, instance):
 
     recovered = run(ClosedLoopPolicy(loop_model(plan), horizon=5))
     assert recovered.won and recovered.restarts == 1
-    assert recovered.actions[-len(plan):] == tuple(plan)
+    assert recovered.actions[-len(plan) :] == tuple(plan)
     assert len(recovered.details["explanations"]) == 1
     lost = run(OpenLoopPolicy(loop_model(plan)))
     assert not lost.won and lost.details["stop"] == "plan_executed"
@@ -273,11 +317,10 @@ def test_every_policy_on_baking(baking_plans, instance):
     replies = [call("execute_action", action=step) for step in plan[1:]] + [call("reset")]
     replies += [call("execute_action", action=step) for step in plan]
     agentic = run(AgenticPolicy(ScriptedModel(replies)))
-    assert agentic.won and agentic.restarts == 1 and agentic.actions[-len(plan):] == tuple(plan)
+    assert agentic.won and agentic.restarts == 1 and agentic.actions[-len(plan) :] == tuple(plan)
 
 
 def test_following_model_names_the_prompts_it_serves(task):
     model = following_model(lambda messages: ["(attack a)"])
-    episode = run_episode(gym.make(ENV_ID), DirectPlanPolicy(model),
-                          options={"instance": INSTANCE})
+    episode = run_episode(gym.make(ENV_ID), DirectPlanPolicy(model), options={"instance": INSTANCE})
     assert episode.error.startswith("client: ValueError: following_model answers")

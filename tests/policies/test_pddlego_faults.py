@@ -40,38 +40,54 @@ def add_room(pf: str, room: str, facts: str = "") -> str:
 DEFECTS = {  # name: (df, pf) -> (df, pf) with that one defect, or a whole reply
     "syntax": lambda df, pf: (df, re.sub(r"\(visited (\S+)\)", r"(visited \1", pf, count=1)),
     "undefined_predicate": lambda df, pf: (
-        df.replace("(not (blocked ?from ?to))", "(not (door-closed ?from ?to))", 1), pf),
+        df.replace("(not (blocked ?from ?to))", "(not (door-closed ?from ?to))", 1),
+        pf,
+    ),
     "missing_connection": lambda df, pf: (
-        df, re.sub(rf"\n *\(connected \S+ {goal_room(pf)} \w+\)", "", pf)),
+        df,
+        re.sub(rf"\n *\(connected \S+ {goal_room(pf)} \w+\)", "", pf),
+    ),
     "missing_precondition": lambda df, pf: (df.replace(" (not (blocked ?from ?to))", "", 1), pf),
     "unreachable_goal": lambda df, pf: (df, add_room(pf, "attic")),
     "hallucinated_fact": lambda df, pf: (
-        df, add_room(pf, "garden", "(connected kitchen garden south)")),
+        df,
+        add_room(pf, "garden", "(connected kitchen garden south)"),
+    ),
     "forgotten_door": lambda df, pf: (
-        df, re.sub(r"\n *\((closed|blocked|door-between) [^)]*\)", "", pf)),
+        df,
+        re.sub(r"\n *\((closed|blocked|door-between) [^)]*\)", "", pf),
+    ),
     # more solver errors, and a later step the game's commands cannot express
     "empty_goal": lambda df, pf: (df, re.sub(r"\(:goal .*\)\n\)", "(:goal (and))\n)", pf)),
-    "true_goal": lambda df, pf: (df, re.sub(r"\(:goal .*\)\n\)",
-                                            "(:goal (player-at kitchen))\n)", pf)),
+    "true_goal": lambda df, pf: (
+        df,
+        re.sub(r"\(:goal .*\)\n\)", "(:goal (player-at kitchen))\n)", pf),
+    ),
     "unmapped_first": lambda df, pf: (df.replace("(:action open-door", "(:action unlatch"), pf),
     "unmapped_later": lambda df, pf: (df.replace("(:action move", "(:action fly-through"), pf),
     "no_pddl": lambda df, pf: "I would open the door and go north.",
     "own_subtype": lambda df, pf: (df.replace("(:types room", "(:types room - room", 1), pf),
     "coin_elsewhere": lambda df, pf: (
-        df, pf.replace("(in-room coin pantry)", "(in-room coin kitchen)")),
+        df,
+        pf.replace("(in-room coin pantry)", "(in-room coin kitchen)"),
+    ),
 }
 
 
 def true_reply(env) -> str:
     """The ground-truth files of ``env``'s current state, as the model's JSON."""
-    files = ground_truth_writer(env, "coin").write(
-        Request(task="", trigger="start", history=(), valid_commands=())).files
+    files = (
+        ground_truth_writer(env, "coin")
+        .write(Request(task="", trigger="start", history=(), valid_commands=()))
+        .files
+    )
     return json.dumps({"df": files.df, "pf": files.pf})
 
 
 def scripted(env, defect=None, calls=(0,)):
     """A model answering with the true files, with ``defect`` on the calls (0-based) in
     ``calls``."""
+
     def reply(messages):
         files = json.loads(true_reply(env))
         if defect is None or model.calls - 1 not in calls:
@@ -90,8 +106,7 @@ def play(house, model, max_steps=40, **options):
     env = gym.make("CoinCollector-v0", num_locations=house["num_locations"])
     if callable(model):
         model = model(env)
-    policy = PDDLegoPolicy(ModelWriter(model, Prompt("coin", "detailed")), planner="bfs",
-                           **options)
+    policy = PDDLegoPolicy(ModelWriter(model, Prompt("coin", "detailed")), planner="bfs", **options)
     episode = run_episode(env, policy, seed=house["seed"], max_steps=max_steps)
     return episode, model
 
@@ -101,8 +116,10 @@ def prompt(model, call):
 
 
 def counters(episode):
-    return {k: episode.details[k] for k in
-            ("solver_errors", "solver_fixed", "simulation_errors", "simulation_fixed")}
+    return {
+        k: episode.details[k]
+        for k in ("solver_errors", "solver_fixed", "simulation_errors", "simulation_fixed")
+    }
 
 
 def test_the_true_files_win_without_errors():
@@ -113,13 +130,23 @@ def test_the_true_files_win_without_errors():
 
 
 # -- solver errors: the inner loop ----------------------------------------------------
-@pytest.mark.parametrize("defect, stage, named", [
-    ("syntax", "syntax", r"problem error: line \d+, col \d+: unbalanced parentheses"),
-    ("undefined_predicate", "syntax",
-     r"domain error: line 17, col \d+: unknown predicate 'door-closed'"),
-    ("missing_connection", "planner", r"no plan reaches the goal .*\(connections"),
-    ("unreachable_goal", "planner", r"no plan reaches the goal .*whether the goal is reachable"),
-])
+@pytest.mark.parametrize(
+    "defect, stage, named",
+    [
+        ("syntax", "syntax", r"problem error: line \d+, col \d+: unbalanced parentheses"),
+        (
+            "undefined_predicate",
+            "syntax",
+            r"domain error: line 17, col \d+: unknown predicate 'door-closed'",
+        ),
+        ("missing_connection", "planner", r"no plan reaches the goal .*\(connections"),
+        (
+            "unreachable_goal",
+            "planner",
+            r"no plan reaches the goal .*whether the goal is reachable",
+        ),
+    ],
+)
 def test_solver_error_is_sent_back_fixed_and_counted(defect, stage, named):
     episode, model = play(DOOR_FIRST, lambda env: scripted(env, defect))
     first, second = episode.details["rounds"][:2]
@@ -131,16 +158,23 @@ def test_solver_error_is_sent_back_fixed_and_counted(defect, stage, named):
     assert first["pf"] in sent and first["df"] in sent  # the files it is to fix
     assert "You are in the kitchen" in sent  # and the trajectory so far
     assert episode.won and episode.details["stop"] is None
-    assert counters(episode) == {"solver_errors": 1, "solver_fixed": 1,
-                                 "simulation_errors": 0, "simulation_fixed": 0}
+    assert counters(episode) == {
+        "solver_errors": 1,
+        "solver_fixed": 1,
+        "simulation_errors": 0,
+        "simulation_fixed": 0,
+    }
 
 
 # -- simulation errors: the outer loop -------------------------------------------------
-@pytest.mark.parametrize("defect, command, answer", [
-    ("missing_precondition", "move north", "You can't move there, the door is closed."),
-    ("forgotten_door", "move north", "You can't move there, the door is closed."),
-    ("hallucinated_fact", "move south", "Unknown action: I'm not sure what you mean."),
-])
+@pytest.mark.parametrize(
+    "defect, command, answer",
+    [
+        ("missing_precondition", "move north", "You can't move there, the door is closed."),
+        ("forgotten_door", "move north", "You can't move there, the door is closed."),
+        ("hallucinated_fact", "move south", "Unknown action: I'm not sure what you mean."),
+    ],
+)
 def test_simulation_error_is_sent_back_fixed_and_counted(defect, command, answer):
     episode, model = play(DOOR_FIRST, lambda env: scripted(env, defect))
     first, second = episode.details["rounds"][:2]
@@ -155,27 +189,37 @@ def test_simulation_error_is_sent_back_fixed_and_counted(defect, command, answer
     if defect == "hallucinated_fact":
         assert step == "(move kitchen garden south)"
     assert episode.won and episode.details["stop"] is None
-    assert counters(episode) == {"solver_errors": 0, "solver_fixed": 0,
-                                 "simulation_errors": 1, "simulation_fixed": 1}
+    assert counters(episode) == {
+        "solver_errors": 0,
+        "solver_fixed": 0,
+        "simulation_errors": 1,
+        "simulation_fixed": 1,
+    }
 
 
 def test_simulation_error_after_steps_that_succeeded_names_them():
     # Second files (in the corridor) without the door precondition: back north works, east
     # walks into the closed door.
-    episode, model = play(DOOR_SECOND,
-                          lambda env: scripted(env, "missing_precondition", calls=(1,)))
+    episode, model = play(
+        DOOR_SECOND, lambda env: scripted(env, "missing_precondition", calls=(1,))
+    )
     rounds = episode.details["rounds"]
     assert [r["trigger"] for r in rounds[:3]] == ["start", "growth", "simulation_error"]
     assert [(s["command"], s["ok"]) for s in rounds[1]["steps"]] == [
-        ("move north", True), ("move east", False)]
+        ("move north", True),
+        ("move east", False),
+    ]
     sent = prompt(model, 2)
-    assert "'move east' and the game answered: You can't move there, the door is closed." \
-        in sent
+    assert "'move east' and the game answered: You can't move there, the door is closed." in sent
     assert "The commands that succeeded since your last files: move north." in sent
     assert "> move east\nYou can't move there, the door is closed." in sent
     assert episode.won
-    assert counters(episode) == {"solver_errors": 0, "solver_fixed": 0,
-                                 "simulation_errors": 1, "simulation_fixed": 1}
+    assert counters(episode) == {
+        "solver_errors": 0,
+        "solver_fixed": 0,
+        "simulation_errors": 1,
+        "simulation_fixed": 1,
+    }
 
 
 def test_a_later_step_that_names_no_command_is_a_simulation_error():
@@ -183,14 +227,22 @@ def test_a_later_step_that_names_no_command_is_a_simulation_error():
     first = episode.details["rounds"][0]
     assert first["check"] is None and episode.actions[0] == "open door to north"
     assert [s["command"] for s in first["steps"]] == ["open door to north"]
-    assert re.search(r"A step of your plan failed in the game: the step \(fly-through kitchen "
-                     r"\S+ north\) names no command the game accepts now \(valid now: .*move "
-                     r"north", prompt(model, 1))
-    assert "The commands that succeeded since your last files: open door to north." \
-        in prompt(model, 1)
+    assert re.search(
+        r"A step of your plan failed in the game: the step \(fly-through kitchen "
+        r"\S+ north\) names no command the game accepts now \(valid now: .*move "
+        r"north",
+        prompt(model, 1),
+    )
+    assert "The commands that succeeded since your last files: open door to north." in prompt(
+        model, 1
+    )
     assert episode.won
-    assert counters(episode) == {"solver_errors": 0, "solver_fixed": 0,
-                                 "simulation_errors": 1, "simulation_fixed": 1}
+    assert counters(episode) == {
+        "solver_errors": 0,
+        "solver_fixed": 0,
+        "simulation_errors": 1,
+        "simulation_fixed": 1,
+    }
 
 
 def test_a_simulation_error_fixed_by_the_winning_plan_is_counted():
@@ -201,15 +253,27 @@ def test_a_simulation_error_fixed_by_the_winning_plan_is_counted():
     assert counters(episode)["simulation_fixed"] == 1
 
 
-@pytest.mark.parametrize("defect, stage, named", [
-    ("empty_goal", "goal", "the goal is empty: set a goal the plan should reach"),
-    ("true_goal", "goal", "the goal is already true in the initial state"),
-    ("unmapped_first", "mapping", r"the plan's first step, \(unlatch .*\), names no command "
-                                  r"of the game; the game's commands look like: .*move north"),
-    ("no_pddl", "syntax", re.escape(
-        'the reply holds no domain file and no problem file: write each as a complete '
-        '(define ...) form, or answer with JSON {"df": ..., "pf": ...}')),
-])
+@pytest.mark.parametrize(
+    "defect, stage, named",
+    [
+        ("empty_goal", "goal", "the goal is empty: set a goal the plan should reach"),
+        ("true_goal", "goal", "the goal is already true in the initial state"),
+        (
+            "unmapped_first",
+            "mapping",
+            r"the plan's first step, \(unlatch .*\), names no command "
+            r"of the game; the game's commands look like: .*move north",
+        ),
+        (
+            "no_pddl",
+            "syntax",
+            re.escape(
+                "the reply holds no domain file and no problem file: write each as a complete "
+                '(define ...) form, or answer with JSON {"df": ..., "pf": ...}'
+            ),
+        ),
+    ],
+)
 def test_other_solver_errors_reach_the_inner_loop(defect, stage, named):
     episode, model = play(DOOR_FIRST, lambda env: scripted(env, defect))
     first = episode.details["rounds"][0]
@@ -217,8 +281,12 @@ def test_other_solver_errors_reach_the_inner_loop(defect, stage, named):
     assert re.search(f"Your files could not be used: {stage}: {named}", prompt(model, 1))
     if defect == "no_pddl":  # not a crash: the reply is kept, there are no files
         assert first["reply"] == "I would open the door and go north." and first["pf"] is None
-    assert episode.won and counters(episode) == {"solver_errors": 1, "solver_fixed": 1,
-                                                 "simulation_errors": 0, "simulation_fixed": 0}
+    assert episode.won and counters(episode) == {
+        "solver_errors": 1,
+        "solver_fixed": 1,
+        "simulation_errors": 0,
+        "simulation_fixed": 0,
+    }
 
 
 def test_planner_timeout_is_a_solver_error():
@@ -231,12 +299,12 @@ def test_planner_timeout_is_a_solver_error():
             return PlanResult("timeout", None, "no plan within 0.01 s", 0.01, "bfs")
         return result
 
-    episode, model = play(DOOR_FIRST, lambda env: scripted(env), solver=solver,
-                          planner_timeout=7.0)
+    episode, model = play(DOOR_FIRST, lambda env: scripted(env), solver=solver, planner_timeout=7.0)
     assert calls[0] == {"planner": "bfs", "timeout": 7.0, "strict": False}
     assert episode.details["rounds"][0]["check"] == {
         "stage": "planner",
-        "message": "the planner found no plan within its time limit (no plan within 0.01 s)"}
+        "message": "the planner found no plan within its time limit (no plan within 0.01 s)",
+    }
     assert "the planner found no plan within its time limit" in prompt(model, 1)
     assert episode.won and counters(episode)["solver_fixed"] == 1
 
@@ -244,50 +312,75 @@ def test_planner_timeout_is_a_solver_error():
 # -- budgets ----------------------------------------------------------------------------
 @pytest.mark.parametrize("retries", [2, 5])
 def test_a_solver_error_never_fixed_ends_within_the_budget(retries):
-    episode, model = play(DOOR_FIRST, lambda env: scripted(env, "syntax", calls=range(99)),
-                          max_solver_retries=retries)
+    episode, model = play(
+        DOOR_FIRST, lambda env: scripted(env, "syntax", calls=range(99)), max_solver_retries=retries
+    )
     assert model.calls == retries + 1 and episode.steps == 0
     assert episode.gave_up and not episode.won and episode.error is None
     assert episode.details["stop"].startswith(
-        f"solver error not fixed after {retries} retries: syntax: problem error: line ")
+        f"solver error not fixed after {retries} retries: syntax: problem error: line "
+    )
     assert "unbalanced parentheses" in episode.details["stop"]
-    assert counters(episode) == {"solver_errors": retries + 1, "solver_fixed": 0,
-                                 "simulation_errors": 0, "simulation_fixed": 0}
+    assert counters(episode) == {
+        "solver_errors": retries + 1,
+        "solver_fixed": 0,
+        "simulation_errors": 0,
+        "simulation_fixed": 0,
+    }
 
 
 def test_a_simulation_error_never_fixed_ends_within_the_budget_and_repeats_are_named():
-    episode, model = play(DOOR_FIRST,
-                          lambda env: scripted(env, "forgotten_door", calls=range(99)),
-                          max_simulation_retries=2)
+    episode, model = play(
+        DOOR_FIRST,
+        lambda env: scripted(env, "forgotten_door", calls=range(99)),
+        max_simulation_retries=2,
+    )
     assert model.calls == 3 and episode.actions == ("move north",) * 3
     assert episode.gave_up and not episode.won
     assert episode.details["stop"].startswith(
-        "simulation error not fixed after 2 retries: the step (move kitchen ")
+        "simulation error not fixed after 2 retries: the step (move kitchen "
+    )
     assert episode.details["stop"].endswith("You can't move there, the door is closed.")
-    assert counters(episode) == {"solver_errors": 0, "solver_fixed": 0,
-                                 "simulation_errors": 3, "simulation_fixed": 0}
+    assert counters(episode) == {
+        "solver_errors": 0,
+        "solver_fixed": 0,
+        "simulation_errors": 3,
+        "simulation_fixed": 0,
+    }
     twice = "'move north' has now failed twice in a row"
     assert twice not in prompt(model, 1) and twice in prompt(model, 2)
 
 
 def test_a_repeated_failure_is_named_then_fixed():
-    episode, model = play(DOOR_FIRST,
-                          lambda env: scripted(env, "missing_precondition", calls=(0, 1)))
+    episode, model = play(
+        DOOR_FIRST, lambda env: scripted(env, "missing_precondition", calls=(0, 1))
+    )
     assert "failed twice in a row" in prompt(model, 2)
     assert "failed twice" not in prompt(model, 3)  # the next plan ran: forgotten
     assert episode.won
-    assert counters(episode) == {"solver_errors": 0, "solver_fixed": 0,
-                                 "simulation_errors": 2, "simulation_fixed": 1}
+    assert counters(episode) == {
+        "solver_errors": 0,
+        "solver_fixed": 0,
+        "simulation_errors": 2,
+        "simulation_fixed": 1,
+    }
 
 
-@pytest.mark.parametrize("defect, retries", [("syntax", "max_solver_retries"),
-                                              ("forgotten_door", "max_simulation_retries")])
+@pytest.mark.parametrize(
+    "defect, retries",
+    [("syntax", "max_solver_retries"), ("forgotten_door", "max_simulation_retries")],
+)
 def test_without_error_fixing_the_first_error_ends_the_episode(defect, retries):
-    episode, model = play(DOOR_FIRST, lambda env: scripted(env, defect, calls=range(99)),
-                          error_fixing=False, **{retries: 5})
+    episode, model = play(
+        DOOR_FIRST,
+        lambda env: scripted(env, defect, calls=range(99)),
+        error_fixing=False,
+        **{retries: 5},
+    )
     assert model.calls == 1 and episode.gave_up and not episode.won
     assert episode.details["stop"].startswith(
-        ("solver" if defect == "syntax" else "simulation") + " error not fixed after 0 retries")
+        ("solver" if defect == "syntax" else "simulation") + " error not fixed after 0 retries"
+    )
     assert episode.steps == (defect != "syntax")
 
 
@@ -297,8 +390,9 @@ def test_a_failing_model_call_is_the_episodes_error():
     assert episode.steps == 0 and not episode.gave_up and model.calls == 1
 
     def once(env):  # right once, then the model fails: the steps played are kept
-        model = ScriptedModel(lambda messages: true_reply(env) if model.calls == 1 else
-                              RuntimeError("quota exceeded"))
+        model = ScriptedModel(
+            lambda messages: true_reply(env) if model.calls == 1 else RuntimeError("quota exceeded")
+        )
         return model
 
     episode, _ = play(DOOR_FIRST, once)
@@ -315,6 +409,7 @@ def test_a_dialect_planners_accept_plays_with_its_warnings_recorded():
     assert warning["stage"] == "domain" and warning["line"] and warning["col"]
     assert "type 'room' is listed among its own subtypes" in warning["message"]
     assert all(step["why"] for r in rounds for step in r["steps"])
-    strict, _ = play(DOOR_FIRST, lambda env: scripted(env, "own_subtype", calls=range(99)),
-                     strict_pddl=True)
+    strict, _ = play(
+        DOOR_FIRST, lambda env: scripted(env, "own_subtype", calls=range(99)), strict_pddl=True
+    )
     assert not strict.won and strict.details["rounds"][0]["check"]["stage"] == "syntax"

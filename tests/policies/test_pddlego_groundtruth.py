@@ -13,15 +13,21 @@ from planloop.policies import PDDLegoPolicy, run_episode
 
 DATA = Path(__file__).parents[1] / "data"
 PLANNER = "auto"
-TASK_TYPES = ("pick_and_place_simple", "look_at_obj_in_light", "pick_clean_then_place_in_recep",
-              "pick_heat_then_place_in_recep", "pick_cool_then_place_in_recep",
-              "pick_two_obj_and_place")
+TASK_TYPES = (
+    "pick_and_place_simple",
+    "look_at_obj_in_light",
+    "pick_clean_then_place_in_recep",
+    "pick_heat_then_place_in_recep",
+    "pick_cool_then_place_in_recep",
+    "pick_two_obj_and_place",
+)
 
 
 def play(env, family: str, instance: int = 0):
     writer = ground_truth_writer(env, family, planner=PLANNER)
-    episode = run_episode(env, PDDLegoPolicy(writer, planner=PLANNER),
-                          options={"instance": instance})
+    episode = run_episode(
+        env, PDDLegoPolicy(writer, planner=PLANNER), options={"instance": instance}
+    )
     assert episode.won, (episode.details["stop"], episode.actions)
     assert episode.details["solver_errors"] == episode.details["simulation_errors"] == 0
     assert episode.model == "groundtruth" and episode.usage.calls == 0

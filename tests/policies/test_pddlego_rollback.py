@@ -35,8 +35,7 @@ class GhostFirst:
 def test_a_refused_plan_is_rolled_back_only_when_asked(rollback):
     env = gym.make("CoinCollector-v0", num_locations=5)
     writer = GhostFirst(env)
-    episode = run_episode(env, PDDLegoPolicy(writer, rollback=rollback),
-                          options={"instance": 0})
+    episode = run_episode(env, PDDLegoPolicy(writer, rollback=rollback), options={"instance": 0})
     assert episode.won and list(episode.actions[:2]) == ["move west", "move north"]
     assert episode.details["rounds"][1]["trigger"] == "simulation_error"
     assert episode.details["simulation_errors"] == episode.details["simulation_fixed"] == 1
@@ -44,8 +43,10 @@ def test_a_refused_plan_is_rolled_back_only_when_asked(rollback):
     if rollback:
         assert episode.restarts == 1
         assert episode.observations[3] == episode.observations[0]  # back in the kitchen
-        assert second.history[-1] == ("(The game was restarted and your completed plans "
-                                      "replayed: move west no longer happened.)")
+        assert second.history[-1] == (
+            "(The game was restarted and your completed plans "
+            "replayed: move west no longer happened.)"
+        )
         assert second.succeeded == () and episode.actions[2] == "move west"
     else:
         assert episode.restarts == 0
@@ -79,5 +80,8 @@ def test_the_plans_that_ran_through_are_replayed():
     third = writer.requests[2]
     assert third.history[:2] == writer.requests[1].history[:2]
     assert third.history[-1].endswith("move east no longer happened.)")
-    assert [r["trigger"] for r in episode.details["rounds"][:3]] == \
-        ["start", "growth", "simulation_error"]
+    assert [r["trigger"] for r in episode.details["rounds"][:3]] == [
+        "start",
+        "growth",
+        "simulation_error",
+    ]

@@ -14,14 +14,17 @@ from planloop.policies.plangen import read_command
 VALID = ["move north", "open door to east", "take coin"]
 
 
-@pytest.mark.parametrize("reply, command", [
-    ('{"action": "move north"}', "move north"),
-    ('Let me think. {"action": "Open  Door to EAST"} is best.', "open door to east"),
-    ("```\ntake coin\n```", "take coin"),
-    ("  'move north'\nbecause the corridor is there", "move north"),
-    ('{"plan": 1} {"action": "fly away"}', "fly away"),  # sent as written: the game answers
-    ("", ""),
-])
+@pytest.mark.parametrize(
+    "reply, command",
+    [
+        ('{"action": "move north"}', "move north"),
+        ('Let me think. {"action": "Open  Door to EAST"} is best.', "open door to east"),
+        ("```\ntake coin\n```", "take coin"),
+        ("  'move north'\nbecause the corridor is there", "move north"),
+        ('{"plan": 1} {"action": "fly away"}', "fly away"),  # sent as written: the game answers
+        ("", ""),
+    ],
+)
 def test_the_command_in_a_reply(reply, command):
     assert read_command(reply, VALID) == command
 
@@ -41,6 +44,5 @@ def test_a_model_following_the_gold_path_wins_and_sees_the_history():
 
 def test_a_failing_model_is_recorded():
     env = gym.make("CoinCollector-v0", num_locations=3)
-    episode = run_episode(env, PlanGenPolicy(ScriptedModel([LLMError("server", "503")])),
-                          seed=0)
+    episode = run_episode(env, PlanGenPolicy(ScriptedModel([LLMError("server", "503")])), seed=0)
     assert not episode.won and episode.error == "server: 503" and episode.steps == 0

@@ -15,8 +15,9 @@ from planloop.policies.repair.translate import translate
 # (craves b a), (province b c d), (planet a c d) and (harmony).
 INSTANCE = 4
 OPTIMAL = ["(attack d)", "(overcome d c)", "(feast b a)", "(overcome b d)"]
-SLOPPY_OPTIMAL = ("Here is the plan:\n1. Attack D\n2. overcome(d, c)\n3) FEAST b, a\n"
-                  "- (overcome b d).")
+SLOPPY_OPTIMAL = (
+    "Here is the plan:\n1. Attack D\n2. overcome(d, c)\n3) FEAST b, a\n- (overcome b d)."
+)
 
 
 def _info(instance: int = INSTANCE) -> dict:
@@ -25,8 +26,11 @@ def _info(instance: int = INSTANCE) -> dict:
 
 def _run(replies, **options):
     model = ScriptedModel(replies)
-    episode = run_episode(gym.make("Mystery-BW-v0"), RepairPipelinePolicy(model, **options),
-                          options={"instance": INSTANCE})
+    episode = run_episode(
+        gym.make("Mystery-BW-v0"),
+        RepairPipelinePolicy(model, **options),
+        options={"instance": INSTANCE},
+    )
     return episode, model
 
 
@@ -50,8 +54,12 @@ def test_the_optimal_plan_is_the_one_bfs_finds():
 
 def test_a_wrong_first_step_gets_the_first_step_constraint():
     first = _repaired("(overcome d c)\n(feast b a)\n(overcome b d)")
-    assert first["stepwise"] == {"executed": 0, "failed_step": 1, "action": "(overcome d c)",
-                                 "unmet": ["(pain d)"]}
+    assert first["stepwise"] == {
+        "executed": 0,
+        "failed_step": 1,
+        "action": "(overcome d c)",
+        "unmet": ["(pain d)"],
+    }
     assert first["strategy"] == "first_step"
     task = load(_info()["domain_pddl"], _info()["problem_pddl"])
     applicable = [a.text for a in task.applicable(task.init)]
@@ -79,10 +87,12 @@ def test_swapped_arguments_get_the_swapped_step_proposed_and_landmarks():
 
 def test_a_plan_that_runs_but_misses_the_goal_gets_goal_facts_and_landmarks():
     first = _repaired("(attack d)\n(overcome d c)")
-    assert first["stepwise"] == {"executed": 2, "failed_step": None, "action": None,
-                                 "unmet": []}
-    assert first["validation"] == {"valid": False, "failure": "goal",
-                                   "missing_goal": ["(craves b d)"]}
+    assert first["stepwise"] == {"executed": 2, "failed_step": None, "action": None, "unmet": []}
+    assert first["validation"] == {
+        "valid": False,
+        "failure": "goal",
+        "missing_goal": ["(craves b d)"],
+    }
     assert first["strategy"] == "parameter_swap_landmarks" and first["proposal"] is None
     assert "Goal facts still missing: (craves b d)." in first["feedback"]
     assert "(pain b)" in first["feedback"].split("Every plan must")[1]
@@ -90,31 +100,55 @@ def test_a_plan_that_runs_but_misses_the_goal_gets_goal_facts_and_landmarks():
 
 def test_an_inconsistent_plan_is_screened_before_simulation_and_retried():
     first = _repaired("(pickup d)\n(attack d c)\n(attack z)")
-    assert [i["kind"] for i in first["consistency"]] == ["unknown_action", "arity",
-                                                         "unknown_object"]
+    assert [i["kind"] for i in first["consistency"]] == [
+        "unknown_action",
+        "arity",
+        "unknown_object",
+    ]
     assert first["stepwise"] is None and first["validation"] is None
     assert first["strategy"] == "budget_retry" and "'pickup'" in first["feedback"]
 
 
 def test_translation_tolerates_numbering_case_parentheses_and_commas():
-    text = ("Plan:\n```\n1. Attack A\n2) (FEAST c, b)\nStep 3: overcome(a, c)\n- succumb a.\n"
-            "(attack b) (overcome b a) ; two on a line\nattack c\n```\nThis reaches the goal.")
+    text = (
+        "Plan:\n```\n1. Attack A\n2) (FEAST c, b)\nStep 3: overcome(a, c)\n- succumb a.\n"
+        "(attack b) (overcome b a) ; two on a line\nattack c\n```\nThis reaches the goal."
+    )
     found = translate(text, ["attack", "succumb", "overcome", "feast"])
-    assert found.commands == ["(attack a)", "(feast c b)", "(overcome a c)", "(succumb a)",
-                              "(attack b)", "(overcome b a)", "(attack c)"]
+    assert found.commands == [
+        "(attack a)",
+        "(feast c b)",
+        "(overcome a c)",
+        "(succumb a)",
+        "(attack b)",
+        "(overcome b a)",
+        "(attack c)",
+    ]
     assert found.skipped == ("Plan:", "This reaches the goal")
 
 
 def test_consistency_reports_every_problem_with_its_kind():
-    typed = load("""(define (domain t) (:requirements :typing) (:types box room)
+    typed = load(
+        """(define (domain t) (:requirements :typing) (:types box room)
       (:predicates (in ?b - box ?r - room))
       (:action move :parameters (?b - box ?r - room) :precondition (and) :effect (in ?b ?r)))""",
-                 "(define (problem p) (:domain t) (:objects b1 - box r1 - room) (:init) "
-                 "(:goal (in b1 r1)))")
-    issues = check_consistency(typed, (Step("jump", ("b1",)), Step("move", ("b1",)),
-                                       Step("move", ("r1", "b9")), Step("move", ("b1", "r1"))))
-    assert [(i.step, i.kind) for i in issues] == [(1, "unknown_action"), (2, "arity"),
-                                                  (3, "type"), (3, "unknown_object")]
+        "(define (problem p) (:domain t) (:objects b1 - box r1 - room) (:init) (:goal (in b1 r1)))",
+    )
+    issues = check_consistency(
+        typed,
+        (
+            Step("jump", ("b1",)),
+            Step("move", ("b1",)),
+            Step("move", ("r1", "b9")),
+            Step("move", ("b1", "r1")),
+        ),
+    )
+    assert [(i.step, i.kind) for i in issues] == [
+        (1, "unknown_action"),
+        (2, "arity"),
+        (3, "type"),
+        (3, "unknown_object"),
+    ]
     assert "must be box" in issues[2].message
     assert [i.kind for i in check_consistency(typed, ())] == ["empty"]
 
@@ -158,17 +192,23 @@ def test_shallow_constraints_give_only_the_action_signatures():
 @pytest.mark.parametrize("min_gain, calls, stop", [(0.05, 3, "no_gain"), (0.0, 5, "budget")])
 def test_budget_adaptive_retry_stops_when_attempts_stop_gaining(min_gain, calls, stop):
     model = ScriptedModel(lambda messages: "(overcome d c)")
-    episode = run_episode(gym.make("Mystery-BW-v0"),
-                          RepairPipelinePolicy(model, max_attempts=5, min_gain=min_gain),
-                          options={"instance": INSTANCE})
+    episode = run_episode(
+        gym.make("Mystery-BW-v0"),
+        RepairPipelinePolicy(model, max_attempts=5, min_gain=min_gain),
+        options={"instance": INSTANCE},
+    )
     assert model.calls == calls and episode.details["stop"] == stop
     assert [a["progress"] for a in episode.details["attempts"]] == [0.0] * calls
     assert episode.details["outcome"] == "failed" and not episode.won
 
 
 def test_progress_that_keeps_growing_keeps_the_retries_going():
-    replies = ["(attack b)", "(attack d)\n(overcome d c)",
-               "(attack d)\n(overcome d c)\n(feast b a)", SLOPPY_OPTIMAL]
+    replies = [
+        "(attack b)",
+        "(attack d)\n(overcome d c)",
+        "(attack d)\n(overcome d c)\n(feast b a)",
+        SLOPPY_OPTIMAL,
+    ]
     episode, model = _run(replies, min_gain=0.05)
     progress = [a["progress"] for a in episode.details["attempts"]]
     assert model.calls == 4 and episode.won
@@ -176,8 +216,9 @@ def test_progress_that_keeps_growing_keeps_the_retries_going():
 
 
 def test_a_solver_fallback_is_a_separate_outcome_never_the_models():
-    episode, model = _run(lambda messages: "(overcome d c)", max_attempts=2,
-                          solver_fallback="lama-first")
+    episode, model = _run(
+        lambda messages: "(overcome d c)", max_attempts=2, solver_fallback="lama-first"
+    )
     assert model.calls == 2 and episode.won
     assert episode.details["outcome"] == "fallback"
     assert not any(a["validation"]["valid"] for a in episode.details["attempts"])

@@ -19,8 +19,10 @@ def test_planner_policy_wins_and_is_recorded():
 
 
 def test_random_policy_is_seeded_and_truncated_by_the_step_limit():
-    runs = [run_episode(gym.make("Blocksworld-v0", max_episode_steps=15), RandomPolicy(seed=3),
-                        seed=1) for _ in range(2)]
+    runs = [
+        run_episode(gym.make("Blocksworld-v0", max_episode_steps=15), RandomPolicy(seed=3), seed=1)
+        for _ in range(2)
+    ]
     assert runs[0].actions == runs[1].actions
     assert runs[0].steps <= 15
     assert runs[0].won or runs[0].truncated
@@ -49,8 +51,9 @@ class ScriptPolicy:
 
 def test_restart_replays_the_same_instance_and_errors_are_kept():
     env = gym.make("Mystery-BW-v0")
-    episode = run_episode(env, ScriptPolicy(["(feast a b)", RESTART, "(attack a)", GIVE_UP]),
-                          options={"instance": 0})
+    episode = run_episode(
+        env, ScriptPolicy(["(feast a b)", RESTART, "(attack a)", GIVE_UP]), options={"instance": 0}
+    )
     assert episode.restarts == 1 and episode.gave_up and not episode.won
     assert episode.actions == ("(feast a b)", "(attack a)")
     assert episode.errors[0]["kind"] == "inapplicable" and episode.errors[1] is None
@@ -74,6 +77,7 @@ def test_max_steps_caps_the_episode():
 
 def test_extract_plan_from_chatty_answers():
     from planloop.policies.extract import extract_plan
+
     text = "Sure! Here is the plan:\n```pddl\n(Attack A)\n(overcome a, c) ; stack\n```\nDone."
     assert extract_plan(text) == ["(attack a)", "(overcome a c)"]
     assert extract_plan("1. (feast c b)\n2. (succumb c)") == ["(feast c b)", "(succumb c)"]
@@ -82,6 +86,7 @@ def test_extract_plan_from_chatty_answers():
 
 def test_direct_policy_resamples_until_valid_and_plays_that_plan():
     from planloop.policies.direct import DirectPlanPolicy
+
     env = gym.make("Mystery-BW-v0")
     _, info = env.reset(options={"instance": 0})
     good = PlannerPolicy("bfs")
@@ -96,6 +101,7 @@ def test_direct_policy_resamples_until_valid_and_plays_that_plan():
 
 def test_direct_policy_respects_its_attempt_budget():
     from planloop.policies.direct import DirectPlanPolicy
+
     model = ScriptedModel(lambda messages: "(feast a b)")
     policy = DirectPlanPolicy(model, max_attempts=3)
     episode = run_episode(gym.make("Mystery-BW-v0"), policy, options={"instance": 0})
@@ -109,7 +115,8 @@ class FailingReset(ScriptPolicy):
 
 
 def test_a_model_failure_in_reset_is_recorded_not_raised():
-    episode = run_episode(gym.make("Mystery-BW-v0"), FailingReset(["(attack a)"]),
-                          options={"instance": 0})
+    episode = run_episode(
+        gym.make("Mystery-BW-v0"), FailingReset(["(attack a)"]), options={"instance": 0}
+    )
     assert episode.error == "bad_response: not JSON"
     assert episode.steps == 0 and not episode.truncated and not episode.won

@@ -6,9 +6,14 @@ from planloop.protocols.agentic import AGENTIC
 
 def test_settings_are_one_budget_and_no_caps():
     assert AGENTIC.name == "agentic" and "2603.06064" in AGENTIC.paper
-    assert AGENTIC.settings == {"seconds": 180.0, "temperature": 0.2, "max_attempts": None,
-                                "max_model_calls": None, "max_tool_calls": None,
-                                "feedback": "outcome"}
+    assert AGENTIC.settings == {
+        "seconds": 180.0,
+        "temperature": 0.2,
+        "max_attempts": None,
+        "max_model_calls": None,
+        "max_tool_calls": None,
+        "feedback": "outcome",
+    }
     assert AGENTIC.n == "102 IPC Blocksworld instances"
 
 

@@ -3,6 +3,7 @@ given beside it overrides one and is recorded, and the scheduled problems reach 
 paper's n."""
 
 from planloop.protocols.nl_pddl import NL_PDDL
+
 from conftest import load_experiment
 
 formalize = load_experiment("formalize")
@@ -14,8 +15,12 @@ def resolved(*argv):
 
 
 def test_paper_sets_every_setting_of_the_protocol_and_records_an_override():
-    assert resolved("--paper").values == {"sizes": "10,20,30,40", "per_cell": 63,
-                                          "max_iterations": 5, "planner": "lama-first"}
+    assert resolved("--paper").values == {
+        "sizes": "10,20,30,40",
+        "per_cell": 63,
+        "max_iterations": 5,
+        "planner": "lama-first",
+    }
     settings = resolved("--paper", "--max-iterations", "3", "--planner", "lama-first")
     assert settings.values["max_iterations"] == 3 and settings.values["per_cell"] == 63
     assert settings.recorded() == {"protocol": "nl-pddl", "overrides": {"max_iterations": 3}}

@@ -22,16 +22,33 @@ from conftest import EXPERIMENTS
 pytestmark = pytest.mark.slow  # whole studies and campaigns: -m "not slow" skips them
 
 KILLS = 3
-PROVENANCE = {"planloop", "study", "env", "env_kwargs", "model", "model_spec", "settings",
-              "condition", "instance", "trial", "seed", "policy", "prompt_version"}
+PROVENANCE = {
+    "planloop",
+    "study",
+    "env",
+    "env_kwargs",
+    "model",
+    "model_spec",
+    "settings",
+    "condition",
+    "instance",
+    "trial",
+    "seed",
+    "policy",
+    "prompt_version",
+}
 STUDIES = {  # script: (arguments, episodes)
     "planner_baseline": (["--env", "Mystery-BW-v0", "--instances", "0:16"], 16),
     "mystery": (["--conditions", "planner", "--instances", "0:16"], 16),
     "pddlego": (["--llm", "groundtruth", "--env", "CoinCollector-v0", "--instances", "0:30"], 30),
-    "formalize": (["--llm", "groundtruth", "--domains", "blocksworld", "--sizes", "5",
-                   "--per-cell", "12"], 12),
-    "horizon_sweep": (["--env", "Mystery-BW-v0", "--instances", "0:7", "--horizons", "1,open",
-                       "--trials", "1"], 14),
+    "formalize": (
+        ["--llm", "groundtruth", "--domains", "blocksworld", "--sizes", "5", "--per-cell", "12"],
+        12,
+    ),
+    "horizon_sweep": (
+        ["--env", "Mystery-BW-v0", "--instances", "0:7", "--horizons", "1,open", "--trials", "1"],
+        14,
+    ),
 }
 
 
@@ -40,8 +57,12 @@ def lines_of(path: Path) -> int:
 
 
 def run(script: str, argv: list[str], env: dict) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, str(EXPERIMENTS / f"{script}.py"), *argv],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return subprocess.Popen(
+        [sys.executable, str(EXPERIMENTS / f"{script}.py"), *argv],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
 
 
 @pytest.mark.parametrize("script", list(STUDIES))
@@ -52,6 +73,7 @@ def test_a_study_killed_again_and_again_finishes_every_episode_once(script, tmp_
     if script == "horizon_sweep":
         pytest.importorskip("openai")
         from planloop.llm.fake_server import FakeChatServer
+
         server = FakeChatServer([("slow", 0.3, "DONE")] * 100)  # one call an episode
     else:
         server = None
@@ -65,8 +87,9 @@ def test_a_study_killed_again_and_again_finishes_every_episode_once(script, tmp_
             proc = run(script, argv, env)
             target = lines_of(results) + rng.randint(1, 2)
             deadline = time.monotonic() + 60
-            while proc.poll() is None and lines_of(results) < target \
-                    and time.monotonic() < deadline:
+            while (
+                proc.poll() is None and lines_of(results) < target and time.monotonic() < deadline
+            ):
                 time.sleep(0.01)
             time.sleep(rng.uniform(0, 0.15))  # between records, or in the middle of one
             killed_running += proc.poll() is None
@@ -80,11 +103,15 @@ def test_a_study_killed_again_and_again_finishes_every_episode_once(script, tmp_
         proc = run(script, argv, env)  # the same command again finishes the study
         _, err = proc.communicate(timeout=120)
         assert proc.returncode == 0, err.decode()
-        assert re.search(rf"^{script}[^\n]*: {episodes} episodes, ", err.decode(), re.M), \
+        assert re.search(rf"^{script}[^\n]*: {episodes} episodes, ", err.decode(), re.M), (
             err.decode()
-        assert re.search(rf"^{script}: 1 lines of episodes.jsonl were not valid records and "
-                         rf"were set aside in episodes.jsonl.torn \(line \d+: not JSON\)",
-                         err.decode(), re.M), err.decode()  # the torn line, said once
+        )
+        assert re.search(
+            rf"^{script}: 1 lines of episodes.jsonl were not valid records and "
+            rf"were set aside in episodes.jsonl.torn \(line \d+: not JSON\)",
+            err.decode(),
+            re.M,
+        ), err.decode()  # the torn line, said once
 
     data = results.read_bytes()
     assert data.endswith(b"\n")

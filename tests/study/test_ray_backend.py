@@ -50,8 +50,21 @@ def run_both(tmp_path, script: str, argv: list[str], model=None, workers: int = 
     for backend in ("local", "ray"):
         outs[backend] = tmp_path / backend
         extra = {"model": model} if model is not None else {}
-        assert study.main([*argv, "--workers", str(workers), "--backend", backend,
-                           "--out", str(outs[backend])], **extra) == 0
+        assert (
+            study.main(
+                [
+                    *argv,
+                    "--workers",
+                    str(workers),
+                    "--backend",
+                    backend,
+                    "--out",
+                    str(outs[backend]),
+                ],
+                **extra,
+            )
+            == 0
+        )
     return outs["local"], outs["ray"]
 
 
@@ -74,8 +87,18 @@ def test_planner_baseline_on_ray_and_its_resume(tmp_path, capsys):
 
 
 def test_formalize_with_scripted_defects_on_ray(tmp_path):
-    argv = ["--llm", "scripted-defects", "--domains", "blocksworld", "--sizes", "5",
-            "--per-cell", "2", "--defects", "syntax,missing_fact"]
+    argv = [
+        "--llm",
+        "scripted-defects",
+        "--domains",
+        "blocksworld",
+        "--sizes",
+        "5",
+        "--per-cell",
+        "2",
+        "--defects",
+        "syntax,missing_fact",
+    ]
     local, on_ray = run_both(tmp_path, "formalize", argv)
     assert_same_records(local, on_ray)
     assert any(r["repaired_at"] for r in records_of(on_ray).values())
@@ -87,18 +110,15 @@ def test_pddlego_ground_truth_on_ray(tmp_path):
     assert_same_records(local, on_ray)
 
 
-def test_horizon_sweep_on_ray_records_failures_and_reruns_them(tmp_path, capsys,
-                                                              mystery_plans):
-    argv = ["--env", "Mystery-BW-v0", "--instances", "3:5", "--horizons", "1,open",
-            "--trials", "2"]
+def test_horizon_sweep_on_ray_records_failures_and_reruns_them(tmp_path, capsys, mystery_plans):
+    argv = ["--env", "Mystery-BW-v0", "--instances", "3:5", "--horizons", "1,open", "--trials", "2"]
     failing = plan_follower(mystery_plans, fail_on=list(mystery_plans)[0])
     local, on_ray = run_both(tmp_path, "horizon_sweep", argv, model=failing)
     assert_same_records(local, on_ray)
     assert sum(bool(r["error"]) for r in records_of(on_ray).values()) == 4
     capsys.readouterr()
 
-    local, on_ray = run_both(tmp_path, "horizon_sweep", argv,
-                             model=plan_follower(mystery_plans))
+    local, on_ray = run_both(tmp_path, "horizon_sweep", argv, model=plan_follower(mystery_plans))
     assert "8 episodes, 4 already in" in capsys.readouterr().err  # the failed ones again
     assert_same_records(local, on_ray)
     records = records_of(on_ray).values()
@@ -111,19 +131,31 @@ def test_a_served_model_and_its_cache_are_opened_again_on_the_workers(tmp_path, 
 
     monkeypatch.setenv("HOME", str(tmp_path))  # the model cache lives under ~
     with FakeChatServer([("ok", "DONE")] * 20) as server:
-        argv = ["--env", "Mystery-BW-v0", "--instances", "3:5", "--horizons", "1,open",
-                "--trials", "1", "--temperature", "0", "--llm", f"{server.url}@fake"]
+        argv = [
+            "--env",
+            "Mystery-BW-v0",
+            "--instances",
+            "3:5",
+            "--horizons",
+            "1,open",
+            "--trials",
+            "1",
+            "--temperature",
+            "0",
+            "--llm",
+            f"{server.url}@fake",
+        ]
         local, on_ray = run_both(tmp_path, "horizon_sweep", argv)
         assert len(server.requests) == 1 + 4 + 1  # a check each; Ray's episodes: cached
     mine, theirs = records_of(local), records_of(on_ray)
     assert [r["usage"]["cached_calls"] for r in theirs.values()] == [1] * 4
-    assert {k: timeless({**r, "usage": None}) for k, r in theirs.items()} == \
-        {k: timeless({**r, "usage": None}) for k, r in mine.items()}
+    assert {k: timeless({**r, "usage": None}) for k, r in theirs.items()} == {
+        k: timeless({**r, "usage": None}) for k, r in mine.items()
+    }
 
 
 def test_mystery_planner_and_closed_loop_on_ray(tmp_path, mystery_plans):
-    argv = ["--env", "Mystery-BW-v0", "--instances", "3:5", "--conditions",
-            "planner,closed-loop"]
+    argv = ["--env", "Mystery-BW-v0", "--instances", "3:5", "--conditions", "planner,closed-loop"]
     local, on_ray = run_both(tmp_path, "mystery", argv, model=plan_follower(mystery_plans))
     assert_same_records(local, on_ray)
     assert all(r["won"] for r in records_of(on_ray).values())
@@ -142,13 +174,21 @@ def test_a_bug_in_play_on_ray_stops_the_study_and_surfaces(tmp_path, capsys):
     with pytest.raises(ZeroDivisionError) as raised:
         run_study(study, jobs, buggy, out=tmp_path, workers=2, backend="ray")
     assert "in buggy" in str(raised.value.__cause__)  # the worker's traceback, chained
-    assert ("instance 0 trial 0: ZeroDivisionError: division by zero (a bug in play? "
-            "stopping after the running episodes)\n") in capsys.readouterr().err
+    assert (
+        "instance 0 trial 0: ZeroDivisionError: division by zero (a bug in play? "
+        "stopping after the running episodes)\n"
+    ) in capsys.readouterr().err
     recorded = records_of(tmp_path)
     assert jobs[0].key not in recorded and len(recorded) < len(jobs)
 
-    records = run_study(study, jobs, lambda env, job: {"won": True, "pid": os.getpid()},
-                        out=tmp_path, workers=2, backend="ray")
+    records = run_study(
+        study,
+        jobs,
+        lambda env, job: {"won": True, "pid": os.getpid()},
+        out=tmp_path,
+        workers=2,
+        backend="ray",
+    )
     assert len(records) == 8 and len(records_of(tmp_path)) == 8  # a rerun plays the rest
     played_in = {r["pid"] for r in records if "pid" in r}
     assert played_in and os.getpid() not in played_in and len(played_in) <= 2  # 2 actors

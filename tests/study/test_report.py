@@ -24,29 +24,61 @@ from conftest import load_experiment
 
 HOSTILE = '</pre><script>alert(1)</script><img src="http://127.0.0.1:9/x.png">'
 DF = "(define (domain d)\n  (:predicates (at ?x))\n  (:action go :parameters (?x)))"
-PF_A = "(define (problem p)\n  (:domain d)\n  (:objects a b)\n  (:init\n    (at a))\n" \
-       "  (:goal (at b)))"
+PF_A = (
+    "(define (problem p)\n  (:domain d)\n  (:objects a b)\n  (:init\n    (at a))\n  (:goal (at b)))"
+)
 PF_B = PF_A.replace("(at a))", "(at b))").replace("(:goal (at b))", "(:goal (at a))")
 
 
 def a_round(number: int, **fields) -> dict:
     """A round record as PDDLegoPolicy writes it."""
-    return {"round": number, "trigger": "start", "answers": None, "df": DF, "pf": PF_A,
-            "truth": None, "reply": "", "check": None,
-            "planner": {"status": "solved", "planner": "lama-first", "seconds": 0.1},
-            "plan": ["(go b)"], "steps": [], **fields}
+    return {
+        "round": number,
+        "trigger": "start",
+        "answers": None,
+        "df": DF,
+        "pf": PF_A,
+        "truth": None,
+        "reply": "",
+        "check": None,
+        "planner": {"status": "solved", "planner": "lama-first", "seconds": 0.1},
+        "plan": ["(go b)"],
+        "steps": [],
+        **fields,
+    }
 
 
 def an_episode(rounds: list[dict] | None, **fields) -> dict:
     """An episode record in the harness's field order (the condition between ``study``
     and ``instance``)."""
-    details = {} if rounds is None else {"rounds": rounds, "solver_errors": 1,
-                                         "solver_fixed": 1, "simulation_errors": 2,
-                                         "simulation_fixed": 0, "stop": None}
-    return {"key": "k/0/0", "study": "s", "policy": "pddlego", "prompt": "detailed",
-            "instance": 0, "trial": 0, "env_id": "E-v0", "model": "m", "won": False,
-            "actions": ["go b"], "observations": ["start here", "you went"], "errors": [None],
-            "details": details, **fields}
+    details = (
+        {}
+        if rounds is None
+        else {
+            "rounds": rounds,
+            "solver_errors": 1,
+            "solver_fixed": 1,
+            "simulation_errors": 2,
+            "simulation_fixed": 0,
+            "stop": None,
+        }
+    )
+    return {
+        "key": "k/0/0",
+        "study": "s",
+        "policy": "pddlego",
+        "prompt": "detailed",
+        "instance": 0,
+        "trial": 0,
+        "env_id": "E-v0",
+        "model": "m",
+        "won": False,
+        "actions": ["go b"],
+        "observations": ["start here", "you went"],
+        "errors": [None],
+        "details": details,
+        **fields,
+    }
 
 
 def page(tmp_path, *records, title="run") -> str:
@@ -54,43 +86,73 @@ def page(tmp_path, *records, title="run") -> str:
 
 
 def test_record_text_is_escaped(tmp_path):
-    rounds = [a_round(0, reply=HOSTILE, answers="<b>the error</b>",
-                      check={"stage": "syntax", "message": "<i>bad</i>"},
-                      steps=[{"step": "(go b)", "command": "go <b>", "observation": "<hr>",
-                              "ok": False}])]
+    rounds = [
+        a_round(
+            0,
+            reply=HOSTILE,
+            answers="<b>the error</b>",
+            check={"stage": "syntax", "message": "<i>bad</i>"},
+            steps=[{"step": "(go b)", "command": "go <b>", "observation": "<hr>", "ok": False}],
+        )
+    ]
     html = page(tmp_path, an_episode(rounds, actions=["<u>x</u>"]), title="<title>")
     assert HOSTILE not in html and "<img" not in html and html.count("<script") == 1
-    for text in (HOSTILE, "<b>the error</b>", "<i>bad</i>", "go <b>", "<hr>", "<u>x</u>",
-                 "<title>"):
-        assert text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") \
-            .replace('"', "&quot;") in html, text
+    for text in (
+        HOSTILE,
+        "<b>the error</b>",
+        "<i>bad</i>",
+        "go <b>",
+        "<hr>",
+        "<u>x</u>",
+        "<title>",
+    ):
+        assert (
+            text.replace("&", "&amp;")
+            .replace("<", "&lt;")
+            .replace(">", "&gt;")
+            .replace('"', "&quot;")
+            in html
+        ), text
 
 
 def test_files_as_diffs_against_the_round_before(tmp_path):
-    rounds = [a_round(0), a_round(1, trigger="growth", pf=PF_B),
-              a_round(2, trigger="solver_error", df=None, pf=None),
-              a_round(3, trigger="solver_error", pf=PF_B)]
+    rounds = [
+        a_round(0),
+        a_round(1, trigger="growth", pf=PF_B),
+        a_round(2, trigger="solver_error", df=None, pf=None),
+        a_round(3, trigger="solver_error", pf=PF_B),
+    ]
     html = page(tmp_path, an_episode(rounds))
     parts = re.split(r'<details class="round" data-round="\d">', html)[1:]
     assert len(parts) == 4
     assert parts[0].count('<p class="note">whole file</p>') == 2 and "(:action go" in parts[0]
-    assert "DF</h4><p class=\"note unchanged\">unchanged since round 0" in parts[1]
+    assert 'DF</h4><p class="note unchanged">unchanged since round 0' in parts[1]
     assert '<span class="del">-    (at a))</span>' in parts[1]
     assert '<span class="add">+  (:goal (at a)))</span>' in parts[1]
     assert '<span class="">   (:objects a b)</span>' in parts[1]  # context
-    assert '<span class="head">--- round 0</span><span class="head">+++ round 1</span>' \
-        in parts[1]
+    assert '<span class="head">--- round 0</span><span class="head">+++ round 1</span>' in parts[1]
     assert parts[2].count("no file read from the reply") == 2
     assert parts[3].count("unchanged since round 1") == 2  # round 2 had no files
 
 
 def test_the_round_shows_its_trigger_error_check_plan_and_steps(tmp_path):
-    rounds = [a_round(0, trigger="simulation_error", answers="the door is closed",
-                      check={"stage": "planner", "message": "no plan"}, planner=None, plan=[]),
-              a_round(1, steps=[{"step": "(go b)", "command": "go b", "observation": "ok",
-                                 "ok": True},
-                                {"step": "(go c)", "command": "go c", "observation": "no",
-                                 "ok": False}])]
+    rounds = [
+        a_round(
+            0,
+            trigger="simulation_error",
+            answers="the door is closed",
+            check={"stage": "planner", "message": "no plan"},
+            planner=None,
+            plan=[],
+        ),
+        a_round(
+            1,
+            steps=[
+                {"step": "(go b)", "command": "go b", "observation": "ok", "ok": True},
+                {"step": "(go c)", "command": "go c", "observation": "no", "ok": False},
+            ],
+        ),
+    ]
     html = page(tmp_path, an_episode(rounds))
     assert "<summary>round 0 · simulation_error · check failed (planner)</summary>" in html
     assert '<pre class="answers">the door is closed</pre>' in html
@@ -101,26 +163,43 @@ def test_the_round_shows_its_trigger_error_check_plan_and_steps(tmp_path):
 
 
 def test_the_round_shows_the_readers_warnings_and_why_each_command(tmp_path):
-    warning = {"stage": "domain", "line": 3, "col": 11,
-               "message": "type 'room' is listed among its own subtypes; read as a type of "
-                          "its own"}
-    steps = [{"step": "(go a b)", "command": "go b", "why": "go b: destination ?to",
-              "observation": "ok", "ok": True}]
+    warning = {
+        "stage": "domain",
+        "line": 3,
+        "col": 11,
+        "message": "type 'room' is listed among its own subtypes; read as a type of its own",
+    }
+    steps = [
+        {
+            "step": "(go a b)",
+            "command": "go b",
+            "why": "go b: destination ?to",
+            "observation": "ok",
+            "ok": True,
+        }
+    ]
     html = page(tmp_path, an_episode([a_round(0, warnings=[warning], steps=steps)]))
-    assert ("<p>1 dialect warning(s):</p><ul class=\"warnings\"><li>domain line 3, col 11: "
-            "type &#x27;room&#x27; is listed among its own subtypes") in html
+    assert (
+        '<p>1 dialect warning(s):</p><ul class="warnings"><li>domain line 3, col 11: '
+        "type &#x27;room&#x27; is listed among its own subtypes"
+    ) in html
     assert '<td title="go b: destination ?to">go b</td>' in html
 
 
 def test_a_step_without_an_answer_shows_none(tmp_path):
     """A step the game never answered (a record cut short) is shown without an outcome."""
-    rounds = [a_round(0, steps=[{"step": "(go b)", "command": "go b", "observation": "you went",
-                                 "ok": True}]),
-              a_round(1, steps=[{"step": "(go a)", "command": "go a"}])]
+    rounds = [
+        a_round(
+            0, steps=[{"step": "(go b)", "command": "go b", "observation": "you went", "ok": True}]
+        ),
+        a_round(1, steps=[{"step": "(go a)", "command": "go a"}]),
+    ]
     html = page(tmp_path, an_episode(rounds))
     steps = re.findall(r'<tr class="step">(.*?)</tr>', html)
-    assert steps == ["<td>(go b)</td><td>go b</td><td>ok</td><td><pre>you went</pre></td>",
-                     "<td>(go a)</td><td>go a</td><td>-</td><td><pre></pre></td>"]
+    assert steps == [
+        "<td>(go b)</td><td>go b</td><td>ok</td><td><pre>you went</pre></td>",
+        "<td>(go a)</td><td>go a</td><td>-</td><td><pre></pre></td>",
+    ]
 
 
 def test_the_true_problem_beside_the_models(tmp_path):
@@ -133,25 +212,46 @@ def test_the_true_problem_beside_the_models(tmp_path):
 
 
 def test_the_summary_and_records_without_rounds(tmp_path):
-    plangen = an_episode(None, policy="plangen", won=True, actions=["go b", "fly"],
-                         observations=["start here", "you went", "you cannot fly"],
-                         errors=[None, {"kind": "unknown"}], key="k/1/0", instance=1)
+    plangen = an_episode(
+        None,
+        policy="plangen",
+        won=True,
+        actions=["go b", "fly"],
+        observations=["start here", "you went", "you cannot fly"],
+        errors=[None, {"kind": "unknown"}],
+        key="k/1/0",
+        instance=1,
+    )
     html = page(tmp_path, an_episode([a_round(0), a_round(1)]), plangen)
     header = re.search(r"<thead>(.*?)</thead>", html)[1]
     assert re.findall(r"<th>(.*?)</th>", header) == [
-        "episode", "env", "model", "instance", "trial", "policy", "prompt", "won", "steps",
-        "rounds", "stop", "solver errors met / fixed", "simulation errors met / fixed"]
+        "episode",
+        "env",
+        "model",
+        "instance",
+        "trial",
+        "policy",
+        "prompt",
+        "won",
+        "steps",
+        "rounds",
+        "stop",
+        "solver errors met / fixed",
+        "simulation errors met / fixed",
+    ]
     rows = re.findall(r"<tr data-outcome=.*?</tr>", html)
     assert [re.findall(r"<td[^>]*>(.*?)</td>", row)[7:] for row in rows] == [
-        ["lost", "1", "2", "", "1 / 1", "2 / 0"], ["won", "2", "-", "", "-", "-"]]
+        ["lost", "1", "2", "", "1 / 1", "2 / 0"],
+        ["won", "2", "-", "", "-", "-"],
+    ]
     episode = html.split('id="ep-1"')[1]
     assert 'class="round"' not in episode and '<details class="transcript" open>' in episode
-    assert '<li class="action failed"><b>&gt; fly</b> (refused)<pre>you cannot fly</pre>' \
-        in episode
+    assert '<li class="action failed"><b>&gt; fly</b> (refused)<pre>you cannot fly</pre>' in episode
     assert "<li><pre>start here</pre></li>" in episode
 
 
 # -- real runs, in the browser ------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory) -> tuple[Path, list[dict]]:
@@ -164,12 +264,20 @@ def run(tmp_path_factory) -> tuple[Path, list[dict]]:
     assert pddlego.main(["--llm", "groundtruth", "--instances", "0:2", *common]) == 0
     first = records_in(out)[0]["details"]["rounds"][0]
     behind = re.search(r"\(blocked \S+ (\S+)\)", first["pf"])[1]  # a closed door
-    lie = "\n".join(line for line in first["pf"].splitlines()
-                    if "(blocked " not in line and "(closed " not in line)
+    lie = "\n".join(
+        line
+        for line in first["pf"].splitlines()
+        if "(blocked " not in line and "(closed " not in line
+    )
     lie = re.sub(r"\(:goal .*", f"(:goal (player-at {behind})))", lie, flags=re.DOTALL)
     reply = f"{HOSTILE}\n```pddl\n{first['df']}\n```\n```pddl\n{lie}\n```"
-    assert pddlego.main(["--instances", "0", "--retries", "1", *common],
-                        model=ScriptedModel(lambda messages: reply, name="liar")) == 0
+    assert (
+        pddlego.main(
+            ["--instances", "0", "--retries", "1", *common],
+            model=ScriptedModel(lambda messages: reply, name="liar"),
+        )
+        == 0
+    )
     return out / "report.html", records_in(out)
 
 
@@ -193,9 +301,20 @@ class Chromium:
     def __init__(self, binary: str, profile: Path):
         self.profile = profile
         self.process = subprocess.Popen(
-            [binary, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-             "--remote-debugging-port=0", f"--user-data-dir={profile}", "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+            [
+                binary,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--remote-debugging-port=0",
+                f"--user-data-dir={profile}",
+                "about:blank",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         self.socket, self.session, self.ids = None, None, 0
         self.errors, self.dialogs, self.requests = [], [], []
 
@@ -206,19 +325,22 @@ class Chromium:
             assert time.monotonic() < deadline, "chromium opened no DevTools port"
             time.sleep(0.05)
         port, path = port_file.read_text().split()[:2]
-        self.socket = websocket.create_connection(f"ws://127.0.0.1:{port}{path}",
-                                                  timeout=timeout, suppress_origin=True)
+        self.socket = websocket.create_connection(
+            f"ws://127.0.0.1:{port}{path}", timeout=timeout, suppress_origin=True
+        )
         target = self.call("Target.createTarget", url="about:blank")["targetId"]
-        self.session = self.call("Target.attachToTarget", targetId=target,
-                                 flatten=True)["sessionId"]
+        self.session = self.call("Target.attachToTarget", targetId=target, flatten=True)[
+            "sessionId"
+        ]
         for domain in ("Page", "Runtime", "Log", "Network"):
             self.call(f"{domain}.enable")
 
     def send(self, method: str, **params) -> int:
         self.ids += 1
         message = {"id": self.ids, "method": method, "params": params}
-        self.socket.send(json.dumps(message | ({"sessionId": self.session}
-                                               if self.session else {})))
+        self.socket.send(
+            json.dumps(message | ({"sessionId": self.session} if self.session else {}))
+        )
         return self.ids
 
     def call(self, method: str, **params) -> dict:
@@ -313,21 +435,29 @@ def test_the_report_renders_in_chromium(run, chromium):
     assert all(chromium.evaluate(opened))
     chromium.evaluate("document.getElementById('collapse').click()")
     assert not any(chromium.evaluate(opened))
-    chromium.evaluate("const show = document.getElementById('show'); show.value = 'won';"
-                      "show.dispatchEvent(new Event('change'))")
-    assert chromium.evaluate("[...document.querySelectorAll('section.episode')]"
-                             ".map(e => e.hidden)") == [False, False, True]
+    chromium.evaluate(
+        "const show = document.getElementById('show'); show.value = 'won';"
+        "show.dispatchEvent(new Event('change'))"
+    )
+    assert chromium.evaluate(
+        "[...document.querySelectorAll('section.episode')].map(e => e.hidden)"
+    ) == [False, False, True]
     assert chromium.errors == [] and chromium.dialogs == []
-    assert [r for r in chromium.requests if not r.startswith("data:image/png;base64,")] \
-        == [path.as_uri()]  # nothing but the page itself and its embedded plot
+    assert [r for r in chromium.requests if not r.startswith("data:image/png;base64,")] == [
+        path.as_uri()
+    ]  # nothing but the page itself and its embedded plot
 
 
 def test_the_report_embeds_its_plots_with_their_captions(tmp_path):
     """Offline: the PNG is in the page as data, under a policy that allows only that."""
     png = tmp_path / "success.png"
     png.write_bytes(b"\x89PNG\r\n\x1a\n fake image bytes")
-    path = write_report([an_episode(None)], tmp_path / "r.html", "t",
-                        plots=[(png, "Success by house size <b>"), (tmp_path / "none.png", "x")])
+    path = write_report(
+        [an_episode(None)],
+        tmp_path / "r.html",
+        "t",
+        plots=[(png, "Success by house size <b>"), (tmp_path / "none.png", "x")],
+    )
     html = path.read_text()
     assert html.count("<figure>") == 1  # the missing PNG is left out
     assert 'src="data:image/png;base64,iVBORw0KGgogZmFrZSBpbWFnZSBieXRlcw=="' in html

@@ -12,13 +12,24 @@ import time
 
 import pytest
 
-from conftest import EXPERIMENTS, load_experiment
 from planloop.llm import LLMError, ScriptedModel
 from planloop.study import open_model
 
+from conftest import EXPERIMENTS, load_experiment
+
 EPISODES = 40
-ARGS = ["--env", "Mystery-BW-v0", "--instances", f"0:{EPISODES}", "--workers", "2",
-        "--planner", "seq-sat-lama-2011", "--timeout", "1"]  # anytime: runs its budget
+ARGS = [
+    "--env",
+    "Mystery-BW-v0",
+    "--instances",
+    f"0:{EPISODES}",
+    "--workers",
+    "2",
+    "--planner",
+    "seq-sat-lama-2011",
+    "--timeout",
+    "1",
+]  # anytime: runs its budget
 
 
 def records(path):
@@ -41,8 +52,10 @@ def test_a_signal_stops_the_study_in_one_line_and_a_rerun_finishes_it(tmp_path, 
     err = err.decode()
     assert proc.returncode == code, err
     saved = len(records(results))
-    assert f"planner_baseline.py: interrupted: {saved} of {EPISODES} episodes saved; rerun " \
-           f"the same command to resume" in err
+    assert (
+        f"planner_baseline.py: interrupted: {saved} of {EPISODES} episodes saved; rerun "
+        f"the same command to resume" in err
+    )
     assert "Traceback" not in err
     assert not list(tmp_path.glob("planloop-fd-*"))  # the running planners' folders too
 
@@ -55,13 +68,31 @@ def test_a_signal_stops_the_study_in_one_line_and_a_rerun_finishes_it(tmp_path, 
 def test_a_server_gone_stops_the_study_after_three_episodes(tmp_path, capsys):
     study = load_experiment("horizon_sweep")
     model = ScriptedModel(lambda messages: LLMError("connection", "connection refused"))
-    assert study.main(["--env", "Mystery-BW-v0", "--instances", "0:6", "--horizons", "1",
-                       "--trials", "1", "--out", str(tmp_path)], model=model) == 2
+    assert (
+        study.main(
+            [
+                "--env",
+                "Mystery-BW-v0",
+                "--instances",
+                "0:6",
+                "--horizons",
+                "1",
+                "--trials",
+                "1",
+                "--out",
+                str(tmp_path),
+            ],
+            model=model,
+        )
+        == 2
+    )
     err = capsys.readouterr().err
     saved = len(records(tmp_path / "episodes.jsonl"))  # the 3, and one already started
     assert saved in (3, 4)
-    assert "error: the model server stopped answering: 3 episodes in a row ended on " \
-           f"connection: connection refused; {saved} of 6 episodes saved" in err
+    assert (
+        "error: the model server stopped answering: 3 episodes in a row ended on "
+        f"connection: connection refused; {saved} of 6 episodes saved" in err
+    )
 
 
 @pytest.mark.slow
@@ -71,16 +102,21 @@ def test_damaged_results_lines_are_set_aside_and_reported_once(tmp_path, capsys)
     assert study.main(args) == 0
     path = tmp_path / "episodes.jsonl"
     first, second, third = records(path)
-    damaged = [{**first, "message": "\ud800 a lone surrogate"}, {"key": second["key"]},
-               {**third, "won": "yes"}]
+    damaged = [
+        {**first, "message": "\ud800 a lone surrogate"},
+        {"key": second["key"]},
+        {**third, "won": "yes"},
+    ]
     path.write_text("".join(json.dumps(r) + "\n" for r in damaged))
     capsys.readouterr()
     assert study.main(args) == 0  # the two damaged episodes run again
     err = capsys.readouterr().err
     assert err.count("were not valid records") == 1
-    assert "2 lines of episodes.jsonl were not valid records and were set aside in " \
-           "episodes.jsonl.torn (line 2: no study; line 3: won is 'yes', not true or " \
-           "false); their episodes run again" in err
+    assert (
+        "2 lines of episodes.jsonl were not valid records and were set aside in "
+        "episodes.jsonl.torn (line 2: no study; line 3: won is 'yes', not true or "
+        "false); their episodes run again" in err
+    )
     assert "| 3 | 3 | 100.0% |" in (tmp_path / "results.md").read_text()
     assert study.main(args) == 0  # a lone surrogate in a record does not stop a rerun
     assert "were not valid records" not in capsys.readouterr().err
@@ -89,20 +125,30 @@ def test_damaged_results_lines_are_set_aside_and_reported_once(tmp_path, capsys)
 def test_a_report_is_written_whatever_the_text_inside(tmp_path):
     from planloop.study import write_report
 
-    record = {"key": "k", "study": "s", "instance": 0, "trial": 0, "won": False,
-              "details": {"rounds": [{"reply": "\ud83d broken \udfff", "df": None,
-                                      "pf": None, "steps": []}]}}
+    record = {
+        "key": "k",
+        "study": "s",
+        "instance": 0,
+        "trial": 0,
+        "won": False,
+        "details": {
+            "rounds": [{"reply": "\ud83d broken \udfff", "df": None, "pf": None, "steps": []}]
+        },
+    }
     assert write_report([record], tmp_path / "r.html", "t").read_bytes()
 
 
-@pytest.mark.parametrize("script, flags, named", [
-    ("planner_baseline", ["--timeout", "-1"], "--timeout"),
-    ("pddlego", ["--retries", "-1", "--llm", "groundtruth"], "--retries"),
-    ("horizon_sweep", ["--temperature", "7", "--llm", "openai:x"], "--temperature"),
-    ("mystery", ["--planner-timeout", "0", "--conditions", "planner"], "--planner-timeout"),
-    ("formalize", ["--per-cell", "0", "--llm", "groundtruth"], "--per-cell"),
-    ("pddlego", ["--call-timeout", "nan", "--llm", "groundtruth"], "--call-timeout"),
-])
+@pytest.mark.parametrize(
+    "script, flags, named",
+    [
+        ("planner_baseline", ["--timeout", "-1"], "--timeout"),
+        ("pddlego", ["--retries", "-1", "--llm", "groundtruth"], "--retries"),
+        ("horizon_sweep", ["--temperature", "7", "--llm", "openai:x"], "--temperature"),
+        ("mystery", ["--planner-timeout", "0", "--conditions", "planner"], "--planner-timeout"),
+        ("formalize", ["--per-cell", "0", "--llm", "groundtruth"], "--per-cell"),
+        ("pddlego", ["--call-timeout", "nan", "--llm", "groundtruth"], "--call-timeout"),
+    ],
+)
 def test_bad_flags_exit_2_before_any_episode(tmp_path, capsys, script, flags, named):
     study = load_experiment(script)
     with pytest.raises(SystemExit) as stop:
@@ -131,14 +177,29 @@ def test_a_task_refused_at_reset_is_one_line(tmp_path, capsys):
     """A problem past the core's limits, met when the study resets the environment."""
     study = load_experiment("planner_baseline")
     domain, problem = tmp_path / "d.pddl", tmp_path / "p.pddl"
-    domain.write_text("(define (domain d) (:predicates (p ?a ?b ?c ?d ?e)) "
-                      "(:action a :parameters (?a ?b ?c ?d ?e) :precondition (and) "
-                      ":effect (p ?a ?b ?c ?d ?e)))")
+    domain.write_text(
+        "(define (domain d) (:predicates (p ?a ?b ?c ?d ?e)) "
+        "(:action a :parameters (?a ?b ?c ?d ?e) :precondition (and) "
+        ":effect (p ?a ?b ?c ?d ?e)))"
+    )
     objects = " ".join(f"o{i}" for i in range(40))
-    problem.write_text(f"(define (problem p) (:domain d) (:objects {objects}) (:init) "
-                       f"(:goal (p o1 o2 o3 o4 o5)))")
-    code = study.main(["--env", "PDDL-v0", "-o", f"domain={domain}", "-o",
-                       f"problem={problem}", "--instances", "0:1", "--out", str(tmp_path / "o")])
+    problem.write_text(
+        f"(define (problem p) (:domain d) (:objects {objects}) (:init) (:goal (p o1 o2 o3 o4 o5)))"
+    )
+    code = study.main(
+        [
+            "--env",
+            "PDDL-v0",
+            "-o",
+            f"domain={domain}",
+            "-o",
+            f"problem={problem}",
+            "--instances",
+            "0:1",
+            "--out",
+            str(tmp_path / "o"),
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 2 and "Traceback" not in err
     assert "error: " in err and "limit" in err.lower()

@@ -15,37 +15,74 @@ def parse(*argv, **options):
 
 def test_defaults():
     args = parse()
-    assert (args.env, args.option, args.instances, args.trials, args.llm, args.workers,
-            args.out) == ("Mystery-BW-v0", [], None, 1, None, 1, Path("results/x"))
+    assert (
+        args.env,
+        args.option,
+        args.instances,
+        args.trials,
+        args.llm,
+        args.workers,
+        args.out,
+    ) == ("Mystery-BW-v0", [], None, 1, None, 1, Path("results/x"))
     args = parse(instances="0:100", trials=5)
     assert args.instances == range(100) and args.trials == 5
 
 
 def test_every_shared_flag():
-    args = parse("--env", "CoinCollector-v0", "-o", "num_locations=7", "-o",
-                 "include_doors=false", "-o", "layout=/a b/c.json", "--option", "sizes=[1, 2]",
-                 "--instances", "3:5", "--trials", "4", "--llm", "openai:m", "--workers", "8",
-                 "--out", "elsewhere")
+    args = parse(
+        "--env",
+        "CoinCollector-v0",
+        "-o",
+        "num_locations=7",
+        "-o",
+        "include_doors=false",
+        "-o",
+        "layout=/a b/c.json",
+        "--option",
+        "sizes=[1, 2]",
+        "--instances",
+        "3:5",
+        "--trials",
+        "4",
+        "--llm",
+        "openai:m",
+        "--workers",
+        "8",
+        "--out",
+        "elsewhere",
+    )
     assert args.env == "CoinCollector-v0"
-    assert dict(args.option) == {"num_locations": 7, "include_doors": False,
-                                 "layout": "/a b/c.json", "sizes": [1, 2]}
+    assert dict(args.option) == {
+        "num_locations": 7,
+        "include_doors": False,
+        "layout": "/a b/c.json",
+        "sizes": [1, 2],
+    }
     assert (args.instances, args.trials, args.llm, args.workers, args.out) == (
-        range(3, 5), 4, "openai:m", 8, Path("elsewhere"))
+        range(3, 5),
+        4,
+        "openai:m",
+        8,
+        Path("elsewhere"),
+    )
     assert parse("--instances", "7").instances == range(7, 8)
 
 
-@pytest.mark.parametrize("flag, value, message", [
-    ("--instances", "5:2", "instances are A:B with 0 <= A < B"),
-    ("--instances", "3:3", "instances are A:B with 0 <= A < B"),
-    ("--instances", "x", "not 'x'"),
-    ("--instances", "-1", "not '-1'"),
-    ("--instances", "1:y", "not '1:y'"),
-    ("--trials", "0", "expected an integer of at least 1, not '0'"),
-    ("--trials", "two", "expected an integer of at least 1, not 'two'"),
-    ("--workers", "0", "expected an integer of at least 1, not '0'"),
-    ("-o", "oops", "an option is KEY=VALUE, not 'oops'"),
-    ("-o", "1x=2", "an option is KEY=VALUE, not '1x=2'"),
-])
+@pytest.mark.parametrize(
+    "flag, value, message",
+    [
+        ("--instances", "5:2", "instances are A:B with 0 <= A < B"),
+        ("--instances", "3:3", "instances are A:B with 0 <= A < B"),
+        ("--instances", "x", "not 'x'"),
+        ("--instances", "-1", "not '-1'"),
+        ("--instances", "1:y", "not '1:y'"),
+        ("--trials", "0", "expected an integer of at least 1, not '0'"),
+        ("--trials", "two", "expected an integer of at least 1, not 'two'"),
+        ("--workers", "0", "expected an integer of at least 1, not '0'"),
+        ("-o", "oops", "an option is KEY=VALUE, not 'oops'"),
+        ("-o", "1x=2", "an option is KEY=VALUE, not '1x=2'"),
+    ],
+)
 def test_bad_values_are_argparse_errors(capsys, flag, value, message):
     with pytest.raises(SystemExit) as stop:
         parse(flag, value)

@@ -32,8 +32,10 @@ def test_no_api_key(monkeypatch, key):
         monkeypatch.setenv("OPENAI_API_KEY", key)
     with pytest.raises(StudyError) as raised:
         open_model("openai:gpt-4o-mini")
-    assert one_line_error(raised) == ("openai:gpt-4o-mini needs an API key: set OPENAI_API_KEY "
-                                      "(or use URL@MODEL for a local server)")
+    assert one_line_error(raised) == (
+        "openai:gpt-4o-mini needs an API key: set OPENAI_API_KEY "
+        "(or use URL@MODEL for a local server)"
+    )
 
 
 def test_a_local_server_needs_no_key(monkeypatch):
@@ -42,12 +44,17 @@ def test_a_local_server_needs_no_key(monkeypatch):
     assert open_model("http://127.0.0.1:1/v1@my-model").name == "my-model"
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("gpt-4o-mini", "cannot read model spec 'gpt-4o-mini': use openai:MODEL, URL@MODEL or "
-                    "interactive"),
-    ("localhost:8000@m", "cannot read model spec 'localhost:8000@m'"),
-    (None, "--llm is required: openai:MODEL, URL@MODEL or interactive"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        (
+            "gpt-4o-mini",
+            "cannot read model spec 'gpt-4o-mini': use openai:MODEL, URL@MODEL or interactive",
+        ),
+        ("localhost:8000@m", "cannot read model spec 'localhost:8000@m'"),
+        (None, "--llm is required: openai:MODEL, URL@MODEL or interactive"),
+    ],
+)
 def test_unreadable_specs(spec, message):
     with pytest.raises(StudyError) as raised:
         open_model(spec)
@@ -57,6 +64,7 @@ def test_unreadable_specs(spec, message):
 def test_any_other_failure_is_one_line(monkeypatch):
     def broken(spec):
         raise OSError("disk full\nsomewhere")
+
     monkeypatch.setattr("planloop.study.models.make_model", broken)
     with pytest.raises(StudyError) as raised:
         open_model("openai:m")
@@ -72,21 +80,26 @@ def test_a_closed_port_fails_fast_and_leaves_episode_retries_alone(closed_port):
         check_model(model)
     seconds = time.monotonic() - start
     message = one_line_error(raised)
-    assert message.startswith(f"model m at http://127.0.0.1:{closed_port}/v1 cannot answer: "
-                              f"connection: ")
+    assert message.startswith(
+        f"model m at http://127.0.0.1:{closed_port}/v1 cannot answer: connection: "
+    )
     assert "is the server running?" in message
     assert seconds < 15, seconds  # one probe, not an episode's ~30 s of retries
     inner = model.model  # the CachedModel's client: the episodes' retry settings as they were
     assert inner.max_retries == 5 and inner.deadline > 100
 
 
-@pytest.mark.parametrize("reply, expected", [
-    (("status", 401), "auth: Error code: 401"),
-    (GARBAGE, "bad_response: "),
-])
+@pytest.mark.parametrize(
+    "reply, expected",
+    [
+        (("status", 401), "auth: Error code: 401"),
+        (GARBAGE, "bad_response: "),
+    ],
+)
 def test_a_server_that_refuses_or_answers_garbage(reply, expected):
     pytest.importorskip("openai")
     from planloop.llm.fake_server import FakeChatServer
+
     with FakeChatServer([reply] * 3) as server:
         model = open_model(f"{server.url}@test-model")
         with pytest.raises(StudyError) as raised:
@@ -101,6 +114,7 @@ def test_a_server_that_refuses_or_answers_garbage(reply, expected):
 def test_an_answering_server_passes_past_the_cache():
     pytest.importorskip("openai")
     from planloop.llm.fake_server import FakeChatServer
+
     with FakeChatServer([("ok", "OK")] * 2) as server:
         model = open_model(f"{server.url}@test-model")
         check_model(model)

@@ -20,8 +20,10 @@ def test_plain_lines_when_not_a_terminal():
     progress.close()
     assert "\r" not in stream.getvalue()
     assert stream.getvalue().splitlines() == [
-        "3/5 episodes, 0 failed, 0 s", "instance 3 trial 0 (horizon=1): server: 503",
-        "4/5 episodes, 1 failed, 0 s"]
+        "3/5 episodes, 0 failed, 0 s",
+        "instance 3 trial 0 (horizon=1): server: 503",
+        "4/5 episodes, 1 failed, 0 s",
+    ]
 
 
 def test_a_bar_redrawn_on_a_terminal():
@@ -33,16 +35,26 @@ def test_a_bar_redrawn_on_a_terminal():
     progress.update(4, 1)
     progress.close()
     bar = "[####....] 2/4 episodes, 1 failed, 0 s"
-    assert stream.getvalue() == (f"\r[........] 0/4 episodes, 0 failed, 0 s\r{bar}"
-                                 f"\r\033[Ka failure\n{bar}"
-                                 "\r[########] 4/4 episodes, 1 failed, 0 s\n")
+    assert stream.getvalue() == (
+        f"\r[........] 0/4 episodes, 0 failed, 0 s\r{bar}"
+        f"\r\033[Ka failure\n{bar}"
+        "\r[########] 4/4 episodes, 1 failed, 0 s\n"
+    )
 
 
 def test_a_study_prints_one_line_per_episode_off_a_terminal(tmp_path):
     study = Study("demo", "Mystery-BW-v0")
     stream = io.StringIO()
-    run_study(study, study.jobs([{}], range(3), 1), lambda env, job: {"won": True},
-              out=tmp_path, workers=2, stream=stream)
+    run_study(
+        study,
+        study.jobs([{}], range(3), 1),
+        lambda env, job: {"won": True},
+        out=tmp_path,
+        workers=2,
+        stream=stream,
+    )
     assert stream.getvalue().splitlines()[1:] == [
-        "1/3 episodes, 0 failed, 0 s", "2/3 episodes, 0 failed, 0 s",
-        "3/3 episodes, 0 failed, 0 s"]
+        "1/3 episodes, 0 failed, 0 s",
+        "2/3 episodes, 0 failed, 0 s",
+        "3/3 episodes, 0 failed, 0 s",
+    ]

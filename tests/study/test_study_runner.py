@@ -13,8 +13,7 @@ import planloop
 from planloop.llm import InteractiveModel, LLMError, ScriptedModel
 from planloop.study import Job, Study, StudyError, latest_records, run_study
 
-STUDY = Study("demo", "Mystery-BW-v0", {"obs_format": "text"}, "m", "URL@m",
-              {"temperature": 0.5})
+STUDY = Study("demo", "Mystery-BW-v0", {"obs_format": "text"}, "m", "URL@m", {"temperature": 0.5})
 HORIZONS = [{"horizon": 1}, {"horizon": "open"}]
 
 
@@ -26,19 +25,23 @@ def lines(out):
 def test_keys_are_stable_and_tell_configurations_apart():
     jobs = STUDY.jobs(HORIZONS, range(2, 4), 2)
     assert [(j.condition, j.instance, j.trial) for j in jobs] == [
-        ({"horizon": h}, i, t) for h in (1, "open") for i in (2, 3) for t in (0, 1)]
+        ({"horizon": h}, i, t) for h in (1, "open") for i in (2, 3) for t in (0, 1)
+    ]
     assert [j.key for j in jobs] == [j.key for j in STUDY.jobs(HORIZONS, range(2, 4), 2)]
     assert len({j.key for j in jobs}) == 8 and jobs[1].key.endswith("/2/1")
     run_id = jobs[0].key.split("/")[0]
     assert jobs[4].key.split("/")[0] != run_id  # another condition
-    variants = [Study("other", STUDY.env_id, STUDY.env_kwargs, "m", None, STUDY.settings),
-                Study("demo", "Blocksworld-v0", STUDY.env_kwargs, "m", None, STUDY.settings),
-                Study("demo", STUDY.env_id, {}, "m", None, STUDY.settings),
-                Study("demo", STUDY.env_id, STUDY.env_kwargs, "m2", None, STUDY.settings),
-                Study("demo", STUDY.env_id, STUDY.env_kwargs, "m", None, {"temperature": 0})]
+    variants = [
+        Study("other", STUDY.env_id, STUDY.env_kwargs, "m", None, STUDY.settings),
+        Study("demo", "Blocksworld-v0", STUDY.env_kwargs, "m", None, STUDY.settings),
+        Study("demo", STUDY.env_id, {}, "m", None, STUDY.settings),
+        Study("demo", STUDY.env_id, STUDY.env_kwargs, "m2", None, STUDY.settings),
+        Study("demo", STUDY.env_id, STUDY.env_kwargs, "m", None, {"temperature": 0}),
+    ]
     assert all(v.jobs(HORIZONS, [2], 1)[0].key.split("/")[0] != run_id for v in variants)
-    same = Study("demo", STUDY.env_id, STUDY.env_kwargs, "m", "http://elsewhere/v1@m",
-                 STUDY.settings)  # the same model served elsewhere: the same episodes
+    same = Study(
+        "demo", STUDY.env_id, STUDY.env_kwargs, "m", "http://elsewhere/v1@m", STUDY.settings
+    )  # the same model served elsewhere: the same episodes
     assert same.jobs(HORIZONS, [2], 1)[0].key == jobs[0].key
     assert jobs[0].label == "instance 2 trial 0 (horizon=1)"
     assert Job({}, 4, 1, "k").label == "instance 4 trial 1"
@@ -47,26 +50,49 @@ def test_keys_are_stable_and_tell_configurations_apart():
 def test_records_carry_the_harness_fields(tmp_path, capsys):
     def play(env, job):
         obs, info = env.reset(options={"instance": job.instance})
-        return {"won": True, "task": info["task"], "instance": 99, "key": "mine",
-                "policy": "closed-loop-h1", "prompt_version": "loop-v1", "seed": None}
+        return {
+            "won": True,
+            "task": info["task"],
+            "instance": 99,
+            "key": "mine",
+            "policy": "closed-loop-h1",
+            "prompt_version": "loop-v1",
+            "seed": None,
+        }
 
     records = run_study(STUDY, STUDY.jobs(HORIZONS[:1], [3], 1), play, out=tmp_path)
     assert lines(tmp_path) == records and len(records) == 1
     record = records[0]
     assert list(record)[:5] == ["key", "study", "horizon", "instance", "trial"]
-    assert (record["key"], record["study"], record["horizon"], record["instance"],
-            record["trial"], record["won"]) == (STUDY.jobs(HORIZONS[:1], [3], 1)[0].key,
-                                                "demo", 1, 3, 0, True)
+    assert (
+        record["key"],
+        record["study"],
+        record["horizon"],
+        record["instance"],
+        record["trial"],
+        record["won"],
+    ) == (STUDY.jobs(HORIZONS[:1], [3], 1)[0].key, "demo", 1, 3, 0, True)
     assert record["task"]  # played on the study's environment
     assert record["provenance"] == {
-        "planloop": planloop.__version__, "study": "demo", "env": "Mystery-BW-v0",
-        "env_kwargs": {"obs_format": "text"}, "model": "m", "model_spec": "URL@m",
-        "settings": {"temperature": 0.5}, "condition": {"horizon": 1}, "instance": 3,
-        "trial": 0, "seed": None, "policy": "closed-loop-h1", "prompt_version": "loop-v1"}
+        "planloop": planloop.__version__,
+        "study": "demo",
+        "env": "Mystery-BW-v0",
+        "env_kwargs": {"obs_format": "text"},
+        "model": "m",
+        "model_spec": "URL@m",
+        "settings": {"temperature": 0.5},
+        "condition": {"horizon": 1},
+        "instance": 3,
+        "trial": 0,
+        "seed": None,
+        "policy": "closed-loop-h1",
+        "prompt_version": "loop-v1",
+    }
     err = capsys.readouterr().err
     assert err.splitlines() == [
         f"demo on Mystery-BW-v0: 1 episodes, 0 already in {tmp_path / 'episodes.jsonl'}, 1 to run",
-        "1/1 episodes, 0 failed, 0 s"]
+        "1/1 episodes, 0 failed, 0 s",
+    ]
 
 
 def test_resume_skips_finished_jobs_and_reruns_errored_ones(tmp_path, capsys):
@@ -133,8 +159,11 @@ def test_one_run_at_a_time_writes_to_a_folder(tmp_path):
         release.wait(10)
         return {"won": True}
 
-    first = threading.Thread(target=run_study, args=(STUDY, STUDY.jobs(HORIZONS, [0], 1), slow),
-                             kwargs={"out": tmp_path, "stream": sys.stdout})
+    first = threading.Thread(
+        target=run_study,
+        args=(STUDY, STUDY.jobs(HORIZONS, [0], 1), slow),
+        kwargs={"out": tmp_path, "stream": sys.stdout},
+    )
     first.start()
     assert started.wait(10)
     with pytest.raises(StudyError, match=f"another run is writing to {re.escape(str(tmp_path))}"):
@@ -150,37 +179,56 @@ def test_a_failing_check_plays_nothing(tmp_path, capsys):
         raise AssertionError("no episode may start")
 
     with pytest.raises(StudyError, match="model scripted cannot answer: server: 503"):
-        run_study(STUDY, STUDY.jobs(HORIZONS, [0], 1), play, out=tmp_path,
-                  check=ScriptedModel([LLMError("server", "503")]))
+        run_study(
+            STUDY,
+            STUDY.jobs(HORIZONS, [0], 1),
+            play,
+            out=tmp_path,
+            check=ScriptedModel([LLMError("server", "503")]),
+        )
     assert lines(tmp_path) == [] and capsys.readouterr().err == ""
 
 
-@pytest.mark.parametrize("study, instances, message", [
-    (Study("demo", "Mystery-BW-v0", {"bogus": 1}), [0],
-     "cannot make Mystery-BW-v0 with bogus=1: "),
-    (Study("demo", "Nowhere-v0"), [0], "cannot make Nowhere-v0: "),
-    (Study("demo", "Baking-v0"), range(2, 9),
-     "Baking-v0 has 4 instances (0 to 3); there is no instance 4, 5, 6, ..."),
-])
-def test_environment_mistakes_are_one_line_before_the_model_check(tmp_path, study, instances,
-                                                                   message):
+@pytest.mark.parametrize(
+    "study, instances, message",
+    [
+        (
+            Study("demo", "Mystery-BW-v0", {"bogus": 1}),
+            [0],
+            "cannot make Mystery-BW-v0 with bogus=1: ",
+        ),
+        (Study("demo", "Nowhere-v0"), [0], "cannot make Nowhere-v0: "),
+        (
+            Study("demo", "Baking-v0"),
+            range(2, 9),
+            "Baking-v0 has 4 instances (0 to 3); there is no instance 4, 5, 6, ...",
+        ),
+    ],
+)
+def test_environment_mistakes_are_one_line_before_the_model_check(
+    tmp_path, study, instances, message
+):
     check = ScriptedModel(["OK"])
     with pytest.raises(StudyError) as raised:
-        run_study(study, study.jobs([{}], instances, 1), lambda env, job: {}, out=tmp_path,
-                  check=check)
+        run_study(
+            study, study.jobs([{}], instances, 1), lambda env, job: {}, out=tmp_path, check=check
+        )
     assert str(raised.value).startswith(message) and "\n" not in str(raised.value)
     assert check.calls == 0
 
 
 def test_a_backend_that_cannot_run_is_one_line_before_anything_starts(tmp_path, monkeypatch):
     jobs = STUDY.jobs(HORIZONS, [0], 1)
-    with pytest.raises(StudyError, match="--llm interactive answers at this terminal: use "
-                                         "--backend local"):
-        run_study(STUDY, jobs, lambda env, job: {}, out=tmp_path, backend="ray",
-                  check=InteractiveModel())
+    with pytest.raises(
+        StudyError, match="--llm interactive answers at this terminal: use --backend local"
+    ):
+        run_study(
+            STUDY, jobs, lambda env, job: {}, out=tmp_path, backend="ray", check=InteractiveModel()
+        )
     monkeypatch.setitem(sys.modules, "ray", None)  # as if not installed
-    with pytest.raises(StudyError, match=re.escape("--backend ray needs Ray: pip install "
-                                                   "'planloop[ray]'")):
+    with pytest.raises(
+        StudyError, match=re.escape("--backend ray needs Ray: pip install 'planloop[ray]'")
+    ):
         run_study(STUDY, jobs, lambda env, job: {}, out=tmp_path, backend="ray")
     assert lines(tmp_path) == []
 
@@ -197,8 +245,10 @@ def test_a_bug_in_play_stops_the_study_and_surfaces(tmp_path, capsys):
     with pytest.raises(ZeroDivisionError):
         run_study(STUDY, jobs, buggy, out=tmp_path, workers=2)
     err = capsys.readouterr().err
-    assert ("instance 0 trial 0 (horizon=1): ZeroDivisionError: division by zero (a bug in "
-            "play? stopping after the running episodes)\n") in err
+    assert (
+        "instance 0 trial 0 (horizon=1): ZeroDivisionError: division by zero (a bug in "
+        "play? stopping after the running episodes)\n"
+    ) in err
     recorded = {r["key"] for r in lines(tmp_path)}
     assert jobs[0].key not in recorded and len(recorded) <= 3  # only the running ones finish
 

@@ -14,8 +14,13 @@ def test_success_cells():
 
 
 def test_an_episode_that_ended_on_a_model_error_is_a_failure_in_n():
-    records = [{"won": True}, {"won": False, "error": None}, {"won": True, "error": ""},
-               {"won": False, "error": "server: 503"}, {"won": True, "error": "bad body"}]
+    records = [
+        {"won": True},
+        {"won": False, "error": None},
+        {"won": True, "error": ""},
+        {"won": False, "error": "server: 503"},
+        {"won": True, "error": "bad body"},
+    ]
     assert tally(records) == (2, 5)
     assert model_errors(records) == 2
     assert tally([]) == (0, 0)
@@ -23,7 +28,8 @@ def test_an_episode_that_ended_on_a_model_error_is_a_failure_in_n():
 
 def test_markdown_tables():
     assert markdown_table(["horizon", "all"], [["H = 1", "3/5 [23%, 88%]"], ["open", 4]]) == (
-        "| horizon | all |\n|---|---:|\n| H = 1 | 3/5 [23%, 88%] |\n| open | 4 |")
+        "| horizon | all |\n|---|---:|\n| H = 1 | 3/5 [23%, 88%] |\n| open | 4 |"
+    )
     assert markdown_table(["a", "b", "c"], [], align="rcl") == "| a | b | c |\n|---:|:---:|---|"
     with pytest.raises(ValueError, match="a row of 1 cells under 2 columns"):
         markdown_table(["a", "b"], [["x"]])
@@ -45,15 +51,20 @@ def test_a_plot_people_read():
     pytest.importorskip("matplotlib")
     from planloop.study.plots import success_figure
 
-    series = {"model a": [("direct", 4, 5), ("pipeline", 2, 5)],
-              "model b": [("direct", 0, 3), ("pipeline", 3, 3)]}
+    series = {
+        "model a": [("direct", 4, 5), ("pipeline", 2, 5)],
+        "model b": [("direct", 0, 3), ("pipeline", 3, 3)],
+    }
     axes = success_figure(series, "condition", title="Success per condition").axes[0]
     assert axes.get_title() == "Success per condition"
     assert axes.get_xlabel() == "condition"
     assert axes.get_ylabel() == "success rate (fraction; bars: 95% Wilson)"
     assert {t.get_text() for t in axes.texts} == {"4/5", "2/5", "0/3", "3/3"}
-    drawn = [line for line in axes.lines if len(line.get_xdata()) == 2 and
-             line.get_linestyle() not in ("None", "")]
+    drawn = [
+        line
+        for line in axes.lines
+        if len(line.get_xdata()) == 2 and line.get_linestyle() not in ("None", "")
+    ]
     assert not drawn  # categorical: no line between conditions
     bars = [c for c in axes.collections if c.get_segments()]
     low, high = bars[0].get_segments()[0][:, 1]  # model a at "direct": 4/5

@@ -76,14 +76,19 @@ def test_sentences_say_closer_no_closer_and_further(plan):
     before = base.state
     *_, info = env.step(plan[1])
     said.append(info["progress"])
-    undo = next(a for a in info["admissible_actions"]
-                if base.task.action(*parse_command(a)).apply(base.state) == before)
+    undo = next(
+        a
+        for a in info["admissible_actions"]
+        if base.task.action(*parse_command(a)).apply(base.state) == before
+    )
     said += [env.step(step)[-1]["progress"] for step in (undo, plan[1])]
-    assert said == ["Progress: the goal is no closer (distance 6 -> 6).",  # an invalid action
-                    "Progress: the goal is no closer (distance 6 -> 6).",
-                    "Progress: the goal is closer (distance 6 -> 4).",
-                    "Progress: the goal is further (distance 4 -> 6).",  # the undoing move
-                    "Progress: the goal is closer (distance 6 -> 4)."]
+    assert said == [
+        "Progress: the goal is no closer (distance 6 -> 6).",  # an invalid action
+        "Progress: the goal is no closer (distance 6 -> 6).",
+        "Progress: the goal is closer (distance 6 -> 4).",
+        "Progress: the goal is further (distance 4 -> 6).",  # the undoing move
+        "Progress: the goal is closer (distance 6 -> 4).",
+    ]
     for step in plan[2:]:
         obs, _, terminated, _, info = env.step(step)
         assert env.observation_space.contains(obs) and obs.endswith(info["progress"])
@@ -102,9 +107,15 @@ def test_an_unreachable_goal_is_infinitely_far():
 
 
 def test_vector_envs_merge_goal_distance_and_progress():
-    envs = gym.make_vec("planloop:PDDL-v0", num_envs=2, vectorization_mode="sync",
-                        wrappers=[ProgressFeedback], domain=FUEL_DOMAIN,
-                        problem=[FUEL_PROBLEM], goal_distance="add")
+    envs = gym.make_vec(
+        "planloop:PDDL-v0",
+        num_envs=2,
+        vectorization_mode="sync",
+        wrappers=[ProgressFeedback],
+        domain=FUEL_DOMAIN,
+        problem=[FUEL_PROBLEM],
+        goal_distance="add",
+    )
     try:
         _, infos = envs.reset(seed=0)
         assert infos["goal_distance"].tolist() == [1.0, 1.0]
@@ -123,8 +134,9 @@ def test_text_games_are_refused():
 
 
 def test_the_agentic_policy_hears_the_progress_without_the_cause(plan):
-    model = ScriptedModel([ToolCall("1", "execute_action", json.dumps({"action": plan[0]})),
-                           "Done."])
+    model = ScriptedModel(
+        [ToolCall("1", "execute_action", json.dumps({"action": plan[0]})), "Done."]
+    )
     env = ProgressFeedback(gym.make(ENV_ID))
     run_episode(env, AgenticPolicy(model, feedback="outcome"), options={"instance": INSTANCE})
     answer = json.loads(next(m["content"] for m in model.prompts[-1] if m["role"] == "tool"))
@@ -140,11 +152,25 @@ def test_horizon_sweep_shows_the_progress_and_keys_its_records(tmp_path, capsys)
         plans[info["task"]] = [step.lower() for step in result.plan]
     model = following_model(lambda messages: plans[goal_of(messages)])
     sweep = load_experiment("horizon_sweep")
-    args = ["--env", ENV_ID, "--instances", "3:5", "--horizons", "1", "--trials", "1",
-            "--out", str(tmp_path)]
+    args = [
+        "--env",
+        ENV_ID,
+        "--instances",
+        "3:5",
+        "--horizons",
+        "1",
+        "--trials",
+        "1",
+        "--out",
+        str(tmp_path),
+    ]
     assert sweep.main([*args, "--progress-feedback", "ff"], model=model) == 0
-    asked = [m["content"] for prompt in model.prompts for m in prompt
-             if m["content"].startswith("Current situation:")]
+    asked = [
+        m["content"]
+        for prompt in model.prompts
+        for m in prompt
+        if m["content"].startswith("Current situation:")
+    ]
     assert any("\nProgress: the distance to the goal is " in q for q in asked)
     assert any("\nProgress: the goal is closer (distance " in q for q in asked)
     records = [json.loads(line) for line in (tmp_path / "episodes.jsonl").read_text().splitlines()]
@@ -161,8 +187,21 @@ def test_horizon_sweep_shows_the_progress_and_keys_its_records(tmp_path, capsys)
 
 def test_mystery_study_records_the_switch(tmp_path, capsys):
     study = load_experiment("mystery")
-    assert study.main(["--conditions", "planner", "--instances", "0:2", "--progress-feedback",
-                       "add", "--out", str(tmp_path)]) == 0
+    assert (
+        study.main(
+            [
+                "--conditions",
+                "planner",
+                "--instances",
+                "0:2",
+                "--progress-feedback",
+                "add",
+                "--out",
+                str(tmp_path),
+            ]
+        )
+        == 0
+    )
     records = [json.loads(line) for line in (tmp_path / "episodes.jsonl").read_text().splitlines()]
     assert all(r["won"] and r["attempts"] == 1 for r in records)
     assert all(r["provenance"]["settings"]["progress_feedback"] == "add" for r in records)

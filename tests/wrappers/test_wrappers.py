@@ -14,19 +14,22 @@ from planloop.wrappers.index_actions import MAX_COMMANDS
 
 from conftest import DATA
 
-TEXT_GAMES = {"CoinCollector-v0": {"num_locations": 6},
-              "ALFWorld-v0": {"game_file": DATA / "alfworld/games/pick_heat_then_place_in_recep-"
-                                                  "Mug-Cabinet-23/game.tw-pddl"}}
+TEXT_GAMES = {
+    "CoinCollector-v0": {"num_locations": 6},
+    "ALFWorld-v0": {
+        "game_file": DATA / "alfworld/games/pick_heat_then_place_in_recep-"
+        "Mug-Cabinet-23/game.tw-pddl"
+    },
+}
 
-TRUE_NAMES = ("clear", "ontable", "handempty", "holding", "pick-up", "put-down", "stack",
-              "unstack")
+TRUE_NAMES = ("clear", "ontable", "handempty", "holding", "pick-up", "put-down", "stack", "unstack")
 
 
 @pytest.mark.parametrize("style", ["words", "random", "planbench"])
 def test_obfuscate_names_hides_every_true_name(style):
     env = ObfuscateNames(gym.make("Blocksworld-v0", obs_format="pddl"), style=style, seed=2)
     obs, info = env.reset(options={"instance": 5})
-    seen = obs + json.dumps(info) 
+    seen = obs + json.dumps(info)
     for _ in range(20):
         obs, *_, info = env.step(info["admissible_actions"][0])
         seen += obs + json.dumps(info)
@@ -114,7 +117,8 @@ def test_index_actions_plays_a_text_game_by_random_valid_indices(env_id):
         index = rng.choice(np.flatnonzero(info["action_mask"]))
         obs, reward, terminated, _, info = env.step(index)
         plain_obs, plain_reward, *_, plain_info = plain.step(
-            plain_info["admissible_actions"][index])
+            plain_info["admissible_actions"][index]
+        )
         assert reward == plain_reward and info["action_error"] == plain_info["action_error"]
         if terminated:
             break
@@ -146,23 +150,31 @@ def test_index_actions_index_without_a_command_is_an_invalid_command(env_id):
 
 def test_index_actions_refuses_more_commands_than_max_actions():
     env = IndexActions(text_game("CoinCollector-v0"), max_actions=2)
-    with pytest.raises(ValueError, match=r"state has \d+ admissible commands, more than "
-                                         r"max_actions=2"):
+    with pytest.raises(
+        ValueError,
+        match=r"state has \d+ admissible commands, more than "
+        r"max_actions=2",
+    ):
         env.reset(seed=1)
 
 
 @pytest.mark.parametrize("mode", ["sync", "async"])
 def test_index_actions_vectorises(mode):
-    envs = gym.make_vec("planloop:CoinCollector-v0", num_envs=2, vectorization_mode=mode,
-                        wrappers=[IndexActions])
+    envs = gym.make_vec(
+        "planloop:CoinCollector-v0", num_envs=2, vectorization_mode=mode, wrappers=[IndexActions]
+    )
     try:
         assert envs.action_space == gym.spaces.MultiDiscrete([MAX_COMMANDS] * 2)
         _, infos = envs.reset(seed=[0, 1])
         for _ in range(3):
             assert infos["action_mask"].shape == (2, MAX_COMMANDS)
             for i in range(2):
-                check_text_indices({key: infos[key][i] for key in
-                                    ("admissible_actions", "action_names", "action_mask")})
+                check_text_indices(
+                    {
+                        key: infos[key][i]
+                        for key in ("admissible_actions", "action_names", "action_mask")
+                    }
+                )
             *_, infos = envs.step(np.array([0, MAX_COMMANDS - 1]))
             assert infos["action_error"]["kind"][1] == "unknown"
             assert infos["action_error"]["kind"][0] != "unknown"
@@ -179,7 +191,11 @@ def test_record_episode_writes_every_step(tmp_path):
     env.reset(seed=1)
     lines = [json.loads(line) for line in path.read_text().splitlines()]
     assert [(r["episode"], r["step"], r["event"]) for r in lines] == [
-        (0, 0, "reset"), (0, 1, "step"), (0, 2, "step"), (1, 0, "reset")]
+        (0, 0, "reset"),
+        (0, 1, "step"),
+        (0, 2, "step"),
+        (1, 0, "reset"),
+    ]
     assert lines[2]["info"]["action_error"]["kind"] == "unknown"
     assert lines[0]["info"]["domain_pddl"].startswith("(define")
 

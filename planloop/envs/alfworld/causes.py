@@ -49,31 +49,43 @@ CONTENTS = frozenset({"inreceptacle", "objectatlocation"})  # not seen through a
 NO_CHANGE = {"gotolocation": "You are already at the {receptacle}."}
 
 
-def explain(engine: Engine, world: World, failure: Failure, admissible: Iterable[str],
-            seen: set[str]) -> str:
+def explain(
+    engine: Engine, world: World, failure: Failure, admissible: Iterable[str], seen: set[str]
+) -> str:
     """The cause of ``failure`` in words; ``seen`` holds the objects the player's texts
     have named."""
     if slip := slip_cause(failure.command, admissible):
         return slip
     names = engine.entities
-    unseen = failure.unknown if failure.unknown is not None else next(
-        (names[obj].name for obj in failure.bound.values() if obj not in seen), None)
+    unseen = (
+        failure.unknown
+        if failure.unknown is not None
+        else next((names[obj].name for obj in failure.bound.values() if obj not in seen), None)
+    )
     if unseen is not None:
         return f"You have seen no {quote(unseen)} so far."
     if failure.action is None:
         return not_a_command(failure.command, ", ".join(dict.fromkeys(engine.forms.values())))
     types = engine.param_types[failure.action]
     if failure.kind == "malformed":
-        kind, obj = next((types.get(var, "object"), obj) for var, obj in failure.bound.items()
-                         if not engine.is_a(obj, types.get(var, "object")))
-        return (f"The {names[obj].name} is not a {kind}: the command is "
-                f"{quote(engine.forms[failure.action])}.")
+        kind, obj = next(
+            (types.get(var, "object"), obj)
+            for var, obj in failure.bound.items()
+            if not engine.is_a(obj, types.get(var, "object"))
+        )
+        return (
+            f"The {names[obj].name} is not a {kind}: the command is "
+            f"{quote(engine.forms[failure.action])}."
+        )
     if not failure.unmet:
         named = {types[var]: names[obj].name for var, obj in failure.bound.items()}
         return NO_CHANGE.get(failure.action, "That would change nothing.").format(**named)
-    return " ".join(dict.fromkeys(
-        FACTS[_key(u)].format(**_fields(engine, world, failure, u.atom))
-        for u in _knowable(engine, failure.unmet)))
+    return " ".join(
+        dict.fromkeys(
+            FACTS[_key(u)].format(**_fields(engine, world, failure, u.atom))
+            for u in _knowable(engine, failure.unmet)
+        )
+    )
 
 
 def _knowable(engine: Engine, unmet: tuple[UnmetFact, ...]) -> list[UnmetFact]:
@@ -84,8 +96,12 @@ def _knowable(engine: Engine, unmet: tuple[UnmetFact, ...]) -> list[UnmetFact]:
         return never
     away = any(u.atom.predicate in PLACES for u in said)
     closed = any(_key(u) == ("opened", True) for u in said)
-    return [u for u in said if not (away and u.atom.predicate in ON_SITE)
-            and not (closed and u.atom.predicate in CONTENTS)]
+    return [
+        u
+        for u in said
+        if not (away and u.atom.predicate in ON_SITE)
+        and not (closed and u.atom.predicate in CONTENTS)
+    ]
 
 
 def _fields(engine: Engine, world: World, failure: Failure, atom: Atom) -> dict[str, str]:

@@ -86,8 +86,10 @@ class Engine:
         self.grammar = game.grammar
         self.entities = game.entities
         self._by_display = {e.name: obj for obj, e in game.entities.items()}
-        self._schemas = {name: [(p.name.lstrip("?"), p.types[0]) for p in a.params]
-                         for name, a in task.domain.actions.items()}
+        self._schemas = {
+            name: [(p.name.lstrip("?"), p.types[0]) for p in a.params]
+            for name, a in task.domain.actions.items()
+        }
         self.param_types = {name: dict(params) for name, params in self._schemas.items()}
         self._index: dict[str, list] = {}
         self._indexed_facts = 0
@@ -95,24 +97,34 @@ class Engine:
         self._is_a: dict[tuple[str, str], bool] = {}
         changed = task.domain.changed_predicates()
         self.static_predicates = frozenset(task.domain.predicates) - changed
-        self._ties = {name: _static_atoms(action.precondition, self.static_predicates)
-                      for name, action in task.domain.actions.items()}
+        self._ties = {
+            name: _static_atoms(action.precondition, self.static_predicates)
+            for name, action in task.domain.actions.items()
+        }
         dynamic = changed | {"not_" + p for p in changed}  # TextWorld's negated facts
-        queried = {name: self.grammar.queried_predicates(text.template)
-                   for name, text in self.grammar.actions.items()}
+        queried = {
+            name: self.grammar.queried_predicates(text.template)
+            for name, text in self.grammar.actions.items()
+        }
         # a template that queries only static facts renders the same in every state
-        self._static_templates = {name: found is not None and not found & dynamic
-                                  for name, found in queried.items()}
+        self._static_templates = {
+            name: found is not None and not found & dynamic for name, found in queried.items()
+        }
         self._state_keyed = all(self._static_templates.values())
         self._texts: dict[GroundAction, str] = {}
         self._commands: OrderedDict = OrderedDict()  # state (or world) -> commands
         self._cache_size = cache_size
-        played = [(name, text.template) for name, text in self.grammar.actions.items()
-                  if name in task.domain.actions]
-        self._patterns = [(name, re.compile(_template_regex(template)))
-                          for name, template in played]
-        self.forms = {name: _template_form(template, self.param_types[name])
-                      for name, template in played}  # take <object> from <receptacle>
+        played = [
+            (name, text.template)
+            for name, text in self.grammar.actions.items()
+            if name in task.domain.actions
+        ]
+        self._patterns = [
+            (name, re.compile(_template_regex(template))) for name, template in played
+        ]
+        self.forms = {
+            name: _template_form(template, self.param_types[name]) for name, template in played
+        }  # take <object> from <receptacle>
 
     # -- facts -----------------------------------------------------------------------
     def initial_world(self) -> World:
@@ -134,8 +146,9 @@ class Engine:
         found = self._is_a.get(key)
         if found is None:
             kind = self._type_of.get(obj)
-            found = self._is_a[key] = kind is not None and \
-                self.task.domain.is_subtype(kind, (type_name,))
+            found = self._is_a[key] = kind is not None and self.task.domain.is_subtype(
+                kind, (type_name,)
+            )
         return found
 
     def view(self, world: World) -> _FactView:
@@ -144,13 +157,18 @@ class Engine:
     # -- texts -----------------------------------------------------------------------
     def objects_named(self, text: str) -> set[str]:
         """The objects whose displayed names ``text`` holds as whole words."""
-        return {obj for obj, name, pattern in self._name_patterns
-                if name in text and pattern.search(text)}
+        return {
+            obj
+            for obj, name, pattern in self._name_patterns
+            if name in text and pattern.search(text)
+        }
 
     @cached_property
     def _name_patterns(self) -> list[tuple[str, str, re.Pattern]]:
-        return [(obj, e.name, re.compile(rf"\b{re.escape(e.name)}\b"))
-                for obj, e in self.entities.items()]
+        return [
+            (obj, e.name, re.compile(rf"\b{re.escape(e.name)}\b"))
+            for obj, e in self.entities.items()
+        ]
 
     def mapping(self, action: GroundAction) -> dict[Key, str]:
         return dict(zip(self._schemas[action.name], action.args))
@@ -164,8 +182,9 @@ class Engine:
     def command_text(self, action: GroundAction, world: World) -> str:
         text = self._texts.get(action)
         if text is None:
-            text = self.derive(self.grammar.actions[action.name].template, world,
-                               self.mapping(action))
+            text = self.derive(
+                self.grammar.actions[action.name].template, world, self.mapping(action)
+            )
             if self._static_templates[action.name]:
                 self._texts[action] = text
         return text
@@ -195,8 +214,9 @@ class Engine:
         if action is None:
             return Outcome(world, NOTHING_HAPPENS, failure=self.diagnose(world, command))
         after = self.apply(world, action)
-        feedback = self.derive(self.grammar.actions[action.name].feedback, after,
-                               self.mapping(action))
+        feedback = self.derive(
+            self.grammar.actions[action.name].feedback, after, self.mapping(action)
+        )
         return Outcome(after, feedback, action)
 
     def apply(self, world: World, action: GroundAction) -> World:
@@ -218,30 +238,44 @@ class Engine:
             missing = [match.group(var) for var, obj in bound.items() if obj is None]
             if missing:
                 unknown = unknown or missing[0]
-            elif all(self.is_a(obj, self.param_types[name].get(var, "object"))
-                     for var, obj in bound.items()):
+            elif all(
+                self.is_a(obj, self.param_types[name].get(var, "object"))
+                for var, obj in bound.items()
+            ):
                 options.append((name, bound))
             else:
                 mistyped = mistyped or (name, bound)
         if options:
-            unmet, name, bound = min(((self._unmet(world, name, bound), name, bound)
-                                      for name, bound in options), key=lambda o: len(o[0]))
+            unmet, name, bound = min(
+                ((self._unmet(world, name, bound), name, bound) for name, bound in options),
+                key=lambda o: len(o[0]),
+            )
             verdict = "cannot be done now" if unmet else "would change nothing"
-            return Failure(command, "inapplicable", f"{quote(command)} {verdict}", tuple(unmet),
-                           name, bound)
+            return Failure(
+                command, "inapplicable", f"{quote(command)} {verdict}", tuple(unmet), name, bound
+            )
         if unknown is not None:
-            return Failure(command, "unknown",
-                           f"{quote(command)}: there is no {quote(unknown)} in this game",
-                           unknown=unknown)
+            return Failure(
+                command,
+                "unknown",
+                f"{quote(command)}: there is no {quote(unknown)} in this game",
+                unknown=unknown,
+            )
         if mistyped is not None:
             name, bound = mistyped
-            return Failure(command, "malformed", f"{quote(command)}: wrong kind of thing for "
-                                                 f"{self.grammar.actions[name].name}", (),
-                           name, bound)
+            return Failure(
+                command,
+                "malformed",
+                f"{quote(command)}: wrong kind of thing for {self.grammar.actions[name].name}",
+                (),
+                name,
+                bound,
+            )
         verbs = {t.template.split()[0] for t in self.grammar.actions.values()}
         if command.split(" ", 1)[0] in verbs:
-            return Failure(command, "malformed",
-                           f"{quote(command)} does not fit any command template")
+            return Failure(
+                command, "malformed", f"{quote(command)} does not fit any command template"
+            )
         return Failure(command, "unknown", f"{quote(command)} is not a command this game knows")
 
     def _unmet(self, world: World, name: str, bound: dict[str, str]) -> list[UnmetFact]:
@@ -249,11 +283,16 @@ class Engine:
         (the others free), among grounded actions or, failing those, instantiations."""
         params = self._schemas[name]
         fixed = [(i, bound[var]) for i, (var, _) in enumerate(params) if var in bound]
-        actions = [a for a in self.task.actions
-                   if a.name == name and all(a.args[i] == obj for i, obj in fixed)]
+        actions = [
+            a
+            for a in self.task.actions
+            if a.name == name and all(a.args[i] == obj for i, obj in fixed)
+        ]
         if not actions:
-            pools = [[bound[var]] if var in bound else self._tied(world, name, var, kind, bound)
-                     for var, kind in params]
+            pools = [
+                [bound[var]] if var in bound else self._tied(world, name, var, kind, bound)
+                for var, kind in params
+            ]
             for args in islice(product(*pools), self.MAX_DIAGNOSED):
                 try:
                     actions.append(self.task.action(name, args))
@@ -261,8 +300,9 @@ class Engine:
                     continue
         return min((self.task.unmet(world.state, a) for a in actions), key=len, default=[])
 
-    def _tied(self, world: World, name: str, var: str, kind: str,
-              bound: dict[str, str]) -> list[str]:
+    def _tied(
+        self, world: World, name: str, var: str, kind: str, bound: dict[str, str]
+    ) -> list[str]:
         """Candidates for the free ``var`` of type ``kind``: the objects that the action's
         static preconditions tie to the bound ones (``objecttype(o, ?ot)``: the type of
         ``o``; ``receptacleatlocation(r, ?l)``: where ``r`` is), so that a diagnosis is
@@ -272,12 +312,16 @@ class Engine:
         known = {f"?{v}": obj for v, obj in bound.items()}
         free = f"?{var}"
         for predicate, args in self._ties[name]:
-            if free not in args or any(a.startswith("?") and a != free and a not in known
-                                       for a in args):
+            if free not in args or any(
+                a.startswith("?") and a != free and a not in known for a in args
+            ):
                 continue
             slot = args.index(free)
-            tied = {found[slot] for found in view.facts(predicate)
-                    if all(a == free or found[i] == known.get(a, a) for i, a in enumerate(args))}
+            tied = {
+                found[slot]
+                for found in view.facts(predicate)
+                if all(a == free or found[i] == known.get(a, a) for i, a in enumerate(args))
+            }
             objects = [obj for obj in objects if obj in tied] or objects
         return objects
 
@@ -292,8 +336,11 @@ class Engine:
 def _changes_nothing(action: GroundAction) -> bool:
     """Fast Downward's translator drops operators whose effects their preconditions
     already ensure (``go to`` the receptacle the agent stands at)."""
-    return (not action.conditional and action.add & ~action.pre_pos == 0
-            and action.delete & ~action.add == 0)
+    return (
+        not action.conditional
+        and action.add & ~action.pre_pos == 0
+        and action.delete & ~action.add == 0
+    )
 
 
 def _static_atoms(precondition, static: frozenset[str]) -> list[tuple[str, tuple[str, ...]]]:
@@ -314,7 +361,7 @@ def _template_regex(template: str) -> str:
     """A command template as a regex with one named group per bound variable."""
     pattern, position = "", 0
     for match in _SLOT.finditer(template):
-        pattern += re.escape(template[position:match.start()])
+        pattern += re.escape(template[position : match.start()])
         pattern += f"(?P<{match.group(1) or match.group(2)}>.+?)"
         position = match.end()
     return pattern + re.escape(template[position:])

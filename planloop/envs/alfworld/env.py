@@ -16,7 +16,12 @@ from .engine import Engine, Outcome, World
 from .game import Game, load_game
 from .generate import find_logic_dir, generate_game
 from .sources import (
-    RELEASE, SPLITS, file_entry, folder_entries, generated_entries, split_folder,
+    RELEASE,
+    SPLITS,
+    file_entry,
+    folder_entries,
+    generated_entries,
+    split_folder,
 )
 
 MAX_GENERATED = 100_000  # num_generated; ALFWorld's own train split has 3,553 games
@@ -50,12 +55,20 @@ class ALFWorldEnv(TextEnv):
     also :meth:`world_pddl`, :meth:`observed_facts` and :meth:`walkthrough`.
     """
 
-    def __init__(self, game_file: str | os.PathLike | None = None,
-                 data_dir: str | os.PathLike | None = None, split: str | None = None,
-                 task_types=None, skip_flagged: bool = False, num_generated: int = 600,
-                 logic_dir: str | os.PathLike | None = None, feedback: str = "game",
-                 render_mode: str | None = None, max_obs_length: int = MAX_OBS,
-                 limits: Limits | dict | None = None):
+    def __init__(
+        self,
+        game_file: str | os.PathLike | None = None,
+        data_dir: str | os.PathLike | None = None,
+        split: str | None = None,
+        task_types=None,
+        skip_flagged: bool = False,
+        num_generated: int = 600,
+        logic_dir: str | os.PathLike | None = None,
+        feedback: str = "game",
+        render_mode: str | None = None,
+        max_obs_length: int = MAX_OBS,
+        limits: Limits | dict | None = None,
+    ):
         super().__init__(render_mode, max_obs_length)
         self.feedback = check_feedback(feedback)
         if game_file is not None and data_dir is not None:
@@ -69,11 +82,14 @@ class ALFWorldEnv(TextEnv):
         if game_file is not None:
             self.games = [file_entry(game_file)]
         elif data_dir is not None or (released and Path(released, RELEASE).is_dir()):
-            self.games = folder_entries(split_folder(data_dir or released, split), task_types,
-                                        skip_flagged)
+            self.games = folder_entries(
+                split_folder(data_dir or released, split), task_types, skip_flagged
+            )
         elif split is not None:
-            raise ValueError(f"split={split!r} needs ALFWorld's released games: set "
-                             f"ALFWORLD_DATA or data_dir= to the folder holding {RELEASE}/")
+            raise ValueError(
+                f"split={split!r} needs ALFWorld's released games: set "
+                f"ALFWORLD_DATA or data_dir= to the folder holding {RELEASE}/"
+            )
         else:
             self.logic_dir = find_logic_dir(logic_dir)
             self.games = generated_entries(task_types, num_generated)
@@ -96,8 +112,11 @@ class ALFWorldEnv(TextEnv):
         engine = self._engines.get(index)
         if engine is None:
             entry = self.games[index]
-            source = entry.path if entry.path is not None else \
-                generate_game(entry.task_type, entry.seed, self.logic_dir)
+            source = (
+                entry.path
+                if entry.path is not None
+                else generate_game(entry.task_type, entry.seed, self.logic_dir)
+            )
             engine = self._engines[index] = Engine(load_game(source, self.limits))
         return engine
 
@@ -141,8 +160,7 @@ class ALFWorldEnv(TextEnv):
     def _emit(self, obs: str, outcome: Outcome):
         engine = self.engine
         admissible = engine.commands(self.world)
-        error = no_error(cause="") if outcome.failure is None else \
-            self._error(outcome, admissible)
+        error = no_error(cause="") if outcome.failure is None else self._error(outcome, admissible)
         info = {
             "admissible_actions": list(admissible),
             "task": engine.game.sentence,
@@ -159,14 +177,18 @@ class ALFWorldEnv(TextEnv):
     def _error(self, outcome: Outcome, admissible: Iterable[str]) -> dict:
         """The ``action_error`` of a failed command, its cause included."""
         failure = outcome.failure
-        return {"kind": failure.kind, "message": failure.message,
-                "unmet": [self.engine.show_unmet(u) for u in failure.unmet],
-                "cause": explain(self.engine, outcome.world, failure, admissible,
-                                 self._shown_objects())}
+        return {
+            "kind": failure.kind,
+            "message": failure.message,
+            "unmet": [self.engine.show_unmet(u) for u in failure.unmet],
+            "cause": explain(
+                self.engine, outcome.world, failure, admissible, self._shown_objects()
+            ),
+        }
 
     def _shown_objects(self) -> set[str]:
         """The objects the texts shown since the reset have named."""
-        for text in self._seen[self._scanned:]:
+        for text in self._seen[self._scanned :]:
             self._shown |= self.engine.objects_named(text)
         self._scanned = len(self._seen)
         return self._shown
@@ -182,9 +204,13 @@ class ALFWorldEnv(TextEnv):
         task = self._require_task()
         domain = task.domain
         well_typed = tuple(
-            fact for fact in task.atoms(self.world.state)
-            if all(domain.is_subtype(task.objects[arg], param.types)
-                   for arg, param in zip(fact.args, domain.predicates[fact.predicate].params)))
+            fact
+            for fact in task.atoms(self.world.state)
+            if all(
+                domain.is_subtype(task.objects[arg], param.types)
+                for arg, param in zip(fact.args, domain.predicates[fact.predicate].params)
+            )
+        )
         problem = replace(task.problem, init=well_typed)
         return write_domain(task.domain), write_problem(problem, task.domain)
 
@@ -193,10 +219,14 @@ class ALFWorldEnv(TextEnv):
         object of the fact was named (the agent and the object and receptacle types are
         always known; locations never are)."""
         task = self._require_task()
-        shown = self._shown_objects() | {obj for obj, obj_type in task.objects.items()
-                                         if obj_type in _ALWAYS_KNOWN}
-        return [str(fact) for fact in task.atoms(self.world.state)
-                if all(arg in shown for arg in fact.args)]
+        shown = self._shown_objects() | {
+            obj for obj, obj_type in task.objects.items() if obj_type in _ALWAYS_KNOWN
+        }
+        return [
+            str(fact)
+            for fact in task.atoms(self.world.state)
+            if all(arg in shown for arg in fact.args)
+        ]
 
     def _require_task(self):
         if self.engine is None:

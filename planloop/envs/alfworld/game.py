@@ -13,8 +13,12 @@ from ..arguments import instance_of
 from .grammar import Entity, Grammar
 
 TASK_TYPES = (
-    "pick_and_place_simple", "look_at_obj_in_light", "pick_clean_then_place_in_recep",
-    "pick_heat_then_place_in_recep", "pick_cool_then_place_in_recep", "pick_two_obj_and_place",
+    "pick_and_place_simple",
+    "look_at_obj_in_light",
+    "pick_clean_then_place_in_recep",
+    "pick_heat_then_place_in_recep",
+    "pick_cool_then_place_in_recep",
+    "pick_two_obj_and_place",
 )
 
 
@@ -22,8 +26,13 @@ def check_task_types(task_types) -> tuple[str, ...]:
     """The task types asked for (one name or several; None for all), each checked."""
     if task_types is None:
         return TASK_TYPES
-    instance_of("task_types", task_types, (str, list, tuple, set, frozenset),
-                "a task type or a list of them", optional=True)
+    instance_of(
+        "task_types",
+        task_types,
+        (str, list, tuple, set, frozenset),
+        "a task type or a list of them",
+        optional=True,
+    )
     chosen = (task_types,) if isinstance(task_types, str) else tuple(task_types)
     unknown = [t for t in chosen if t not in TASK_TYPES]
     if unknown or not chosen:
@@ -65,10 +74,15 @@ def load_game(source: str | os.PathLike | dict, limits: Limits = Limits()) -> Ga
     grammar = Grammar.parse(data["grammar"])
     task_rule = grammar.rules.get("task", [])
     found = _TASK_LINE.match(task_rule[0].rhs) if task_rule else None
-    return Game(path=path, task=task, grammar=grammar, entities=display_names(task),
-                walkthrough=tuple(data.get("walkthrough") or ()),
-                sentence=found.group(1) if found else "",
-                task_type=task_type_of(path) if path else data.get("task_type"))
+    return Game(
+        path=path,
+        task=task,
+        grammar=grammar,
+        entities=display_names(task),
+        walkthrough=tuple(data.get("walkthrough") or ()),
+        sentence=found.group(1) if found else "",
+        task_type=task_type_of(path) if path else data.get("task_type"),
+    )
 
 
 def fast_downward_reading(domain: str) -> str:

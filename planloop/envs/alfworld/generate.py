@@ -35,12 +35,14 @@ OBJECT_CLASSES = (
     "PaperTowelRoll Pen Pencil PepperShaker Pillow Plate Plunger Poster Pot Potato "
     "RemoteControl SaltShaker ScrubBrush ShowerDoor ShowerGlass Sink SoapBar SoapBottle "
     "Spatula Spoon SprayBottle Statue StoveKnob TeddyBear Television TennisRacket TissueBox "
-    "ToiletPaper ToiletPaperRoll Tomato Towel Vase Watch WateringCan Window WineBottle").split()
+    "ToiletPaper ToiletPaperRoll Tomato Towel Vase Watch WateringCan Window WineBottle"
+).split()
 RECEPTACLE_CLASSES = (
     "ArmChair BathtubBasin Bed Cabinet Cart CoffeeMachine CounterTop Desk Drawer Dresser "
     "Fridge GarbageCan HandTowelHolder LaundryHamper Microwave Ottoman Safe Shelf SinkBasin "
     "Sofa StoveBurner DiningTable CoffeeTable SideTable Toaster Toilet ToiletPaperHanger "
-    "TowelHolder TVStand").split()
+    "TowelHolder TVStand"
+).split()
 OPENABLE = frozenset({"Cabinet", "Drawer", "Fridge", "Microwave", "Safe"})
 BASINS = {"SinkBasin": "Sink", "BathtubBasin": "Bathtub"}  # basin -> its fixture object
 LAMPS = ("DeskLamp", "FloorLamp")
@@ -48,21 +50,62 @@ LAMP_HOSTS = frozenset({"Desk", "SideTable", "Dresser", "Shelf", "CoffeeTable"})
 
 # -- rooms: receptacle classes with (fewest, most) instances; scenery classes --------
 ROOMS: dict[str, dict[str, tuple[int, int]]] = {
-    "kitchen": {"Cabinet": (2, 6), "Drawer": (1, 4), "CounterTop": (1, 3), "Fridge": (1, 1),
-                "Microwave": (1, 1), "SinkBasin": (1, 1), "StoveBurner": (2, 4),
-                "CoffeeMachine": (1, 1), "Toaster": (0, 1), "GarbageCan": (1, 1),
-                "DiningTable": (0, 1), "Shelf": (0, 2), "SideTable": (0, 1)},
-    "livingroom": {"Sofa": (1, 2), "ArmChair": (0, 2), "CoffeeTable": (1, 1),
-                   "SideTable": (1, 2), "Shelf": (1, 4), "TVStand": (0, 1), "Drawer": (1, 3),
-                   "Cabinet": (0, 2), "GarbageCan": (1, 1), "DiningTable": (0, 1),
-                   "Ottoman": (0, 1), "Safe": (0, 1), "Dresser": (0, 1)},
-    "bedroom": {"Bed": (1, 1), "Desk": (0, 1), "Dresser": (0, 1), "SideTable": (1, 2),
-                "Drawer": (2, 5), "Shelf": (0, 3), "GarbageCan": (1, 1), "Safe": (0, 1),
-                "ArmChair": (0, 1), "LaundryHamper": (0, 1), "Cabinet": (0, 1)},
-    "bathroom": {"Toilet": (1, 1), "SinkBasin": (1, 2), "BathtubBasin": (0, 1),
-                 "Cabinet": (1, 4), "Drawer": (0, 3), "CounterTop": (1, 1), "Shelf": (0, 2),
-                 "GarbageCan": (1, 1), "HandTowelHolder": (0, 1), "TowelHolder": (0, 1),
-                 "ToiletPaperHanger": (1, 1)},
+    "kitchen": {
+        "Cabinet": (2, 6),
+        "Drawer": (1, 4),
+        "CounterTop": (1, 3),
+        "Fridge": (1, 1),
+        "Microwave": (1, 1),
+        "SinkBasin": (1, 1),
+        "StoveBurner": (2, 4),
+        "CoffeeMachine": (1, 1),
+        "Toaster": (0, 1),
+        "GarbageCan": (1, 1),
+        "DiningTable": (0, 1),
+        "Shelf": (0, 2),
+        "SideTable": (0, 1),
+    },
+    "livingroom": {
+        "Sofa": (1, 2),
+        "ArmChair": (0, 2),
+        "CoffeeTable": (1, 1),
+        "SideTable": (1, 2),
+        "Shelf": (1, 4),
+        "TVStand": (0, 1),
+        "Drawer": (1, 3),
+        "Cabinet": (0, 2),
+        "GarbageCan": (1, 1),
+        "DiningTable": (0, 1),
+        "Ottoman": (0, 1),
+        "Safe": (0, 1),
+        "Dresser": (0, 1),
+    },
+    "bedroom": {
+        "Bed": (1, 1),
+        "Desk": (0, 1),
+        "Dresser": (0, 1),
+        "SideTable": (1, 2),
+        "Drawer": (2, 5),
+        "Shelf": (0, 3),
+        "GarbageCan": (1, 1),
+        "Safe": (0, 1),
+        "ArmChair": (0, 1),
+        "LaundryHamper": (0, 1),
+        "Cabinet": (0, 1),
+    },
+    "bathroom": {
+        "Toilet": (1, 1),
+        "SinkBasin": (1, 2),
+        "BathtubBasin": (0, 1),
+        "Cabinet": (1, 4),
+        "Drawer": (0, 3),
+        "CounterTop": (1, 1),
+        "Shelf": (0, 2),
+        "GarbageCan": (1, 1),
+        "HandTowelHolder": (0, 1),
+        "TowelHolder": (0, 1),
+        "ToiletPaperHanger": (1, 1),
+    },
 }
 SCENERY = {  # non-pickupable things that only have a location
     "kitchen": ("Chair", "LightSwitch", "StoveKnob", "Window", "Curtains"),
@@ -88,8 +131,12 @@ def _catalog(rows: str) -> dict[str, ObjectClass]:
     catalog = {}
     for row in filter(None, (r.strip() for r in rows.splitlines())):
         name, rooms, props, places = (part.strip() for part in row.split("|"))
-        catalog[name] = ObjectClass(name, frozenset(ROOM_CODES[c] for c in rooms),
-                                    frozenset(props.split()), frozenset(places.split()))
+        catalog[name] = ObjectClass(
+            name,
+            frozenset(ROOM_CODES[c] for c in rooms),
+            frozenset(props.split()),
+            frozenset(places.split()),
+        )
     return catalog
 
 
@@ -151,10 +198,30 @@ OBJECTS = _catalog(f"""
     TennisRacket | B | | Bed Desk SideTable
     TeddyBear | B | | Bed Dresser Desk ArmChair Shelf
 """)
-SMALL_OBJECTS = frozenset({
-    "Apple", "Egg", "Tomato", "Potato", "Fork", "Spoon", "Knife", "ButterKnife", "Spatula",
-    "Ladle", "SaltShaker", "PepperShaker", "DishSponge", "KeyChain", "CreditCard", "Pen",
-    "Pencil", "CD", "Watch", "SoapBar"})
+SMALL_OBJECTS = frozenset(
+    {
+        "Apple",
+        "Egg",
+        "Tomato",
+        "Potato",
+        "Fork",
+        "Spoon",
+        "Knife",
+        "ButterKnife",
+        "Spatula",
+        "Ladle",
+        "SaltShaker",
+        "PepperShaker",
+        "DishSponge",
+        "KeyChain",
+        "CreditCard",
+        "Pen",
+        "Pencil",
+        "CD",
+        "Watch",
+        "SoapBar",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -173,24 +240,36 @@ class TaskSpec:
 TASKS = {
     "pick_and_place_simple": TaskSpec(
         ("kitchen", "livingroom", "bedroom", "bathroom"),
-        ("put a {obj} in {recep}", "put some {obj} on {recep}")),
+        ("put a {obj} in {recep}", "put some {obj} on {recep}"),
+    ),
     "look_at_obj_in_light": TaskSpec(
         ("livingroom", "bedroom"),
         ("look at {obj} under the {toggle}", "examine the {obj} with the {toggle}"),
-        lamp=True),
+        lamp=True,
+    ),
     "pick_clean_then_place_in_recep": TaskSpec(
         ("kitchen", "bathroom"),
         ("put a clean {obj} in {recep}", "clean some {obj} and put it in {recep}"),
-        prop="clean", tool="SinkBasin"),
+        prop="clean",
+        tool="SinkBasin",
+    ),
     "pick_heat_then_place_in_recep": TaskSpec(
-        ("kitchen",), ("put a hot {obj} in {recep}", "heat some {obj} and put it in {recep}"),
-        prop="heat", tool="Microwave"),
+        ("kitchen",),
+        ("put a hot {obj} in {recep}", "heat some {obj} and put it in {recep}"),
+        prop="heat",
+        tool="Microwave",
+    ),
     "pick_cool_then_place_in_recep": TaskSpec(
-        ("kitchen",), ("put a cool {obj} in {recep}", "cool some {obj} and put it in {recep}"),
-        prop="cool", tool="Fridge"),
+        ("kitchen",),
+        ("put a cool {obj} in {recep}", "cool some {obj} and put it in {recep}"),
+        prop="cool",
+        tool="Fridge",
+    ),
     "pick_two_obj_and_place": TaskSpec(
         ("kitchen", "livingroom", "bedroom", "bathroom"),
-        ("put two {obj} in {recep}", "find two {obj} and put them in {recep}"), count=2),
+        ("put two {obj} in {recep}", "find two {obj} and put them in {recep}"),
+        count=2,
+    ),
 }
 assert set(TASKS) == set(TASK_TYPES)
 
@@ -198,9 +277,11 @@ assert set(TASKS) == set(TASK_TYPES)
 # -- logic files ---------------------------------------------------------------------
 LOGIC_FILES = ("alfred.pddl", "alfred.twl2")
 SHIPPED_LOGIC = Path(__file__).resolve().parent / "data"
-_HOW_TO_GET = ("ALFWorld's domain and grammar (alfred.pddl, alfred.twl2) are needed: set "
-               "ALFWORLD_DATA to a folder holding logic/alfred.pddl and logic/alfred.twl2, "
-               "or pass logic_dir=, or leave both unset for the copies planloop ships")
+_HOW_TO_GET = (
+    "ALFWorld's domain and grammar (alfred.pddl, alfred.twl2) are needed: set "
+    "ALFWORLD_DATA to a folder holding logic/alfred.pddl and logic/alfred.twl2, "
+    "or pass logic_dir=, or leave both unset for the copies planloop ships"
+)
 
 
 def find_logic_dir(logic_dir: str | os.PathLike | None = None) -> Path:
@@ -215,16 +296,17 @@ def find_logic_dir(logic_dir: str | os.PathLike | None = None) -> Path:
         return _checked(Path(os.environ["ALFWORLD_DATA"]) / "logic", "$ALFWORLD_DATA/logic")
     spec = importlib.util.find_spec("alfworld")
     if spec is not None and spec.submodule_search_locations:
-        return _checked(Path(list(spec.submodule_search_locations)[0]) / "data",
-                        "the alfworld package's data folder")
+        return _checked(
+            Path(list(spec.submodule_search_locations)[0]) / "data",
+            "the alfworld package's data folder",
+        )
     return _checked(SHIPPED_LOGIC, "planloop's own copy")
 
 
 def _checked(folder: Path, origin: str) -> Path:
     missing = [name for name in LOGIC_FILES if not (folder / name).is_file()]
     if missing:
-        raise MissingPath(f"{', '.join(missing)} not found in {folder} ({origin}). "
-                                f"{_HOW_TO_GET}.")
+        raise MissingPath(f"{', '.join(missing)} not found in {folder} ({origin}). {_HOW_TO_GET}.")
     return folder
 
 
@@ -270,9 +352,12 @@ class _Ids:
         rng = self.rng
         while True:
             x, _, z = point if point is not None else self.point()
-            name = "loc|{}|{}|{}|{}".format(round(x * 4) + rng.randint(-3, 3),
-                                            round(z * 4) + rng.randint(-3, 3), rng.randint(0, 3),
-                                            rng.choice((0, 30, 30, 30, 60, -30)))
+            name = "loc|{}|{}|{}|{}".format(
+                round(x * 4) + rng.randint(-3, 3),
+                round(z * 4) + rng.randint(-3, 3),
+                rng.randint(0, 3),
+                rng.choice((0, 30, 30, 30, 60, -30)),
+            )
             if name not in self.used:
                 self.used.add(name)
                 return name
@@ -285,8 +370,13 @@ def _coordinate(value: float) -> str:
 
 def mangle(thor_id: str) -> str:
     """A THOR id as ALFWorld writes it in PDDL."""
-    for char, word in (("-", "_minus_"), ("|", "_bar_"), ("+", "_plus_"), (".", "_dot_"),
-                       (",", "_comma_")):
+    for char, word in (
+        ("-", "_minus_"),
+        ("|", "_bar_"),
+        ("+", "_plus_"),
+        (".", "_dot_"),
+        (",", "_comma_"),
+    ):
         thor_id = thor_id.replace(char, word)
     return thor_id
 
@@ -331,7 +421,7 @@ def _receptacle_classes(room: str, rng: random.Random) -> list[str]:
         needed += [cls] * min(low, count)
         extra += [cls] * (count - low)
     rng.shuffle(extra)
-    return needed + extra[:max(0, 16 - len(needed))]
+    return needed + extra[: max(0, 16 - len(needed))]
 
 
 def _choose_task(spec: TaskSpec, room: str, present: set[str], rng: random.Random):
@@ -382,14 +472,22 @@ def _place_distractors(scene, rng, ids, points) -> None:
     """Other pickupable things of the room, never the target class; small ones are
     sometimes put in a bowl, plate, pan... (``inReceptacleObject``)."""
     present = {cls for cls, _ in scene.receptacles.values()}
-    pool = [o for o in OBJECTS.values()
-            if scene.room in o.rooms and o.name != scene.target and o.places & present]
+    pool = [
+        o
+        for o in OBJECTS.values()
+        if scene.room in o.rooms and o.name != scene.target and o.places & present
+    ]
     for obj in rng.sample(pool, min(len(pool), rng.randint(5, 9))):
         for _ in range(rng.choice((1, 1, 2))):
-            holders = [oid for oid, (cls, _, rid) in scene.objects.items()
-                       if cls in OBJECTS and "container" in OBJECTS[cls].props and rid
-                       and oid not in scene.inside.values()
-                       and scene.receptacles[rid][0] in obj.places]
+            holders = [
+                oid
+                for oid, (cls, _, rid) in scene.objects.items()
+                if cls in OBJECTS
+                and "container" in OBJECTS[cls].props
+                and rid
+                and oid not in scene.inside.values()
+                and scene.receptacles[rid][0] in obj.places
+            ]
             if obj.name in SMALL_OBJECTS and holders and rng.random() < 0.3:
                 outer = rng.choice(holders)
                 scene.inside[_place(scene, ids, points, obj.name, scene.objects[outer][2])] = outer
@@ -434,19 +532,32 @@ def problem_text(scene: Scene, task_id: str) -> str:
         return "\n        ".join(f"({predicate} {' '.join(row)})" for row in rows)
 
     def having(prop: str) -> list[tuple[str]]:
-        return [(o,) for o, (cls, _, _) in sorted(objects.items())
-                if cls in OBJECTS and prop in OBJECTS[cls].props]
+        return [
+            (o,)
+            for o, (cls, _, _) in sorted(objects.items())
+            if cls in OBJECTS and prop in OBJECTS[cls].props
+        ]
 
-    cool_already = [(o,) for o, (cls, _, r) in sorted(objects.items())
-                    if cls == scene.target and r and receptacles[m(r)][0] == "Fridge"]
+    cool_already = [
+        (o,)
+        for o, (cls, _, r) in sorted(objects.items())
+        if cls == scene.target and r and receptacles[m(r)][0] == "Fridge"
+    ]
     held = sorted((o, m(r)) for o, (_, _, r) in objects.items() if r)
     groups = [
         facts("receptacleType", [(r, f"{c}Type") for r, (c, _) in sorted(receptacles.items())])
         + "\n        "
         + facts("objectType", [(o, f"{c}Type") for o, (c, _, _) in sorted(objects.items())])
         + "\n        "
-        + facts("canContain", [(f"{c}Type", f"{o}Type") for _, (c, _) in sorted(receptacles.items())
-                               for o in present if c in OBJECTS[o].places])
+        + facts(
+            "canContain",
+            [
+                (f"{c}Type", f"{o}Type")
+                for _, (c, _) in sorted(receptacles.items())
+                for o in present
+                if c in OBJECTS[o].places
+            ],
+        )
         + "\n        "
         + facts("pickupable", [(o,) for o, (c, _, _) in sorted(objects.items()) if c in OBJECTS]),
         facts("isReceptacleObject", having("container")),
@@ -465,25 +576,46 @@ def problem_text(scene: Scene, task_id: str) -> str:
         "",
         facts("sliceable", having("slice")),
         "",
-        "\n        ".join(filter(None, [
-            facts("inReceptacleObject", sorted((m(i), m(o)) for i, o in scene.inside.items())),
-            facts("inReceptacle", held)])),
+        "\n        ".join(
+            filter(
+                None,
+                [
+                    facts(
+                        "inReceptacleObject", sorted((m(i), m(o)) for i, o in scene.inside.items())
+                    ),
+                    facts("inReceptacle", held),
+                ],
+            )
+        ),
         "",
         "",
         facts("receptacleAtLocation", [(r, m(loc)) for r, (_, loc) in sorted(receptacles.items())])
         + "\n        "
         + facts("objectAtLocation", [(o, m(loc)) for o, (_, loc, _) in sorted(objects.items())]),
     ]
-    declared = (["agent1 - agent", "\n        ".join(f"{c} - object" for c in OBJECT_CLASSES),
-                 "\n        ".join(f"{c}Type - otype" for c in OBJECT_CLASSES),
-                 "\n        ".join(f"{c}Type - rtype" for c in RECEPTACLE_CLASSES), "\n"])
-    names = ([f"{o} - object" for o in sorted(objects)]
-             + [f"{r} - receptacle" for r in sorted(receptacles)]
-             + [f"{m(loc)} - location" for loc in scene.locations])
-    return (f"\n(define (problem plan_{task_id})\n(:domain alfred)\n(:objects\n"
-            + "\n".join(declared) + "\n        " + "\n        ".join(names)
-            + "\n        )\n    \n\n(:init\n\n\n        " + "\n        ".join(groups)
-            + "\n        )\n    \n\n" + goal_text(scene) + "\n    )\n    ")
+    declared = [
+        "agent1 - agent",
+        "\n        ".join(f"{c} - object" for c in OBJECT_CLASSES),
+        "\n        ".join(f"{c}Type - otype" for c in OBJECT_CLASSES),
+        "\n        ".join(f"{c}Type - rtype" for c in RECEPTACLE_CLASSES),
+        "\n",
+    ]
+    names = (
+        [f"{o} - object" for o in sorted(objects)]
+        + [f"{r} - receptacle" for r in sorted(receptacles)]
+        + [f"{m(loc)} - location" for loc in scene.locations]
+    )
+    return (
+        f"\n(define (problem plan_{task_id})\n(:domain alfred)\n(:objects\n"
+        + "\n".join(declared)
+        + "\n        "
+        + "\n        ".join(names)
+        + "\n        )\n    \n\n(:init\n\n\n        "
+        + "\n        ".join(groups)
+        + "\n        )\n    \n\n"
+        + goal_text(scene)
+        + "\n    )\n    "
+    )
 
 
 def goal_text(scene: Scene) -> str:
@@ -538,13 +670,24 @@ def goal_text(scene: Scene) -> str:
                 )""")
     prop = TASKS[scene.task_type].prop
     if prop is None:
-        body = ["(inReceptacle ?o ?r)", f"(objectType ?o {obj}Type)",
-                f"(receptacleType ?r {goal}Type)"]
+        body = [
+            "(inReceptacle ?o ?r)",
+            f"(objectType ?o {obj}Type)",
+            f"(receptacleType ?r {goal}Type)",
+        ]
     else:
-        able, state = {"clean": ("cleanable", "isClean"), "heat": ("heatable", "isHot"),
-                       "cool": ("coolable", "isCool")}[prop]
-        body = [f"({able} ?o)", f"(objectType ?o {obj}Type)", f"(receptacleType ?r {goal}Type)",
-                f"({state} ?o)", "(inReceptacle ?o ?r)"]
+        able, state = {
+            "clean": ("cleanable", "isClean"),
+            "heat": ("heatable", "isHot"),
+            "cool": ("coolable", "isCool"),
+        }[prop]
+        body = [
+            f"({able} ?o)",
+            f"(objectType ?o {obj}Type)",
+            f"(receptacleType ?r {goal}Type)",
+            f"({state} ?o)",
+            "(inReceptacle ?o ?r)",
+        ]
     lines = "\n".join(" " * 28 + line for line in body)
     return _indent(f"""(:goal
             (and
@@ -566,8 +709,9 @@ def _indent(goal: str) -> str:
 def task_sentence(scene: Scene, rng: random.Random) -> str:
     """One of the task type's two templates, class names in lower case."""
     template = rng.choice(TASKS[scene.task_type].templates)
-    return template.format(obj=scene.target.lower(), recep=scene.goal.lower(),
-                           toggle=scene.goal.lower())
+    return template.format(
+        obj=scene.target.lower(), recep=scene.goal.lower(), toggle=scene.goal.lower()
+    )
 
 
 # -- solving -----------------------------------------------------------------------------
@@ -576,8 +720,9 @@ def _rng(task_type: str, seed: int, attempt: int) -> random.Random:
     return random.Random(int.from_bytes(digest[:8], "big"))
 
 
-def walkthrough(game: dict, planner: str = "lama-first",
-                timeout: float = 30.0) -> tuple[list[str] | None, str]:
+def walkthrough(
+    game: dict, planner: str = "lama-first", timeout: float = 30.0
+) -> tuple[list[str] | None, str]:
     """(the planner's plan as the engine's commands, "") or (None, why not): no plan,
     a goal true from the start, or a plan that does not replay to a win. No-op actions
     (look, examine...) are left out."""
@@ -606,22 +751,31 @@ def _useful_steps(plan) -> list[tuple[str, tuple[str, ...]]]:
     follows at once."""
     steps = [parse_command(step) for step in plan]
     steps = [step for step in steps if step[0] not in NO_OP_ACTIONS]
-    return [step for step, after in zip(steps, steps[1:] + [("", ())])
-            if not (step[0] == GOTO and after[0] == GOTO)]
+    return [
+        step
+        for step, after in zip(steps, steps[1:] + [("", ())])
+        if not (step[0] == GOTO and after[0] == GOTO)
+    ]
 
 
 def _command(engine: Engine, world, name: str, args: tuple[str, ...]) -> str | None:
     """The admissible command of a plan step; a go to is matched by its receptacle
     only (its start may be a skipped go to's end)."""
     for text, action in engine.commands(world).items():
-        if action.name == name and (action.args == args or
-                                    name == GOTO and action.args[-1] == args[-1]):
+        if action.name == name and (
+            action.args == args or name == GOTO and action.args[-1] == args[-1]
+        ):
             return text
     return None
 
 
-def generate_game(task_type: str, seed: int, logic_dir: str | os.PathLike | None = None,
-                  planner: str = "lama-first", timeout: float = 30.0) -> dict:
+def generate_game(
+    task_type: str,
+    seed: int,
+    logic_dir: str | os.PathLike | None = None,
+    planner: str = "lama-first",
+    timeout: float = 30.0,
+) -> dict:
     """A ``game.tw-pddl`` JSON object for ``task_type``, drawn from ``seed``: checked
     solvable by ``planner`` and its walkthrough replayed to a win. Same arguments, same
     game. Unsolvable draws are redrawn (up to ``MAX_ATTEMPTS``), then RuntimeError."""
@@ -634,16 +788,28 @@ def generate_game(task_type: str, seed: int, logic_dir: str | os.PathLike | None
         scene = sample_scene(task_type, rng)
         sentence = task_sentence(scene, rng)
         task_id = f"trial_gen_{task_type}_{seed}_{attempt}"
-        game = {"pddl_domain": domain, "grammar": grammar.replace("UNKNOWN GOAL", sentence),
-                "pddl_problem": problem_text(scene, task_id), "solvable": True,
-                "walkthrough": [], "task_type": task_type, "seed": seed, "attempt": attempt,
-                "task_id": task_id, "task_sentence": sentence, "room": scene.room,
-                "pddl_params": {"object_target": scene.target,
-                                "parent_target": "" if scene.goal in LAMPS else scene.goal,
-                                "toggle_target": scene.goal if scene.goal in LAMPS else ""}}
+        game = {
+            "pddl_domain": domain,
+            "grammar": grammar.replace("UNKNOWN GOAL", sentence),
+            "pddl_problem": problem_text(scene, task_id),
+            "solvable": True,
+            "walkthrough": [],
+            "task_type": task_type,
+            "seed": seed,
+            "attempt": attempt,
+            "task_id": task_id,
+            "task_sentence": sentence,
+            "room": scene.room,
+            "pddl_params": {
+                "object_target": scene.target,
+                "parent_target": "" if scene.goal in LAMPS else scene.goal,
+                "toggle_target": scene.goal if scene.goal in LAMPS else "",
+            },
+        }
         commands, why = walkthrough(game, planner, timeout)
         if commands:
             game["walkthrough"] = commands
             return game
-    raise RuntimeError(f"no solvable {task_type} game from seed {seed} "
-                       f"in {MAX_ATTEMPTS} attempts (last: {why})")
+    raise RuntimeError(
+        f"no solvable {task_type} game from seed {seed} in {MAX_ATTEMPTS} attempts (last: {why})"
+    )

@@ -106,8 +106,11 @@ def parse_query(text: str) -> Query:
         match = _ATOM.fullmatch(part)
         if match is None:
             raise ValueError(f"not a query atom: {part!r}")
-        params = tuple(tuple(p.strip() for p in arg.split(":", 1))
-                       for arg in match.group(2).split(",") if arg.strip())
+        params = tuple(
+            tuple(p.strip() for p in arg.split(":", 1))
+            for arg in match.group(2).split(",")
+            if arg.strip()
+        )
         atoms.append((match.group(1).lower(), params))
     return Query(tuple(atoms))
 
@@ -115,6 +118,7 @@ def parse_query(text: str) -> Query:
 def _compile_statement(source: str) -> Callable[[dict], object]:
     """A statement (names, attributes, string literals, ``+``, ``or``, ``and``) as a
     function of the variables; anything else is refused."""
+
     def build(node):
         if isinstance(node, ast.Name):
             name = node.id
@@ -131,6 +135,7 @@ def _compile_statement(source: str) -> Callable[[dict], object]:
         if isinstance(node, ast.BoolOp):
             parts = [build(v) for v in node.values]
             if isinstance(node.op, ast.Or):
+
                 def either(env):
                     value = None
                     for part in parts:
@@ -138,6 +143,7 @@ def _compile_statement(source: str) -> Callable[[dict], object]:
                         if value:
                             return value
                     return value
+
                 return either
 
             def both(env):
@@ -147,6 +153,7 @@ def _compile_statement(source: str) -> Callable[[dict], object]:
                     if not value:
                         return value
                 return value
+
             return both
         raise ValueError(f"unsupported statement {source!r}")
 
@@ -173,15 +180,15 @@ def parse_rhs(text: str) -> tuple:
         c = text[i]
         if c == "[" and text.startswith("[{", i):
             end = text.index("}]", i)
-            symbols.append(ListOf(_conditional(text[i + 2:end])))
+            symbols.append(ListOf(_conditional(text[i + 2 : end])))
             i = end + 2
         elif c == "{":
             end = text.index("}", i)
-            symbols.append(_conditional(text[i + 1:end]))
+            symbols.append(_conditional(text[i + 1 : end]))
             i = end + 1
         elif c == "#" and text.find("#", i + 1) > i:
             end = text.index("#", i + 1)
-            symbols.append(Tag(text[i + 1:end]))
+            symbols.append(Tag(text[i + 1 : end]))
             i = end + 1
         else:
             match = re.compile(r"[^\[{#]+|.").match(text, i)
@@ -194,9 +201,13 @@ class Grammar:
     """Production rules and action texts of one game, with derivation."""
 
     def __init__(self, rules: dict[str, list[dict]], actions: dict[str, ActionText]):
-        self.rules = {name: [Production(parse_query(r["condition"]) if r.get("condition")
-                                        else None, r["rhs"]) for r in alternatives]
-                      for name, alternatives in rules.items()}
+        self.rules = {
+            name: [
+                Production(parse_query(r["condition"]) if r.get("condition") else None, r["rhs"])
+                for r in alternatives
+            ]
+            for name, alternatives in rules.items()
+        }
         self.actions = actions
         self._parsed: dict[str, tuple] = {}
 
@@ -215,17 +226,23 @@ class Grammar:
             else:
                 found = action.match(text, position)
                 if found is None:
-                    raise ValueError(f"cannot read grammar at offset {position}: "
-                                     f"{text[position:position + 40]!r}")
+                    raise ValueError(
+                        f"cannot read grammar at offset {position}: "
+                        f"{text[position : position + 40]!r}"
+                    )
                 name, body = found.group(1), found.group(2)
-                fields = dict(re.findall(r'(template|feedback)\s*::\s*"((?:[^"\\]|\\.)*)"\s*;',
-                                         body))
+                fields = dict(
+                    re.findall(r'(template|feedback)\s*::\s*"((?:[^"\\]|\\.)*)"\s*;', body)
+                )
                 actions[name.lower()] = ActionText(name, fields["template"], fields["feedback"])
                 inner = re.search(r'grammar\s*::\s*"""(.*?)"""', body, re.S)
                 if inner:
                     lines = textwrap.dedent(inner.group(1)).split("\n")
-                    rules.update(json.loads("\n".join(
-                        line for line in lines if not line.lstrip().startswith("#"))))
+                    rules.update(
+                        json.loads(
+                            "\n".join(line for line in lines if not line.lstrip().startswith("#"))
+                        )
+                    )
             position = found.end()
         return cls(rules, actions)
 
@@ -240,16 +257,18 @@ class Grammar:
         found: set[str] = set()
         for symbol in self.symbols(rhs):
             item = symbol.item if isinstance(symbol, ListOf) else symbol
-            if isinstance(item, Tag) or (isinstance(item, Conditional)
-                                         and isinstance(item.expression, Tag)):
+            if isinstance(item, Tag) or (
+                isinstance(item, Conditional) and isinstance(item.expression, Tag)
+            ):
                 return None
             if isinstance(item, Conditional) and item.query is not None:
                 found |= item.query.predicates
         return found
 
     # -- derivation ----------------------------------------------------------------
-    def derive(self, rhs: str, facts: Facts, mapping: dict[Key, str],
-               entities: dict[str, Entity]) -> str:
+    def derive(
+        self, rhs: str, facts: Facts, mapping: dict[Key, str], entities: dict[str, Entity]
+    ) -> str:
         """The text of ``rhs`` with ``mapping`` bound, in the world ``facts``."""
         out: list[str] = []
         self._derive(self.symbols(rhs), facts, mapping, entities, out)
@@ -265,23 +284,29 @@ class Grammar:
                 for item in self._items(symbol, facts, mapping, entities):
                     out.append(item)
             else:
-                self._list(self._items(symbol.item, facts, mapping, entities), facts, mapping,
-                           entities, out)
+                self._list(
+                    self._items(symbol.item, facts, mapping, entities),
+                    facts,
+                    mapping,
+                    entities,
+                    out,
+                )
 
     def _expand(self, name, facts, mapping, entities, out) -> None:
         alternatives = self.rules.get(name)
         if not alternatives:
             raise KeyError(f"no rule '#{name}#' in the grammar")
         for production in alternatives:
-            if production.condition is None or next(
-                    assignments(production.condition, mapping, facts), None) is not None:
+            if (
+                production.condition is None
+                or next(assignments(production.condition, mapping, facts), None) is not None
+            ):
                 self._derive(self.symbols(production.rhs), facts, mapping, entities, out)
                 return
         raise ValueError(f"no alternative of '#{name}#' applies")
 
     def _items(self, symbol: Conditional, facts, mapping, entities) -> list[str]:
-        contexts = [mapping] if symbol.query is None else \
-            assignments(symbol.query, mapping, facts)
+        contexts = [mapping] if symbol.query is None else assignments(symbol.query, mapping, facts)
         items = []
         for context in contexts:
             if isinstance(symbol.expression, Tag):

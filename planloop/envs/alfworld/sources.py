@@ -32,8 +32,9 @@ class GameEntry:
 def flags_of(path: Path) -> tuple[str, ...]:
     """``sliced`` and ``movable`` when the game's task or trial folder says so."""
     text = f"{path.parent.parent.name}/{path.parent.name}"
-    return tuple(flag for flag, mark in (("sliced", "Sliced"), ("movable", "movable"))
-                 if mark in text)
+    return tuple(
+        flag for flag, mark in (("sliced", "Sliced"), ("movable", "movable")) if mark in text
+    )
 
 
 def file_entry(path: str | os.PathLike) -> GameEntry:
@@ -56,8 +57,10 @@ def folder_entries(folder: Path, task_types=None, skip_flagged: bool = False) ->
             continue
         entries.append(entry)
     if not entries:
-        raise ValueError(f"no game.tw-pddl under {folder}"
-                         + (f" of task types {', '.join(wanted)}" if wanted else ""))
+        raise ValueError(
+            f"no game.tw-pddl under {folder}"
+            + (f" of task types {', '.join(wanted)}" if wanted else "")
+        )
     return entries
 
 
@@ -73,8 +76,10 @@ def split_folder(data_dir: str | os.PathLike, split: str | None) -> Path:
     arguments.choice("split", split, SPLITS)
     folder = release / split
     if not folder.is_dir():
-        raise FileNotFoundError(f"no {split} split at {folder}: point ALFWORLD_DATA or "
-                                f"data_dir= at the folder holding {RELEASE}/")
+        raise FileNotFoundError(
+            f"no {split} split at {folder}: point ALFWORLD_DATA or "
+            f"data_dir= at the folder holding {RELEASE}/"
+        )
     return folder
 
 

@@ -13,6 +13,7 @@ def coin_collector(backend: str = "native", **kwargs) -> gym.Env:
     """``CoinCollector-v0``: ``backend="native"`` (default, our engine) or ``"twx"``."""
     if choice("backend", backend, ("native", "twx")) == "twx":
         from .twx import TWXCoinCollectorEnv  # needs the twx extra and java
+
         return TWXCoinCollectorEnv(**kwargs)
     return CoinCollectorEnv(**kwargs)
 

@@ -26,8 +26,10 @@ FACTS = {  # (predicate, wanted) -> sentence
     ("connected", True): "There is no way to the {direction} from {here}.",
     ("door-between", True): "There is no door to the {direction}.",
 }
-COMMANDS = ("look around, inventory, move <direction>, open door to <direction>, "
-            "close door to <direction>, take <item>")
+COMMANDS = (
+    "look around, inventory, move <direction>, open door to <direction>, "
+    "close door to <direction>, take <item>"
+)
 
 
 def fact_cause(world: World, command: str, unmet: Sequence[str]) -> str:
@@ -35,8 +37,7 @@ def fact_cause(world: World, command: str, unmet: Sequence[str]) -> str:
     command names)."""
     direction = command.rsplit(" ", 1)[-1]
     exit_ = world.house.room(world.room).exits.get(direction)
-    fields = {"direction": direction, "door": exit_ and exit_.door,
-              "item": _item(command)}
+    fields = {"direction": direction, "door": exit_ and exit_.door, "item": _item(command)}
     return " ".join(dict.fromkeys(FACTS[_key(fact)].format(**fields) for fact in unmet))
 
 

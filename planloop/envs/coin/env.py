@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..feedback import check_feedback, no_error, observation, slip_of
 from ..arguments import integer
+from ..feedback import check_feedback, no_error, observation, slip_of
 from ..text_env import MAX_OBS, TextEnv
 from . import text
 from .causes import command_cause, fact_cause
@@ -36,14 +36,25 @@ class CoinCollectorEnv(TextEnv):
     evaluators and reference policies.
     """
 
-    def __init__(self, num_locations: int = 5, include_doors: bool = True,
-                 num_distractor_items: int = 0, fold: str = "train", layout=None,
-                 feedback: str = "game", render_mode: str | None = None,
-                 max_obs_length: int = MAX_OBS):
+    def __init__(
+        self,
+        num_locations: int = 5,
+        include_doors: bool = True,
+        num_distractor_items: int = 0,
+        fold: str = "train",
+        layout=None,
+        feedback: str = "game",
+        render_mode: str | None = None,
+        max_obs_length: int = MAX_OBS,
+    ):
         super().__init__(render_mode, max_obs_length)
         self.feedback = check_feedback(feedback)
-        self.params = dict(num_locations=num_locations, include_doors=include_doors,
-                           num_distractor_items=num_distractor_items, fold=fold)
+        self.params = dict(
+            num_locations=num_locations,
+            include_doors=include_doors,
+            num_distractor_items=num_distractor_items,
+            fold=fold,
+        )
         check_house(**self.params)
         self.layout: House | None = None if layout is None else load_layout(layout)
         self.world: World | None = None
@@ -54,8 +65,11 @@ class CoinCollectorEnv(TextEnv):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed, options=options)
         self.instance = self._house_instance(seed, options)
-        house = self.layout if self.layout is not None else \
-            generate_house(**self.params, seed=self.instance)
+        house = (
+            self.layout
+            if self.layout is not None
+            else generate_house(**self.params, seed=self.instance)
+        )
         self.world = World(house)
         self._random = JavaRandom(0)
         self._valid = self._random.shuffle(self.world.valid_actions())
@@ -75,8 +89,9 @@ class CoinCollectorEnv(TextEnv):
         self.moves += 1
         if command in self._valid:
             obs, unmet = self.world.execute(command)
-            error = self._error("inapplicable", obs, command, unmet) if unmet else \
-                no_error(cause="")
+            error = (
+                self._error("inapplicable", obs, command, unmet) if unmet else no_error(cause="")
+            )
             self._valid = self._random.shuffle(self.world.valid_actions())
         else:
             obs, error = text.UNKNOWN, self._invalid(command)
@@ -120,16 +135,22 @@ class CoinCollectorEnv(TextEnv):
         if verb in DIRECTION_VERBS and target in DIRECTIONS:
             return self._error("inapplicable", text.UNKNOWN, command)
         if command.startswith("take ") and command[5:] in self.world.items:
-            return self._error("inapplicable", text.UNKNOWN, command,
-                               [fact("in-room", command[5:], self.world.room)])
+            return self._error(
+                "inapplicable",
+                text.UNKNOWN,
+                command,
+                [fact("in-room", command[5:], self.world.room)],
+            )
         return self._error("unknown", text.UNKNOWN, command)
 
-    def _error(self, kind: str, message: str, command: str,
-               unmet: Sequence[str] = ()) -> dict:
+    def _error(self, kind: str, message: str, command: str, unmet: Sequence[str] = ()) -> dict:
         """An ``action_error``; its cause comes from the unmet facts, else from the
         command and the valid ones."""
-        cause = fact_cause(self.world, command, unmet) if unmet else \
-            command_cause(command, self._valid, f"the {self.world.room}")
+        cause = (
+            fact_cause(self.world, command, unmet)
+            if unmet
+            else command_cause(command, self._valid, f"the {self.world.room}")
+        )
         return {"kind": kind, "message": message, "unmet": list(unmet), "cause": cause}
 
     def _emit(self, obs: str, error: dict) -> str:

@@ -59,19 +59,31 @@ class House:
 
 def load_layout(source: str | os.PathLike | Mapping) -> House:
     """The house of a recorded game: a transcript file path, its JSON object or its ``map``."""
-    arguments.instance_of("layout", source, (str, os.PathLike, Mapping),
-                          "a transcript path, its JSON object or its map")
+    arguments.instance_of(
+        "layout",
+        source,
+        (str, os.PathLike, Mapping),
+        "a transcript path, its JSON object or its map",
+    )
     try:
-        data = source if isinstance(source, Mapping) else \
-            json.loads(Path(arguments.path("layout", source)).read_text())
+        data = (
+            source
+            if isinstance(source, Mapping)
+            else json.loads(Path(arguments.path("layout", source)).read_text())
+        )
         data = data.get("map", data)
         rooms = tuple(_room(room) for room in data["rooms"])
-        open_doors = frozenset(frozenset(side["room"] for side in door["between"])
-                               for door in data.get("doors", ()) if door.get("starts_open"))
+        open_doors = frozenset(
+            frozenset(side["room"] for side in door["between"])
+            for door in data.get("doors", ())
+            if door.get("starts_open")
+        )
         return House(rooms, data.get("start_room", rooms[0].name), open_doors)
     except (AttributeError, IndexError, KeyError, TypeError, json.JSONDecodeError) as exc:
-        raise ValueError(f"layout is not a TextWorld Express transcript or map: "
-                         f"{type(exc).__name__}: {str(exc):.200}") from None
+        raise ValueError(
+            f"layout is not a TextWorld Express transcript or map: "
+            f"{type(exc).__name__}: {str(exc):.200}"
+        ) from None
 
 
 def _room(data: Mapping) -> Room:
@@ -80,9 +92,17 @@ def _room(data: Mapping) -> Room:
         if obj["name"] == "coin":
             loose.append("coin")
         else:
-            furniture.append(Furniture(obj["name"], obj["kind"],
-                                       tuple(item["name"] for item in obj.get("on_it", ())),
-                                       tuple(obj.get("hidden_inside", ()))))
-    exits = {d: Exit(x["to"], (x.get("door") or {}).get("name"))
-             for d in DIRECTIONS if (x := data.get("exits", {}).get(d))}
+            furniture.append(
+                Furniture(
+                    obj["name"],
+                    obj["kind"],
+                    tuple(item["name"] for item in obj.get("on_it", ())),
+                    tuple(obj.get("hidden_inside", ())),
+                )
+            )
+    exits = {
+        d: Exit(x["to"], (x.get("door") or {}).get("name"))
+        for d in DIRECTIONS
+        if (x := data.get("exits", {}).get(d))
+    }
     return Room(data["name"], tuple(furniture), tuple(loose), exits)

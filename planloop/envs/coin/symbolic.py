@@ -61,7 +61,7 @@ def true_facts(world: World, observed_only: bool = False) -> list[str]:
         if not observed_only or room.name in world.visited:
             facts += [fact("in-room", item, room.name) for item in world.visible_items(room.name)]
     facts += [fact("holding", item) for item in world.inventory]
-    facts += [fact("free", slot) for slot in SLOTS[len(world.inventory):]]
+    facts += [fact("free", slot) for slot in SLOTS[len(world.inventory) :]]
     return sorted(set(facts))
 
 
@@ -69,10 +69,21 @@ def problem_text(world: World, name: str = "coin-game") -> str:
     """The true state as a PDDL problem whose goal is holding the coin."""
     house = world.house
     rooms = sorted(pddl_name(room.name) for room in house.rooms)
-    doors = sorted({door_object(x.door, room.name, x.to) for room in house.rooms
-                    for x in room.exits.values() if x.door is not None})
-    items = sorted({pddl_name(item) for room in house.rooms for item in
-                    (*room.loose, *(i for f in room.furniture for i in f.items))})
+    doors = sorted(
+        {
+            door_object(x.door, room.name, x.to)
+            for room in house.rooms
+            for x in room.exits.values()
+            if x.door is not None
+        }
+    )
+    items = sorted(
+        {
+            pddl_name(item)
+            for room in house.rooms
+            for item in (*room.loose, *(i for f in room.furniture for i in f.items))
+        }
+    )
     objects = [(rooms, "room"), (doors, "door"), (items, "item"), (list(SLOTS), "slot")]
     lines = [f"(define (problem {name})", "  (:domain coin-collector)", "  (:objects"]
     lines += [f"    {' '.join(names)} - {kind}" for names, kind in objects if names]
@@ -83,8 +94,11 @@ def problem_text(world: World, name: str = "coin-game") -> str:
 
 def plan_commands(world: World, plan) -> list[str]:
     """A plan's ``(action args)`` steps as game commands (for the state ``world`` is in)."""
-    items = {pddl_name(item): item for room in world.house.rooms
-             for item in (*room.loose, *(i for f in room.furniture for i in f.items))}
+    items = {
+        pddl_name(item): item
+        for room in world.house.rooms
+        for item in (*room.loose, *(i for f in room.furniture for i in f.items))
+    }
     commands = []
     for step in plan:
         name, *args = str(step).strip("()").lower().split()

@@ -6,17 +6,21 @@ from collections.abc import Sequence
 
 from .layout import Furniture
 
-TASK = ("Your task is to search the environment and find the coin.  "
-        "Once you find the coin, take it.")
+TASK = "Your task is to search the environment and find the coin.  Once you find the coin, take it."
 UNKNOWN = "Unknown action: I'm not sure what you mean."
 DOOR_CLOSED = "You can't move there, the door is closed. "
 ALREADY_OPEN = "That is already open. "
 ALREADY_CLOSED = "That is already closed. "
 CAPACITY = 2
-INVENTORY_FULL = (f"Your inventory currently has {CAPACITY} items, and is full.  "
-                  "You can't pick up another item. ")
-_PREFIXES = ("In one part of the room you see ", "There is also ", "You also see ",
-             "In another part of the room you see ")
+INVENTORY_FULL = (
+    f"Your inventory currently has {CAPACITY} items, and is full.  You can't pick up another item. "
+)
+_PREFIXES = (
+    "In one part of the room you see ",
+    "There is also ",
+    "You also see ",
+    "In another part of the room you see ",
+)
 
 
 def item_phrase(name: str) -> str:

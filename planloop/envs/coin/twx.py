@@ -18,18 +18,35 @@ class TWXCoinCollectorEnv(TWXEnv):
 
     needs = "backend='twx' needs"
 
-    def __init__(self, num_locations: int = 5, include_doors: bool = True,
-                 num_distractor_items: int = 0, fold: str = "train", step_limit: int = 200,
-                 feedback: str = "game", render_mode: str | None = None,
-                 max_obs_length: int = MAX_OBS):
+    def __init__(
+        self,
+        num_locations: int = 5,
+        include_doors: bool = True,
+        num_distractor_items: int = 0,
+        fold: str = "train",
+        step_limit: int = 200,
+        feedback: str = "game",
+        render_mode: str | None = None,
+        max_obs_length: int = MAX_OBS,
+    ):
         check_house(num_locations, include_doors, num_distractor_items, fold)
         if check_feedback(feedback) != "game":
-            raise ValueError("feedback='detailed' needs backend='native': the real game "
-                             "shows no hidden world to explain a failure with")
-        super().__init__("coin", {"numLocations": num_locations,
-                                  "includeDoors": int(bool(include_doors)),
-                                  "numDistractorItems": num_distractor_items},
-                         fold, step_limit, render_mode, max_obs_length)
+            raise ValueError(
+                "feedback='detailed' needs backend='native': the real game "
+                "shows no hidden world to explain a failure with"
+            )
+        super().__init__(
+            "coin",
+            {
+                "numLocations": num_locations,
+                "includeDoors": int(bool(include_doors)),
+                "numDistractorItems": num_distractor_items,
+            },
+            fold,
+            step_limit,
+            render_mode,
+            max_obs_length,
+        )
 
     def _cause(self, command: str) -> str:
         return command_cause(command, self._valid, "here")

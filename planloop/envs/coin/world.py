@@ -20,12 +20,18 @@ class World:
         self.house = house
         self.room = house.start
         self.open_doors = set(house.open_doors)
-        self.on = {(room.name, i): list(f.items) for room in house.rooms
-                   for i, f in enumerate(room.furniture)}
+        self.on = {
+            (room.name, i): list(f.items)
+            for room in house.rooms
+            for i, f in enumerate(room.furniture)
+        }
         self.loose = {room.name: list(room.loose) for room in house.rooms}
         self.inventory: list[str] = []
-        self.items = frozenset(item for room in house.rooms for item in (
-            *room.loose, *(i for f in room.furniture for i in (*f.items, *f.hidden))))
+        self.items = frozenset(
+            item
+            for room in house.rooms
+            for item in (*room.loose, *(i for f in room.furniture for i in (*f.items, *f.hidden)))
+        )
         self.visited = {house.start}
         self.known_links: set[tuple[str, str]] = set()  # (room, direction) seen leading somewhere
         self._seen: tuple | None = None  # look(), valid_actions(), inventory_text() until a change
@@ -51,11 +57,14 @@ class World:
 
     def _describe(self) -> str:
         room = self.house.room(self.room)
-        objects = [text.furniture_phrase(f, self.on[room.name, i])
-                   for i, f in enumerate(room.furniture)]
+        objects = [
+            text.furniture_phrase(f, self.on[room.name, i]) for i, f in enumerate(room.furniture)
+        ]
         objects += [text.item_phrase(item) for item in self.loose[room.name]]
-        exits = [text.exit_sentence(d, x.to, x.door, self.door_open(room.name, d))
-                 for d, x in room.exits.items()]
+        exits = [
+            text.exit_sentence(d, x.to, x.door, self.door_open(room.name, d))
+            for d, x in room.exits.items()
+        ]
         return text.room_description(room.name, objects, exits)
 
     def inventory_text(self) -> str:
@@ -132,8 +141,9 @@ class World:
         if item in self.loose[self.room]:
             self.loose[self.room].remove(item)
         else:
-            place = next(key for key, items in self.on.items()
-                         if key[0] == self.room and item in items)
+            place = next(
+                key for key, items in self.on.items() if key[0] == self.room and item in items
+            )
             self.on[place].remove(item)
         self.inventory.append(item)
         self._rooms.pop(self.room, None)
@@ -171,4 +181,3 @@ class World:
                 commands.append(f"open door to {d}")
             room = here
         return commands[::-1]
-

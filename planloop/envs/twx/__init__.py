@@ -3,15 +3,39 @@ CoinCollector's ``backend="twx"`` and the seven other games, registered as ``TWX
 
 from .base import TWXEnv
 from .games import (
-    ArithmeticEnv, CookingWorldEnv, MapReaderEnv, PeckingOrderEnv, SimonSaysEnv, SortingEnv,
-    TWCEnv, TWXGameEnv,
+    ArithmeticEnv,
+    CookingWorldEnv,
+    MapReaderEnv,
+    PeckingOrderEnv,
+    SimonSaysEnv,
+    SortingEnv,
+    TWCEnv,
+    TWXGameEnv,
 )
 
-GAMES = {"CookingWorld": CookingWorldEnv, "TWC": TWCEnv, "MapReader": MapReaderEnv,
-         "Arithmetic": ArithmeticEnv, "Sorting": SortingEnv, "SimonSays": SimonSaysEnv,
-         "PeckingOrder": PeckingOrderEnv}
-TWX_ENVIRONMENTS = {f"TWX-{name}-v0": (f"{__name__}:{env.__name__}", env.max_steps)
-                    for name, env in GAMES.items()}
+GAMES = {
+    "CookingWorld": CookingWorldEnv,
+    "TWC": TWCEnv,
+    "MapReader": MapReaderEnv,
+    "Arithmetic": ArithmeticEnv,
+    "Sorting": SortingEnv,
+    "SimonSays": SimonSaysEnv,
+    "PeckingOrder": PeckingOrderEnv,
+}
+TWX_ENVIRONMENTS = {
+    f"TWX-{name}-v0": (f"{__name__}:{env.__name__}", env.max_steps) for name, env in GAMES.items()
+}
 
-__all__ = ["GAMES", "TWX_ENVIRONMENTS", "ArithmeticEnv", "CookingWorldEnv", "MapReaderEnv",
-           "PeckingOrderEnv", "SimonSaysEnv", "SortingEnv", "TWCEnv", "TWXEnv", "TWXGameEnv"]
+__all__ = [
+    "GAMES",
+    "TWX_ENVIRONMENTS",
+    "ArithmeticEnv",
+    "CookingWorldEnv",
+    "MapReaderEnv",
+    "PeckingOrderEnv",
+    "SimonSaysEnv",
+    "SortingEnv",
+    "TWCEnv",
+    "TWXEnv",
+    "TWXGameEnv",
+]

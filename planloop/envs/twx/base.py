@@ -28,19 +28,25 @@ class TWXEnv(TextEnv):
 
     needs = "TextWorld Express games need"  # how the messages of a missing extra begin
 
-    def __init__(self, game: str, params: Mapping[str, int], fold: str = "train",
-                 step_limit: int = 100, render_mode: str | None = None,
-                 max_obs_length: int = MAX_OBS):
+    def __init__(
+        self,
+        game: str,
+        params: Mapping[str, int],
+        fold: str = "train",
+        step_limit: int = 100,
+        render_mode: str | None = None,
+        max_obs_length: int = MAX_OBS,
+    ):
         choice("fold", fold, FOLDS)
         integer("step_limit", step_limit, 1, MAX_SEED)
         super().__init__(render_mode, max_obs_length)
         self.observation_space = ObservationText(  # simonsays may answer with nothing
-            min_length=0, max_length=max_obs_length, charset=string.printable)
+            min_length=0, max_length=max_obs_length, charset=string.printable
+        )
         try:
             from textworld_express import TextWorldExpressEnv
         except ImportError as exc:
-            raise RuntimeError(f"{self.needs} the twx extra: "
-                               "pip install 'planloop[twx]'") from exc
+            raise RuntimeError(f"{self.needs} the twx extra: pip install 'planloop[twx]'") from exc
         if shutil.which("java") is None:
             raise RuntimeError(f"{self.needs} java on PATH")
         self.fold = fold
@@ -62,8 +68,16 @@ class TWXEnv(TextEnv):
         command = self._command(action)
         known = command == "help" or command.strip() in self._valid
         obs, reward, done, infos = self._game.step(command)
-        error = no_error(cause="") if known else {
-            "kind": "unknown", "message": obs, "unmet": [], "cause": self._cause(command.strip())}
+        error = (
+            no_error(cause="")
+            if known
+            else {
+                "kind": "unknown",
+                "message": obs,
+                "unmet": [],
+                "cause": self._cause(command.strip()),
+            }
+        )
         obs = self._emit(obs, infos, error)
         ended = bool(infos["tasksuccess"] or infos["taskfailure"])
         return obs, float(reward), ended, bool(done and not ended), self._info
@@ -82,28 +96,35 @@ class TWXEnv(TextEnv):
         from py4j.protocol import Py4JJavaError
 
         try:
-            return self._game.reset(seed=self.instance, gameFold=self.fold,
-                                    generateGoldPath=True)
+            return self._game.reset(seed=self.instance, gameFold=self.fold, generateGoldPath=True)
         except Py4JJavaError as exc:
             reason = str(exc.java_exception.getMessage()).removeprefix("ERROR: ").strip(" .")
-            raise ValueError(f"TextWorld Express cannot generate instance {self.instance} "
-                             f"of {self.params or 'the default game'} ({reason}); "
-                             "try another seed or other parameters") from exc
+            raise ValueError(
+                f"TextWorld Express cannot generate instance {self.instance} "
+                f"of {self.params or 'the default game'} ({reason}); "
+                "try another seed or other parameters"
+            ) from exc
 
     def _cause(self, command: str) -> str:
         """Why ``command``, not among the valid ones, fails."""
         if not command:
             return "No command was given: the valid commands are info['admissible_actions']."
         return slip_cause(command, self._valid) or (
-            f"{quote(command)} is not one of the valid commands here "
-            "(info['admissible_actions']).")
+            f"{quote(command)} is not one of the valid commands here (info['admissible_actions'])."
+        )
 
     def _emit(self, obs: str, infos: dict, error: dict) -> str:
         self._valid = list(infos["validActions"])
-        self._info = {"admissible_actions": list(self._valid),
-                      "task": infos["taskDescription"],
-                      "won": bool(infos["tasksuccess"]), "feedback": obs,
-                      "action_error": error, "score": float(infos["score"]),
-                      "moves": infos["numMoves"], "look": infos["look"],
-                      "inventory": infos["inventory"], "instance": self.instance}
+        self._info = {
+            "admissible_actions": list(self._valid),
+            "task": infos["taskDescription"],
+            "won": bool(infos["tasksuccess"]),
+            "feedback": obs,
+            "action_error": error,
+            "score": float(infos["score"]),
+            "moves": infos["numMoves"],
+            "look": infos["look"],
+            "inventory": infos["inventory"],
+            "instance": self.instance,
+        }
         return self._show(obs)

@@ -38,11 +38,22 @@ class TWXGameEnv(TWXEnv):
     parameters: tuple[Parameter, ...] = ()
     max_steps: int = 100
 
-    def __init__(self, fold: str = "train", step_limit: int | None = None,
-                 render_mode: str | None = None, max_obs_length: int = MAX_OBS, **params):
-        super().__init__(self.game, self._game_params(params), fold,
-                         self.max_steps if step_limit is None else step_limit,
-                         render_mode, max_obs_length)
+    def __init__(
+        self,
+        fold: str = "train",
+        step_limit: int | None = None,
+        render_mode: str | None = None,
+        max_obs_length: int = MAX_OBS,
+        **params,
+    ):
+        super().__init__(
+            self.game,
+            self._game_params(params),
+            fold,
+            self.max_steps if step_limit is None else step_limit,
+            render_mode,
+            max_obs_length,
+        )
 
     @classmethod
     def _game_params(cls, given: dict) -> dict[str, int]:
@@ -50,10 +61,12 @@ class TWXGameEnv(TWXEnv):
         known = {p.keyword: p for p in cls.parameters}
         for keyword in given:
             if keyword not in known:
-                accepted = ", ".join([*known, "fold", "step_limit", "render_mode",
-                                      "max_obs_length"])
-                raise TypeError(f"{cls.__name__} takes no argument {keyword!r}; "
-                                f"its arguments are {accepted}")
+                accepted = ", ".join(
+                    [*known, "fold", "step_limit", "render_mode", "max_obs_length"]
+                )
+                raise TypeError(
+                    f"{cls.__name__} takes no argument {keyword!r}; its arguments are {accepted}"
+                )
         return {p.twx: p.check(given.get(p.keyword, p.default)) for p in cls.parameters}
 
 
@@ -66,11 +79,13 @@ class CookingWorldEnv(TWXGameEnv):
     grill), prepare the meal and eat it. Wrong preparations fail the task."""
 
     game = "cookingworld"
-    parameters = (_locations(11, 11),
-                  Parameter("num_ingredients", "numIngredients", 3, 1, 5),
-                  Parameter("num_distractor_items", "numDistractorItems", 10, 0, 10),
-                  Parameter("include_doors", "includeDoors", True),
-                  Parameter("limit_inventory_size", "limitInventorySize", True))
+    parameters = (
+        _locations(11, 11),
+        Parameter("num_ingredients", "numIngredients", 3, 1, 5),
+        Parameter("num_distractor_items", "numDistractorItems", 10, 0, 10),
+        Parameter("include_doors", "includeDoors", True),
+        Parameter("limit_inventory_size", "limitInventorySize", True),
+    )
     max_steps = 200
 
 
@@ -78,10 +93,12 @@ class TWCEnv(TWXGameEnv):
     """TextWorld Commonsense: put objects away in their usual places."""
 
     game = "twc"
-    parameters = (_locations(3, 3),
-                  Parameter("num_items_to_put_away", "numItemsToPutAway", 4, 1, 4),
-                  Parameter("include_doors", "includeDoors", False),
-                  Parameter("limit_inventory_size", "limitInventorySize", False))
+    parameters = (
+        _locations(3, 3),
+        Parameter("num_items_to_put_away", "numItemsToPutAway", 4, 1, 4),
+        Parameter("include_doors", "includeDoors", False),
+        Parameter("limit_inventory_size", "limitInventorySize", False),
+    )
 
 
 class MapReaderEnv(TWXGameEnv):
@@ -90,12 +107,13 @@ class MapReaderEnv(TWXGameEnv):
     start in small worlds: their reset is a ValueError."""
 
     game = "mapreader"
-    parameters = (_locations(48, 15, low=2),
-                  Parameter("max_distance_apart", "maxDistanceApart", 4, 1, 8),
-                  Parameter("max_distractor_items_per_location",
-                            "maxDistractorItemsPerLocation", 3, 0, 3),
-                  Parameter("include_doors", "includeDoors", False),
-                  Parameter("limit_inventory_size", "limitInventorySize", False))
+    parameters = (
+        _locations(48, 15, low=2),
+        Parameter("max_distance_apart", "maxDistanceApart", 4, 1, 8),
+        Parameter("max_distractor_items_per_location", "maxDistractorItemsPerLocation", 3, 0, 3),
+        Parameter("include_doors", "includeDoors", False),
+        Parameter("limit_inventory_size", "limitInventorySize", False),
+    )
 
 
 class ArithmeticEnv(TWXGameEnv):
@@ -119,10 +137,12 @@ class SimonSaysEnv(TWXGameEnv):
     ``max_episode_steps`` (and ``step_limit``)."""
 
     game = "simonsays"
-    parameters = (Parameter("game_length", "gameLength", 5, 1, 1000),
-                  Parameter("num_distractors", "numDistractors", 3, 0, 5),
-                  Parameter("memorization", "memorization", False),
-                  Parameter("verbose", "verbose", False))
+    parameters = (
+        Parameter("game_length", "gameLength", 5, 1, 1000),
+        Parameter("num_distractors", "numDistractors", 3, 0, 5),
+        Parameter("memorization", "memorization", False),
+        Parameter("verbose", "verbose", False),
+    )
     max_steps = 50
 
 

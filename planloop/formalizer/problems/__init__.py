@@ -7,7 +7,24 @@ from .prompts import PROMPT_VERSION, domain_summary
 from .verify import Verdict, feedback, verify
 from .writers import DEFECTS, defect_writer, inject, reference_writer
 
-__all__ = ["DEFECTS", "Formalization", "MAX_ITERATIONS", "METRICS", "MODEL_ERROR",
-           "PROMPT_VERSION", "Reference", "Verdict", "best_so_far", "defect_writer",
-           "domain_summary", "feedback", "formalize_problem", "inject", "match_objects",
-           "plan_similarity", "reference_writer", "score", "verify"]
+__all__ = [
+    "DEFECTS",
+    "Formalization",
+    "MAX_ITERATIONS",
+    "METRICS",
+    "MODEL_ERROR",
+    "PROMPT_VERSION",
+    "Reference",
+    "Verdict",
+    "best_so_far",
+    "defect_writer",
+    "domain_summary",
+    "feedback",
+    "formalize_problem",
+    "inject",
+    "match_objects",
+    "plan_similarity",
+    "reference_writer",
+    "score",
+    "verify",
+]

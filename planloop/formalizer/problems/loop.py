@@ -41,9 +41,15 @@ def best_so_far(verdicts: list[Verdict], upto: int) -> int:
     return max(range(upto + 1), key=lambda i: (STAGES.index(verdicts[i].stage), i))
 
 
-def formalize_problem(model, domain: Domain, description: str,
-                      max_iterations: int = MAX_ITERATIONS, planner: str = "lama-first",
-                      timeout: float = 60.0, temperature: float = 0.0) -> Formalization:
+def formalize_problem(
+    model,
+    domain: Domain,
+    description: str,
+    max_iterations: int = MAX_ITERATIONS,
+    planner: str = "lama-first",
+    timeout: float = 60.0,
+    temperature: float = 0.0,
+) -> Formalization:
     """Ask ``model`` for the problem ``description`` states, check it, and repair it
     with the checks' feedback. A model call that fails for good raises LLMError."""
     result = Formalization()
@@ -56,6 +62,8 @@ def formalize_problem(model, domain: Domain, description: str,
         result.verdicts.append(verdict)
         if verdict.ok:
             break
-        messages = messages + [{"role": "assistant", "content": reply.text},
-                               {"role": "user", "content": feedback(verdict)}]
+        messages = messages + [
+            {"role": "assistant", "content": reply.text},
+            {"role": "user", "content": feedback(verdict)},
+        ]
     return result

@@ -34,8 +34,16 @@ TAU = 0.8  # plan-structure similarity threshold
 RHO = 0.05  # relative plan-length tolerance
 METRICS = ("svr", "psr", "tsr", "cr", "tsr_matched", "cr_matched", "eq", "goal_eq")
 # a problem whose episode ended on a model error: no candidate, a failure in every rate
-MODEL_ERROR = {"svr": 0, "psr": 0, "tsr": 0.0, "cr": 0, "tsr_matched": 0.0, "cr_matched": 0,
-               "eq": 0, "goal_eq": 0}
+MODEL_ERROR = {
+    "svr": 0,
+    "psr": 0,
+    "tsr": 0.0,
+    "cr": 0,
+    "tsr_matched": 0.0,
+    "cr_matched": 0,
+    "eq": 0,
+    "goal_eq": 0,
+}
 
 
 @dataclass(frozen=True)
@@ -81,12 +89,15 @@ def consistent(reference: Reference, solved: bool, plan: Sequence[str]) -> bool:
         return False
     if not reference.solved:
         return True
-    return abs(len(plan) - len(reference.plan)) <= length_tolerance(len(reference.plan)) \
+    return (
+        abs(len(plan) - len(reference.plan)) <= length_tolerance(len(reference.plan))
         and plan_similarity(plan, reference.plan) >= TAU
+    )
 
 
-def match_objects(domain: Domain, candidate: Problem, reference: Problem,
-                  found: Equivalence | None = None) -> dict[str, str]:
+def match_objects(
+    domain: Domain, candidate: Problem, reference: Problem, found: Equivalence | None = None
+) -> dict[str, str]:
     """Candidate object -> reference object: the renaming when the problems are
     equivalent (``found``, if already known); otherwise equal names of one type first,
     then each remaining object to the free reference object of its type whose facts look
@@ -94,15 +105,13 @@ def match_objects(domain: Domain, candidate: Problem, reference: Problem,
     found = found or equivalent(domain, candidate, reference)
     if found.equal:
         return dict(found.mapping)
-    mapping = {o: o for o, kind in candidate.objects.items()
-               if reference.objects.get(o) == kind}
+    mapping = {o: o for o, kind in candidate.objects.items() if reference.objects.get(o) == kind}
     free = {o: kind for o, kind in reference.objects.items() if o not in mapping.values()}
     mine, theirs = _profiles(candidate), _profiles(reference)
     for obj in sorted(set(candidate.objects) - set(mapping)):
         options = [o for o, kind in free.items() if kind == candidate.objects[obj]]
         if options:
-            best = max(sorted(options),
-                       key=lambda o: sum((mine[obj] & theirs[o]).values()))
+            best = max(sorted(options), key=lambda o: sum((mine[obj] & theirs[o]).values()))
             mapping[obj] = best
             del free[best]
     return mapping
@@ -111,8 +120,9 @@ def match_objects(domain: Domain, candidate: Problem, reference: Problem,
 def _profiles(problem: Problem) -> dict[str, Counter]:
     """Each object's (part, predicate, position) occurrences in the initial state and goal."""
     profiles: dict[str, Counter] = {o: Counter() for o in problem.objects}
-    facts = [("init", fact) for fact in problem.init] + \
-        [("goal", atom) for _, atom in signed_goal(problem.goal)]
+    facts = [("init", fact) for fact in problem.init] + [
+        ("goal", atom) for _, atom in signed_goal(problem.goal)
+    ]
     for part, fact in facts:
         for position, arg in enumerate(fact.args):
             if arg in profiles:
@@ -139,8 +149,9 @@ def atom_set(problem: Problem, rename: dict[str, str] | None = None) -> set[tupl
     def key(part: str, negated: bool, atom: Atom) -> tuple:
         return part, negated, atom.predicate, tuple(rename.get(a, a) for a in atom.args)
 
-    return {key("init", False, fact) for fact in problem.init} | \
-        {key("goal", negated, atom) for negated, atom in signed_goal(problem.goal)}
+    return {key("init", False, fact) for fact in problem.init} | {
+        key("goal", negated, atom) for negated, atom in signed_goal(problem.goal)
+    }
 
 
 def rename_plan(plan: Sequence[str], rename: dict[str, str]) -> list[str]:
@@ -161,15 +172,27 @@ def score(domain: Domain, reference: Reference, verdict: Verdict) -> dict:
     """The metrics of one candidate (see the module docstring)."""
     if not verdict.parsed:
         agree = int(consistent(reference, False, ()))
-        return {"svr": 0, "psr": None, "tsr": 0.0, "cr": agree, "tsr_matched": 0.0,
-                "cr_matched": agree, "eq": 0, "goal_eq": 0}
+        return {
+            "svr": 0,
+            "psr": None,
+            "tsr": 0.0,
+            "cr": agree,
+            "tsr_matched": 0.0,
+            "cr_matched": agree,
+            "eq": 0,
+            "goal_eq": 0,
+        }
     candidate, plan = verdict.problem, verdict.plan or ()
     same = equivalent(domain, candidate, reference.problem)
     rename = match_objects(domain, candidate, reference.problem, same)
     theirs = atom_set(reference.problem)
-    return {"svr": 1, "psr": int(verdict.solved),
-            "tsr": jaccard(atom_set(candidate), theirs),
-            "cr": int(consistent(reference, verdict.solved, plan)),
-            "tsr_matched": jaccard(atom_set(candidate, rename), theirs),
-            "cr_matched": int(consistent(reference, verdict.solved, rename_plan(plan, rename))),
-            "eq": int(same.equal), "goal_eq": int(bool(same.goal_equivalent))}
+    return {
+        "svr": 1,
+        "psr": int(verdict.solved),
+        "tsr": jaccard(atom_set(candidate), theirs),
+        "cr": int(consistent(reference, verdict.solved, plan)),
+        "tsr_matched": jaccard(atom_set(candidate, rename), theirs),
+        "cr_matched": int(consistent(reference, verdict.solved, rename_plan(plan, rename))),
+        "eq": int(same.equal),
+        "goal_eq": int(bool(same.goal_equivalent)),
+    }

@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...pddl import PDDLError, ground, parse_problem, solve, validate
-from ...pddl.unsolvable import explain_unsolvable
 from ...pddl.model import Domain, Problem
+from ...pddl.unsolvable import explain_unsolvable
 from ..extract import ExtractionError, extract_files
 from .prompts import NOT_EXECUTABLE, PARSE_FAILED
 
@@ -48,23 +48,32 @@ def read_problem(domain: Domain, answer: str) -> tuple[str, Problem]:
     return text, parse_problem(text, domain)
 
 
-def verify(domain: Domain, answer: str, planner: str = "lama-first",
-           timeout: float = 60.0) -> Verdict:
+def verify(
+    domain: Domain, answer: str, planner: str = "lama-first", timeout: float = 60.0
+) -> Verdict:
     """Check ``answer`` (a model's reply holding a problem) against ``domain``."""
     try:
         text, problem = read_problem(domain, answer)
     except (ExtractionError, PDDLError) as exc:
         return Verdict("parse", str(exc))
     result = solve(domain, problem, planner=planner, timeout=timeout)
-    record = {"planner": result.planner, "status": result.status,
-              "exit_code": result.exit_code, "seconds": round(result.seconds, 3)}
+    record = {
+        "planner": result.planner,
+        "status": result.status,
+        "exit_code": result.exit_code,
+        "seconds": round(result.seconds, 3),
+    }
     if not result.solved:
-        why = explain_unsolvable(ground(domain, problem)) if result.status == "unsolvable" \
-            else ""
-        return Verdict("planner", f"{result.planner}: status {result.status}, exit code "
-                                  f"{result.exit_code}, {result.seconds:.2f} s\n"
-                                  f"log: {result.message}" + (f"\nwhy: {why}" if why else ""),
-                       text, problem, record)
+        why = explain_unsolvable(ground(domain, problem)) if result.status == "unsolvable" else ""
+        return Verdict(
+            "planner",
+            f"{result.planner}: status {result.status}, exit code "
+            f"{result.exit_code}, {result.seconds:.2f} s\n"
+            f"log: {result.message}" + (f"\nwhy: {why}" if why else ""),
+            text,
+            problem,
+            record,
+        )
     report = validate(ground(domain, problem), result.plan)
     if not report.valid:
         return Verdict("validate", report.advice, text, problem, record, result.plan)
@@ -75,6 +84,8 @@ def feedback(verdict: Verdict) -> str:
     """The request for a minimal edit after a failed ``verdict``."""
     if verdict.stage == "parse":
         return PARSE_FAILED.format(diagnostic=verdict.message)
-    what = {"planner": "the planner found no plan:",
-            "validate": "the planner's plan does not validate:"}[verdict.stage]
+    what = {
+        "planner": "the planner found no plan:",
+        "validate": "the planner's plan does not validate:",
+    }[verdict.stage]
     return NOT_EXECUTABLE.format(verdict=what, diagnostic=verdict.message)

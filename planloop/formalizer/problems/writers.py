@@ -16,8 +16,14 @@ from ...pddl import RelaxedTask, Renaming, ground, write_problem
 from ...pddl.heuristics import INF
 from ...pddl.model import And, Atom, Domain, Problem
 
-DEFECTS = ("syntax", "undeclared_object", "wrong_arity", "missing_fact", "swapped_goal",
-           "renamed_objects")
+DEFECTS = (
+    "syntax",
+    "undeclared_object",
+    "wrong_arity",
+    "missing_fact",
+    "swapped_goal",
+    "renamed_objects",
+)
 
 
 def reference_writer(reference_text: str) -> ScriptedModel:
@@ -27,8 +33,9 @@ def reference_writer(reference_text: str) -> ScriptedModel:
 def defect_writer(defect: str, domain: Domain, reference: Problem) -> ScriptedModel:
     """Answers ``reference`` with ``defect`` first, then without it."""
     flawed, fixed = inject(defect, domain, reference), write_problem(reference, domain)
-    return ScriptedModel(lambda messages: flawed if len(messages) <= 2 else fixed,
-                         name="scripted-defects")
+    return ScriptedModel(
+        lambda messages: flawed if len(messages) <= 2 else fixed, name="scripted-defects"
+    )
 
 
 def inject(defect: str, domain: Domain, problem: Problem) -> str:
@@ -57,7 +64,7 @@ def _missing_fact(domain: Domain, problem: Problem) -> Problem:
     """The problem without the first initial fact whose absence makes the goal
     unreachable even ignoring delete effects (so surely unsolvable)."""
     for index in range(len(problem.init)):
-        fewer = replace(problem, init=problem.init[:index] + problem.init[index + 1:])
+        fewer = replace(problem, init=problem.init[:index] + problem.init[index + 1 :])
         task = ground(domain, fewer)
         if RelaxedTask(task).h_add(task.init) == INF:
             return fewer
@@ -66,13 +73,19 @@ def _missing_fact(domain: Domain, problem: Problem) -> Problem:
 
 def _swapped_goal(domain: Domain, problem: Problem) -> Problem:
     goal = problem.goal.args if isinstance(problem.goal, And) else (problem.goal,)
-    index = next((i for i, fact in enumerate(goal) if isinstance(fact, Atom)
-                  and len(fact.args) >= 2 and fact.args[0] != fact.args[1]), None)
+    index = next(
+        (
+            i
+            for i, fact in enumerate(goal)
+            if isinstance(fact, Atom) and len(fact.args) >= 2 and fact.args[0] != fact.args[1]
+        ),
+        None,
+    )
     if index is None:
         raise ValueError(f"the goal of {problem.name} has no atom with two arguments to swap")
     atom = goal[index]
     swapped = Atom(atom.predicate, (atom.args[1], atom.args[0], *atom.args[2:]))
-    return replace(problem, goal=And(goal[:index] + (swapped,) + goal[index + 1:]))
+    return replace(problem, goal=And(goal[:index] + (swapped,) + goal[index + 1 :]))
 
 
 def _renamed_objects(domain: Domain, problem: Problem) -> Problem:
@@ -80,6 +93,10 @@ def _renamed_objects(domain: Domain, problem: Problem) -> Problem:
     return Renaming(objects={o: f"obj-{o}" for o in problem.objects}).problem(problem)
 
 
-_DEFECTS = {"undeclared_object": _undeclared_object, "wrong_arity": _wrong_arity,
-            "missing_fact": _missing_fact, "swapped_goal": _swapped_goal,
-            "renamed_objects": _renamed_objects}
+_DEFECTS = {
+    "undeclared_object": _undeclared_object,
+    "wrong_arity": _wrong_arity,
+    "missing_fact": _missing_fact,
+    "swapped_goal": _swapped_goal,
+    "renamed_objects": _renamed_objects,
+}

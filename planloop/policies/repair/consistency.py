@@ -25,6 +25,8 @@ class Issue:
 def check_consistency(task: Task, steps: tuple[Step, ...]) -> list[Issue]:
     if not steps:
         return [Issue(0, "empty", "the reply holds no plan step")]
-    return [Issue(number, kind, f"{step}: {message}")
-            for number, step in enumerate(steps, start=1)
-            for kind, message in task.lookup_problems(step.name, step.args)]
+    return [
+        Issue(number, kind, f"{step}: {message}")
+        for number, step in enumerate(steps, start=1)
+        for kind, message in task.lookup_problems(step.name, step.args)
+    ]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...pddl import Atom, Domain
-from ...pddl.model import And, Formula, ForallEffect, Literal, Not, When
+from ...pddl.model import And, ForallEffect, Formula, Literal, Not, When
 
 
 @dataclass(frozen=True)
@@ -26,8 +26,11 @@ class Schema:
     deletes: tuple[Atom, ...]
 
     def signature(self) -> str:
-        return "(" + " ".join([self.name] + [f"?{i} - {t}" for i, t in
-                                             enumerate(self.types, start=1)]) + ")"
+        return (
+            "("
+            + " ".join([self.name] + [f"?{i} - {t}" for i, t in enumerate(self.types, start=1)])
+            + ")"
+        )
 
 
 @dataclass(frozen=True)
@@ -39,8 +42,10 @@ class Constraints:
 
 def extract_constraints(domain: Domain) -> Constraints:
     schemas = tuple(_schema(action) for action in domain.actions.values())
-    enablers = {p: tuple(s.name for s in schemas if any(a.predicate == p for a in s.adds))
-                for p in domain.predicates}
+    enablers = {
+        p: tuple(s.name for s in schemas if any(a.predicate == p for a in s.adds))
+        for p in domain.predicates
+    }
     return Constraints(schemas, enablers, tuple(p for p, by in enablers.items() if not by))
 
 
@@ -62,11 +67,15 @@ def render_constraints(constraints: Constraints, deep: bool = True) -> str:
     for schema in constraints.schemas:
         for atom in schema.needs:
             by = constraints.enablers.get(atom.predicate, ())
-            lines.append(f"- {schema.name} requires {atom}: "
-                         f"{'added by ' + ', '.join(by) if by else 'no action adds it'}")
+            lines.append(
+                f"- {schema.name} requires {atom}: "
+                f"{'added by ' + ', '.join(by) if by else 'no action adds it'}"
+            )
     if constraints.never_added:
-        lines.append("\nNo action adds these; they hold only if the initial state has them: "
-                     + ", ".join(constraints.never_added))
+        lines.append(
+            "\nNo action adds these; they hold only if the initial state has them: "
+            + ", ".join(constraints.never_added)
+        )
     return "\n".join(lines)
 
 
@@ -80,9 +89,14 @@ def _schema(action) -> Schema:
     adds, deletes = [], []
     for literal in _effect_literals(action.effects):
         (deletes if literal.negated else adds).append(positional(literal.atom))
-    return Schema(action.name, tuple("|".join(p.types) for p in action.params),
-                  tuple(map(positional, needs)), tuple(map(positional, needs_false)),
-                  tuple(adds), tuple(deletes))
+    return Schema(
+        action.name,
+        tuple("|".join(p.types) for p in action.params),
+        tuple(map(positional, needs)),
+        tuple(map(positional, needs_false)),
+        tuple(adds),
+        tuple(deletes),
+    )
 
 
 def _literals(formula: Formula) -> tuple[list[Atom], list[Atom]]:

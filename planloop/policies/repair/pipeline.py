@@ -13,12 +13,16 @@ from .strategies import choose_repair, progress, should_stop
 from .translate import translate
 
 PROMPT_VERSION = "repair-pipeline-v1"
-SYSTEM = ("You are a planner. The names of the actions, predicates and objects in this task "
-          "are arbitrary symbols: reason only from the structure given (what each action "
-          "requires, adds and deletes), never from what a name might mean. Answer with the "
-          "plan only: one action per line, each as (action arg1 arg2 ...).")
-USER = ("Domain:\n{domain}\n\nProblem:\n{problem}\n\nStructural constraints:\n{constraints}"
-        "\n\nWrite a plan that reaches the goal from the initial state.\nPlan:")
+SYSTEM = (
+    "You are a planner. The names of the actions, predicates and objects in this task "
+    "are arbitrary symbols: reason only from the structure given (what each action "
+    "requires, adds and deletes), never from what a name might mean. Answer with the "
+    "plan only: one action per line, each as (action arg1 arg2 ...)."
+)
+USER = (
+    "Domain:\n{domain}\n\nProblem:\n{problem}\n\nStructural constraints:\n{constraints}"
+    "\n\nWrite a plan that reaches the goal from the initial state.\nPlan:"
+)
 REPAIR = "{feedback}\n\nWrite the whole corrected plan, one action per line.\nPlan:"
 
 
@@ -37,15 +41,27 @@ class RepairPipelinePolicy:
     prompt_version = PROMPT_VERSION
     name = "repair-pipeline"
 
-    def __init__(self, model, max_attempts: int = 5, repair: bool = True,
-                 deep_constraints: bool = True, stepwise: bool = True, min_gain: float = 0.05,
-                 solver_fallback: str | None = None, temperature: float = 0.0,
-                 fallback_timeout: float = 60.0):
+    def __init__(
+        self,
+        model,
+        max_attempts: int = 5,
+        repair: bool = True,
+        deep_constraints: bool = True,
+        stepwise: bool = True,
+        min_gain: float = 0.05,
+        solver_fallback: str | None = None,
+        temperature: float = 0.0,
+        fallback_timeout: float = 60.0,
+    ):
         if max_attempts < 1:
             raise ValueError(f"max_attempts must be at least 1, not {max_attempts}")
         self.model, self.model_name = model, model.name
-        self.max_attempts, self.repair, self.deep, self.stepwise = \
-            max_attempts, repair, deep_constraints, stepwise
+        self.max_attempts, self.repair, self.deep, self.stepwise = (
+            max_attempts,
+            repair,
+            deep_constraints,
+            stepwise,
+        )
         self.min_gain, self.temperature = min_gain, temperature
         self.solver_fallback, self.fallback_timeout = solver_fallback, fallback_timeout
         self.usage = Usage()
@@ -54,26 +70,42 @@ class RepairPipelinePolicy:
 
     def reset(self, obs: str, info: dict) -> None:
         if "domain_pddl" not in info:
-            raise ValueError(f"{type(self).__name__} needs the task's PDDL in info "
-                             f"(a fully observable environment)")
+            raise ValueError(
+                f"{type(self).__name__} needs the task's PDDL in info "
+                f"(a fully observable environment)"
+            )
         domain, problem = info["domain_pddl"], info["problem_pddl"]
         task = load(domain, problem)
         relaxed = RelaxedTask(task)
         constraints = render_constraints(extract_constraints(task.domain), self.deep)
-        base = [{"role": "system", "content": SYSTEM},
-                {"role": "user", "content": USER.format(domain=domain, problem=problem,
-                                                        constraints=constraints)}]
+        base = [
+            {"role": "system", "content": SYSTEM},
+            {
+                "role": "user",
+                "content": USER.format(domain=domain, problem=problem, constraints=constraints),
+            },
+        ]
         attempts: list[dict] = []
-        self.details = {"attempts": attempts, "outcome": "failed", "stop": None,
-                        "fallback": None, "config": {
-                            "max_attempts": self.max_attempts, "repair": self.repair,
-                            "deep_constraints": self.deep, "stepwise": self.stepwise,
-                            "min_gain": self.min_gain, "solver_fallback": self.solver_fallback}}
+        self.details = {
+            "attempts": attempts,
+            "outcome": "failed",
+            "stop": None,
+            "fallback": None,
+            "config": {
+                "max_attempts": self.max_attempts,
+                "repair": self.repair,
+                "deep_constraints": self.deep,
+                "stepwise": self.stepwise,
+                "min_gain": self.min_gain,
+                "solver_fallback": self.solver_fallback,
+            },
+        }
         messages, history, commands = base, [], []
         while True:
             try:
-                reply = call_model(self.model, messages, temperature=self.temperature,
-                                   seed=len(attempts))
+                reply = call_model(
+                    self.model, messages, temperature=self.temperature, seed=len(attempts)
+                )
             except LLMError:
                 self.details["stop"] = "model_error"
                 raise
@@ -84,9 +116,15 @@ class RepairPipelinePolicy:
             report = None if issues else validate(task, translation.steps)
             history.append(progress(relaxed, task, report))
             attempts.append(self._signals(reply.text, translation, issues, report, history[-1]))
-            stop = "valid" if report is not None and report.valid else \
-                "budget" if len(attempts) >= self.max_attempts else \
-                "no_gain" if self.repair and should_stop(history, self.min_gain) else None
+            stop = (
+                "valid"
+                if report is not None and report.valid
+                else "budget"
+                if len(attempts) >= self.max_attempts
+                else "no_gain"
+                if self.repair and should_stop(history, self.min_gain)
+                else None
+            )
             if stop:
                 self.details["stop"] = stop
                 break
@@ -95,11 +133,13 @@ class RepairPipelinePolicy:
                 messages = base
                 continue
             chosen = choose_repair(task, translation.steps, issues, report, self.stepwise)
-            attempts[-1].update(strategy=chosen.strategy, feedback=chosen.feedback,
-                                proposal=chosen.proposal)
-            messages = base + [{"role": "assistant", "content": reply.text},
-                               {"role": "user", "content": REPAIR.format(
-                                   feedback=chosen.feedback)}]
+            attempts[-1].update(
+                strategy=chosen.strategy, feedback=chosen.feedback, proposal=chosen.proposal
+            )
+            messages = base + [
+                {"role": "assistant", "content": reply.text},
+                {"role": "user", "content": REPAIR.format(feedback=chosen.feedback)},
+            ]
         if self.details["stop"] == "valid":
             self.details["outcome"] = "model"
         elif self.solver_fallback:
@@ -116,23 +156,37 @@ class RepairPipelinePolicy:
             validation = {"valid": report.valid}
             if self.stepwise:
                 failed = report.failed_step if report.failure == "precondition" else None
-                stepwise = {"executed": report.length if failed is None else failed - 1,
-                            "failed_step": failed, "action": report.action if failed else None,
-                            "unmet": [str(u) for u in report.unmet] if failed else []}
-                validation.update(failure=report.failure, missing_goal=[
-                    str(u) for u in report.unmet] if report.failure == "goal" else [])
-        return {"plan": text, "translation": {"steps": translation.commands,
-                                              "skipped": list(translation.skipped)},
-                "consistency": [issue.to_json() for issue in issues], "stepwise": stepwise,
-                "validation": validation, "progress": progress_made, "strategy": None,
-                "feedback": None, "proposal": None}
+                stepwise = {
+                    "executed": report.length if failed is None else failed - 1,
+                    "failed_step": failed,
+                    "action": report.action if failed else None,
+                    "unmet": [str(u) for u in report.unmet] if failed else [],
+                }
+                validation.update(
+                    failure=report.failure,
+                    missing_goal=[str(u) for u in report.unmet] if report.failure == "goal" else [],
+                )
+        return {
+            "plan": text,
+            "translation": {"steps": translation.commands, "skipped": list(translation.skipped)},
+            "consistency": [issue.to_json() for issue in issues],
+            "stepwise": stepwise,
+            "validation": validation,
+            "progress": progress_made,
+            "strategy": None,
+            "feedback": None,
+            "proposal": None,
+        }
 
     def _fall_back(self, domain: str, problem: str) -> list[str]:
         """The solver's plan (recorded apart from the model's attempts), or []."""
-        result = solve(domain, problem, planner=self.solver_fallback,
-                       timeout=self.fallback_timeout)
-        self.details["fallback"] = {"planner": self.solver_fallback, "status": result.status,
-                                    "plan": list(result.plan or ()), "seconds": result.seconds}
+        result = solve(domain, problem, planner=self.solver_fallback, timeout=self.fallback_timeout)
+        self.details["fallback"] = {
+            "planner": self.solver_fallback,
+            "status": result.status,
+            "plan": list(result.plan or ()),
+            "seconds": result.seconds,
+        }
         if not result.solved:
             return []
         self.details["outcome"] = "fallback"

@@ -40,40 +40,66 @@ class Repair:
     proposal: str | None = None  # the swapped step, for parameter_swap_landmarks
 
 
-def choose_repair(task: Task, steps: tuple[Step, ...], issues: list[Issue],
-                  report: PlanReport | None, stepwise: bool) -> Repair:
+def choose_repair(
+    task: Task,
+    steps: tuple[Step, ...],
+    issues: list[Issue],
+    report: PlanReport | None,
+    stepwise: bool,
+) -> Repair:
     """The repair for a plan that failed ``issues`` (consistency) or else ``report`` (whose
     failure is then ``precondition`` or ``goal``: consistency rules out ``bad_action``)."""
     if issues:
-        return Repair(RETRY, "The plan failed the consistency check:\n" + "\n".join(
-            f"- {'step ' + str(i.step) + ': ' if i.step else ''}{i.message}" for i in issues)
+        return Repair(
+            RETRY,
+            "The plan failed the consistency check:\n"
+            + "\n".join(
+                f"- {'step ' + str(i.step) + ': ' if i.step else ''}{i.message}" for i in issues
+            )
             + "\nUse only the actions listed, with their number of arguments, and the "
-              "objects of the problem.")
+            "objects of the problem.",
+        )
     if not stepwise:
-        return Repair(RETRY, "The plan is not valid: it does not reach the goal from the "
-                             "initial state.")
+        return Repair(
+            RETRY, "The plan is not valid: it does not reach the goal from the initial state."
+        )
     if report.failure == "goal":
-        return Repair(SWAP_LANDMARKS, "Every step of the plan applies, but the goal does not "
-                                      "hold at the end. Goal facts still missing: "
-                      + _facts(report.unmet) + ".\n" + _landmarks(task))
+        return Repair(
+            SWAP_LANDMARKS,
+            "Every step of the plan applies, but the goal does not "
+            "hold at the end. Goal facts still missing: "
+            + _facts(report.unmet)
+            + ".\n"
+            + _landmarks(task),
+        )
     number, state = report.failed_step, report.final_state
     action = task.action(steps[number - 1].name, steps[number - 1].args)
     unmet = _facts(report.unmet)
     if number == 1:
         applicable = ", ".join(a.text for a in task.applicable(task.init)) or "none"
-        return Repair(FIRST_STEP, f"Step 1, {action.text}, cannot apply in the initial state; "
-                                  f"missing: {unmet}.\nThe actions applicable in the initial "
-                                  f"state are: {applicable}. The plan must start with one of "
-                                  f"them.")
+        return Repair(
+            FIRST_STEP,
+            f"Step 1, {action.text}, cannot apply in the initial state; "
+            f"missing: {unmet}.\nThe actions applicable in the initial "
+            f"state are: {applicable}. The plan must start with one of "
+            f"them.",
+        )
     before = "step 1" if number == 2 else f"steps 1-{number - 1}"
     where = f"Step {number}, {action.text}, cannot apply after {before}; missing: {unmet}."
     swapped = _swapped(task, state, action)
     if swapped is not None:
-        return Repair(SWAP_LANDMARKS, f"{where}\nWith its arguments swapped, {swapped.text} "
-                                      f"applies at that point.\n{_landmarks(task)}", swapped.text)
+        return Repair(
+            SWAP_LANDMARKS,
+            f"{where}\nWith its arguments swapped, {swapped.text} "
+            f"applies at that point.\n{_landmarks(task)}",
+            swapped.text,
+        )
     probes = "\n".join(f"- {fact}: {_achievers(task, state, fact)}" for fact in report.unmet)
-    return Repair(PROBING, f"{where}\nActions that make each missing fact hold:\n{probes}\n"
-                           f"Make these facts hold before step {number}, or replace the step.")
+    return Repair(
+        PROBING,
+        f"{where}\nActions that make each missing fact hold:\n{probes}\n"
+        f"Make these facts hold before step {number}, or replace the step.",
+    )
 
 
 def progress(relaxed: RelaxedTask, task: Task, report: PlanReport | None) -> float:
@@ -128,8 +154,11 @@ def _landmarks(task: Task) -> str:
     needed = [task.facts[f] for f in fact_landmarks(task) if not task.init >> f & 1]
     if not needed:
         return "No fact beyond the initial state is needed by every plan."
-    return ("Every plan must make these facts true at some point, roughly in this order: "
-            + ", ".join(map(str, needed)) + ".")
+    return (
+        "Every plan must make these facts true at some point, roughly in this order: "
+        + ", ".join(map(str, needed))
+        + "."
+    )
 
 
 def _facts(unmet) -> str:

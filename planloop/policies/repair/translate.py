@@ -39,7 +39,8 @@ def translate(text: str, action_names) -> Translation:
             continue
         first = _WORD.search(line)
         if not _LOOKS_LIKE_STEP.match(line) and not (
-                first and first.start() == 0 and first.group().lower() in names):
+            first and first.start() == 0 and first.group().lower() in names
+        ):
             skipped.append(line)
             continue
         try:
