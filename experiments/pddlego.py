@@ -36,6 +36,7 @@ import statistics
 import sys
 from pathlib import Path
 
+from planloop.envs.contingent import CONTINGENT_ENVIRONMENTS
 from planloop.formalizer import (
     NAMES,
     ModelWriter,
@@ -76,7 +77,12 @@ from planloop.study import (
 )
 from planloop.wrappers import AutoTakeCoin
 
-FAMILIES = {"CoinCollector-v0": "coin", "ALFWorld-v0": "alfworld"}
+FAMILIES = {
+    "CoinCollector-v0": "coin",
+    "ALFWorld-v0": "alfworld",
+    **dict.fromkeys(CONTINGENT_ENVIRONMENTS, "contingent"),
+}
+JUDGED = ("coin", "alfworld")  # the families with a ground truth and judging rules
 GROUND_TRUTH = "groundtruth"
 PLAN_CACHE = PlanCache()  # identical (DF, PF) pairs are planned once per run
 
@@ -91,7 +97,7 @@ def true_problem(env, family: str, planner: str):
     """For the record only (the policy never reads it): a function returning the
     ground-truth formalizer's PF of what has been observed when it is called; None for a
     game that does not show its hidden world (TextWorld Express itself)."""
-    if not hasattr(env.unwrapped, "world_pddl"):
+    if not hasattr(env.unwrapped, "world_pddl") or family not in JUDGED:
         return None
     writer = ground_truth_writer(env, family, planner=planner)
     return lambda: writer.write(Request("", "start", (), ())).files.pf
@@ -189,6 +195,8 @@ def episode_fields(env, episode, retries: int = 5) -> dict:
     record["rounds"] = len(rounds)
     record["stop"] = details.get("stop")
     record["judgement"] = None
+    if family_of(env.spec.id) not in JUDGED:
+        rounds = []  # no judging rules: the record keeps the rounds, unjudged
     if rounds:  # the ground truth's own files are the truth of its rounds
         judged = (
             [r if r.get("truth") else {**r, "truth": r["pf"]} for r in rounds]
@@ -515,7 +523,12 @@ def main(argv=None, model=None) -> int:
         llm_choices_help="openai:MODEL, URL@MODEL, interactive or groundtruth",
     )
     parser.add_argument("--policy", choices=("pddlego", "plangen"), default="pddlego")
-    parser.add_argument("--prompt", choices=NAMES, default="detailed")
+    parser.add_argument(
+        "--prompt",
+        choices=NAMES,
+        help="the formalizer's prompt (default detailed; generic, the only one, on the "
+        "contingent PDDL environments)",
+    )
     parser.add_argument(
         "--no-error-fixing",
         action="store_true",
@@ -613,8 +626,18 @@ def main(argv=None, model=None) -> int:
     )
     args = parser.parse_args(argv)
     settings = paper.resolve(args)
-    family_of(args.env)
+    family = family_of(args.env)
+    args.prompt = args.prompt or ("generic" if family == "contingent" else "detailed")
+    if family == "contingent" and args.prompt != "generic":
+        raise StudyError(
+            "contingent PDDL environments have the generic prompt only: --prompt generic"
+        )
     truth = args.llm == GROUND_TRUTH and model is None
+    if truth and family not in JUDGED:
+        raise StudyError(
+            f"no ground-truth formalizer for {args.env}: give a model (the "
+            f"planner baseline there is planloop.policies.ContingentReplanner)"
+        )
     if truth and args.policy == "plangen":
         raise StudyError("--llm groundtruth formalizes; it cannot play --policy plangen")
     if truth and (args.domain_file or args.domain_reuse):

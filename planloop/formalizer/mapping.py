@@ -76,6 +76,18 @@ class _Command:
         return cls(text, words[0].lower() if words else "", tuple(p for p in phrases if p))
 
 
+def _as_step(command: str) -> tuple[str, ...] | None:
+    """A command written as a plan step, ``(name args)``, as lowercase words; None for
+    one that is not (a text game's ``move east``)."""
+    if not command.strip().startswith("("):
+        return None
+    try:
+        name, args = parse_command(command)
+    except ValueError:
+        return None
+    return (name.lower(), *map(str.lower, args))
+
+
 @dataclass(frozen=True)
 class Choice:
     """The command a plan step stands for (None when none does) and why."""
@@ -193,6 +205,11 @@ class CommandMapper:
             name, raw_args = parse_command(step)
         except ValueError:
             return Choice(None, f"{step!r} is not a plan step")
+        same = next(
+            (c for c in valid if _as_step(c) == (name.lower(), *map(str.lower, raw_args))), None
+        )
+        if same is not None:  # the game's commands are plan steps (a PDDL environment's)
+            return Choice(same, "the step is a command of the game as written")
         roles = _Roles.of(domain, name, raw_args)
         name, args = squash(name), [squash(a) for a in raw_args]
         now = {c: self._known.get(c) or _Command.read(c) for c in valid}  # read once, by learn

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 VERSION = "v1"
 NAMES = ("simple", "detailed", "without_hint", "without_detailed_goal", "generic")
-FAMILIES = ("coin", "alfworld")
+FAMILIES = ("coin", "alfworld", "contingent")  # contingent PDDL: the generic prompt only
 
 SYSTEM = (
     "You write PDDL. You explore a text game step by step and keep a PDDL domain file "
@@ -113,6 +113,11 @@ class Prompt:
             raise ValueError(f"unknown prompt family {self.family!r}: one of {FAMILIES}")
         if self.name not in NAMES:
             raise ValueError(f"unknown prompt {self.name!r}: one of {', '.join(NAMES)}")
+        if self.family == "contingent" and self.name != "generic":
+            raise ValueError(
+                "contingent PDDL environments have the generic prompt only "
+                "(their domains differ): use the prompt 'generic'"
+            )
 
     @property
     def version(self) -> str:

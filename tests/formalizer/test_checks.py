@@ -6,7 +6,6 @@ import pytest
 import planloop  # noqa: F401
 from planloop.envs.coin.symbolic import DOMAIN
 from planloop.formalizer import (
-    FAMILIES,
     NAMES,
     STAGES,
     Checked,
@@ -251,7 +250,7 @@ def user_text(family, name, request=REQUEST):
     return messages[1]["content"]
 
 
-@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("family", ("coin", "alfworld"))
 @pytest.mark.parametrize("name", NAMES)
 def test_every_prompt_renders_with_its_parts(family, name):
     text = user_text(family, name)
@@ -280,9 +279,9 @@ def test_every_prompt_renders_with_its_parts(family, name):
 
 def test_the_generic_prompt_is_one_text_for_every_family_without_the_games_actions():
     coin, alfworld = user_text("coin", "generic"), user_text("alfworld", "generic")
-    assert coin == alfworld
-    for family in FAMILIES:
-        assert "(move ?from" not in coin and "GotoLocation" not in coin
+    assert coin == alfworld == user_text("contingent", "generic")
+    assert "(move ?from" not in coin and "GotoLocation" not in coin
+    for family in prompts.ACTIONS:
         assert prompts.ACTIONS[family] not in coin
     assert user_text("coin", "simple") != user_text("alfworld", "simple")
 
@@ -300,7 +299,7 @@ def test_the_generic_prompt_is_one_text_for_every_family_without_the_games_actio
         (
             "blocksworld",
             "simple",
-            "unknown prompt family 'blocksworld': one of ('coin', 'alfworld')",
+            "unknown prompt family 'blocksworld': one of ('coin', 'alfworld', 'contingent')",
         ),
     ],
 )
@@ -396,3 +395,9 @@ def test_the_model_writer_reads_files_or_says_why_not():
     assert draft.problem.startswith("the reply holds no domain file and no problem file")
     frozen = Request("t", "start", ("obs",), (), frozen_df="(define (domain fixed))")
     assert writer.write(frozen).files == Files("(define (domain fixed))", "(define (problem p2))")
+
+
+def test_contingent_worlds_have_the_generic_prompt_only():
+    assert prompts.GENERIC in user_text("contingent", "generic")
+    with pytest.raises(ValueError, match="generic prompt only"):
+        prompts.Prompt("contingent", "detailed")
