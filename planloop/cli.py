@@ -1,9 +1,13 @@
-"""The ``planloop`` command: list environments, play one, solve or validate PDDL."""
+"""The ``planloop`` command: list environments, play one, solve or validate PDDL, and
+``doctor``: what is installed here and what is missing."""
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import importlib
+import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -192,6 +196,136 @@ _STRICT_HELP = (
 )
 
 
+# planloop doctor: every extra of pyproject.toml, as (distribution, import name) pairs, and
+# what it is for (tests/test_doctor.py checks this table against pyproject.toml).
+EXTRAS = {
+    "dev": (
+        [
+            ("pytest", "pytest"),
+            ("hypothesis", "hypothesis"),
+            ("tarski", "tarski"),
+            ("websocket-client", "websocket"),
+            ("mypy", "mypy"),
+        ],
+        "the tests",
+    ),
+    "referees": (
+        [("pddlgym", "pddlgym"), ("unified-planning", "unified_planning")],
+        "the differential tests and benchmarks",
+    ),
+    "llm": ([("openai", "openai")], "--llm openai:MODEL or URL@MODEL"),
+    "plot": ([("matplotlib", "matplotlib")], "the studies' PNGs"),
+    "twx": ([("textworld-express", "textworld_express")], "the real TextWorld Express games"),
+    "mcp": ([("mcp", "mcp")], "planloop-mcp"),
+    "ray": ([("ray", "ray")], "--backend ray"),
+}
+
+
+def _doctor_import(module: str) -> str | None:
+    """None when ``module`` imports, else why not (one line). Whatever the import
+    prints (pddlgym's notice about gym) is kept off the report."""
+    import contextlib
+    import io
+
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            importlib.import_module(module)
+    except Exception as exc:  # an extra that is absent or broken: reported, not raised
+        return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+    return None
+
+
+def _doctor_version(distribution: str) -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return "?"
+
+
+def _doctor_checks() -> list[tuple[str, bool, str, str]]:
+    """(item, found, what was found or why not, the one line that fixes it)."""
+    checks = []
+    from planloop.pddl import planners
+
+    try:
+        bin_dir, downward = planners.fast_downward_paths()
+        translator = bin_dir / "fast_downward" / "translate" / "__main__.py"
+        absent = [str(p) for p in (downward, translator) if not p.is_file()]
+        found = not absent and os.access(downward, os.X_OK)
+        detail = (
+            f"downward {downward}, translator {translator.parent}"
+            if found
+            else f"missing or not executable: {', '.join(absent) or downward}"
+        )
+    except RuntimeError as exc:
+        found, detail = False, str(exc)
+    checks.append(
+        ("Fast Downward (core)", found, detail, "pip install --force-reinstall up-fast-downward")
+    )
+    for extra, (packages, purpose) in EXTRAS.items():
+        failed = [(dist, why) for dist, module in packages if (why := _doctor_import(module))]
+        detail = (
+            "; ".join(f"{dist}: {why}" for dist, why in failed)
+            if failed
+            else ", ".join(f"{dist} {_doctor_version(dist)}" for dist, _ in packages)
+        )
+        checks.append(
+            (f"extra {extra} ({purpose})", not failed, detail, f"pip install 'planloop[{extra}]'")
+        )
+    java = shutil.which("java")
+    checks.append(
+        (
+            "Java (for the twx extra)",
+            java is not None,
+            java or "no java on PATH",
+            "apt-get install default-jre-headless",
+        )
+    )
+    chromium = shutil.which("chromium")
+    checks.append(
+        (
+            "Chromium (the HTML report's test)",
+            chromium is not None,
+            chromium or "no chromium on PATH",
+            "apt-get install chromium",
+        )
+    )
+    key, base = os.environ.get("OPENAI_API_KEY"), os.environ.get("OPENAI_BASE_URL")
+    server = f"OPENAI_API_KEY set ({len(key)} characters)" if key else "OPENAI_API_KEY is not set"
+    if base:
+        server += f"; openai:MODEL goes to OPENAI_BASE_URL={base}"
+    checks.append(
+        (
+            "a model server (--llm openai:MODEL)",
+            bool(key),
+            server,
+            "export OPENAI_API_KEY=sk-...  (a local server needs none: --llm URL@MODEL)",
+        )
+    )
+    return checks
+
+
+def _doctor(args) -> int:
+    """Print each item, found or MISSING, with the line that fixes what is missing;
+    exit 1 only when the core (Fast Downward) is missing."""
+    checks = _doctor_checks()
+    print("planloop doctor: what is installed here (no network is used)")
+    for item, found, detail, fix in checks:
+        print(f"  {'ok' if found else 'MISSING':8} {item}: {detail}")
+        if not found:
+            print(f"  {'':8} fix: {fix}")
+    missing = [item for item, found, _, _ in checks if not found]
+    core = checks[0][1]
+    print(
+        f"{len(checks) - len(missing)} of {len(checks)} found"
+        + (f"; missing: {', '.join(m.split(' (')[0] for m in missing)}" if missing else "")
+        + ("" if core else "; the core is missing: planners and environments will not work")
+    )
+    return EXIT_OK if core else EXIT_NO_PLAN
+
+
 def build_parser() -> argparse.ArgumentParser:
     from planloop.pddl import PLANNERS
 
@@ -248,6 +382,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     val.add_argument("--strict", action="store_true", help=_STRICT_HELP)
     val.set_defaults(run=_validate)
+
+    doctor = sub.add_parser(
+        "doctor",
+        help="what is installed and what is missing (extras, Java, Fast Downward, "
+        "Chromium, a model server), each with the line that fixes it; exit 1 only "
+        "when Fast Downward is missing",
+    )
+    doctor.set_defaults(run=_doctor)
     return parser
 
 
