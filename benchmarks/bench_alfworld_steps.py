@@ -264,8 +264,8 @@ def compare(game: str, episodes: list[list[str]], ours: list, theirs: list) -> d
     """Step-by-step agreement (resets count as step 0), and the differences found."""
     counts = defaultdict(int)
     differences = []
-    for e, (commands, mine, peer) in enumerate(zip(episodes, ours, theirs)):
-        for s, (a, b) in enumerate(zip(mine, peer["steps"])):
+    for e, (commands, mine, peer) in enumerate(zip(episodes, ours, theirs, strict=True)):
+        for s, (a, b) in enumerate(zip(mine, peer["steps"], strict=True)):
             key = "walkthrough" if e == 0 else "random"
             counts[f"{key}_steps"] += 1
             same = {field: a[field] == b[field] for field in ("obs", "admissible", "won", "done")}
@@ -355,7 +355,7 @@ def main(argv=None) -> int:
         for p in games
     ]
     rows = []
-    for entry, path in zip(plan, games):
+    for entry, path in zip(plan, games, strict=True):
         native = time_native(path, entry["episodes"], args.repeat)
         rows.append(
             {
@@ -379,7 +379,7 @@ def main(argv=None) -> int:
         except PeerError as error:
             print(f"error: {error}", file=sys.stderr)
             return 2
-        for row, entry, result in zip(rows, plan, peer_info["games"]):
+        for row, entry, result in zip(rows, plan, peer_info["games"], strict=True):
             episodes = result["episodes"]
             row["peer"] = {
                 "step_ms": [ms for e in episodes for ms in e["step_ms"]],

@@ -19,6 +19,7 @@ import argparse
 import json
 import statistics
 import time
+from functools import partial
 
 from planloop.envs.problem_sets import DOMAINS
 from planloop.formalizer.problems import Reference, inject, score, verify
@@ -53,7 +54,7 @@ def measure(size: int, seeds: int, repeat: int) -> list[dict]:
                 verdict = verify(domain, answer)
                 metrics = score(domain, reference, verdict)
                 assert (metrics["eq"] == 1) == (kind != "missing_fact"), (name, seed, kind)
-                timings[kind].append(best_ms(lambda: score(domain, reference, verdict), repeat))
+                timings[kind].append(best_ms(partial(score, domain, reference, verdict), repeat))
         rows.append(
             {
                 "domain": name,

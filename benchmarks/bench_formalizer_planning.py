@@ -43,6 +43,7 @@ import re
 import statistics
 import time
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 import gymnasium as gym
@@ -205,12 +206,12 @@ def time_rounds(rounds: list[Round], repeat: int, trials: int) -> list[dict]:
     fd, auto = [None] * len(rounds), [None] * len(rounds)
     for _ in range(repeat):  # whole passes in walk order, as a loop meets the rounds
         for i, r in enumerate(rounds):
-            ms, fd[i] = timed(lambda: solve(r.domain, r.problem, planner="lama-first"))
+            ms, fd[i] = timed(partial(solve, r.domain, r.problem, planner="lama-first"))
             fd_ms[i] = min(fd_ms[i], ms)
-            ms, auto[i] = timed(lambda: solve(r.domain, r.problem, planner="auto"))
+            ms, auto[i] = timed(partial(solve, r.domain, r.problem, planner="auto"))
             auto_ms[i] = min(auto_ms[i], ms)
     rows = []
-    for i, (r, fresh) in enumerate(zip(rounds, afresh(rounds))):
+    for i, (r, fresh) in enumerate(zip(rounds, afresh(rounds), strict=True)):
         task = load(r.domain, r.problem)
         rows.append(
             {
@@ -236,10 +237,10 @@ def time_rounds(rounds: list[Round], repeat: int, trials: int) -> list[dict]:
             for trial in range(trials):
                 for i in episode:
                     ms, _ = timed(
-                        lambda: cache.solve(rounds[i].domain, rounds[i].problem, planner="auto")
+                        partial(cache.solve, rounds[i].domain, rounds[i].problem, planner="auto")
                     )
                     cached[i][trial] = min(cached[i][trial], ms)
-    for row, times in zip(rows, cached):
+    for row, times in zip(rows, cached, strict=True):
         row["cached_ms"] = times
     return rows
 

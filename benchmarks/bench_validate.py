@@ -17,6 +17,7 @@ import gc
 import json
 import platform
 import time
+from functools import partial
 from pathlib import Path
 
 import unified_planning
@@ -110,8 +111,8 @@ def bench_problem(
             verdict = validate(task, plan).valid
             assert verdict == bool(validator.validate(up_problem, sequential).status)
             assert verdict == (kind == "valid")
-            ours += best_time(lambda: validate(task, plan), repeat)
-            theirs += best_time(lambda: validator.validate(up_problem, sequential), repeat)
+            ours += best_time(partial(validate, task, plan), repeat)
+            theirs += best_time(partial(validator.validate, up_problem, sequential), repeat)
         rows.append(
             {
                 "problem": str(problem.relative_to(DATA)),

@@ -905,7 +905,7 @@ class PddlTarget:
         from planloop.pddl import load
 
         self.sources = pddl_sources(self.envs)
-        for name, domain, problem, _ in self.sources:  # every source itself is valid
+        for _name, domain, problem, _ in self.sources:  # every source itself is valid
             load(domain, problem)
 
     def solving(self, index: int) -> bool:

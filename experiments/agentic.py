@@ -186,7 +186,7 @@ def table_ii(groups: dict[str, list[dict]]) -> str:
             [
                 row,
                 n,
-                *(beside(row, c, v) for c, v in zip(COLUMNS, cells)),
+                *(beside(row, c, v) for c, v in zip(COLUMNS, cells, strict=True)),
                 success_cell(*tally(group)),
                 model_errors(group),
             ]

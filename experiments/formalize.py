@@ -191,7 +191,7 @@ def run_problem(llm, condition: dict, index: int, args) -> dict:
         "final": kept.text,
         "candidates": [
             {"stage": v.stage, "message": v.message[:2000], "planner": v.planner, "metrics": s}
-            for v, s in zip(verdicts, scores)
+            for v, s in zip(verdicts, scores, strict=True)
         ],
         "usage": asdict(result.usage),
     }

@@ -208,7 +208,7 @@ def paper_table(records: list[dict], instances) -> str:
     for horizon, row in BAKING_ROWS.items():
         mine = [r for r in records if r["horizon"] == horizon]
         cells = []
-        for instance, column in zip(instances, layout.columns):
+        for instance, column in zip(instances, layout.columns, strict=True):
             wins, n = tally(r for r in mine if r["instance"] == instance)
             low, high = wilson_interval(wins, n)
             cell = f"{wins}/{n} ({wins / n:.0%}) [{low:.0%}, {high:.0%}]" if n else "0/0"

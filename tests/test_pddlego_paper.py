@@ -69,7 +69,7 @@ def test_files_that_never_solve_cost_six_calls_and_no_step(tmp_path):
         assert record["usage"]["calls"] == 6 and record["steps"] == 0
         assert record["details"]["tries"] == [[[1, 5]]]
         assert record["stop"].startswith("solver error not fixed after 5 retries")
-    cells = dict(zip(HEADER, row(table)))
+    cells = dict(zip(HEADER, row(table), strict=True))
     assert cells["success [95% Wilson]"].startswith("0/2")
     assert cells["solver errors met / fixed"] == "2 / 0 (0%)"  # the authors' count
     assert "Protocol: PDDLego+ (arXiv 2505.13126)" in table
@@ -85,7 +85,9 @@ def test_a_plan_the_game_refuses_costs_five_calls(tmp_path):
         "the action 'move north' and it failed. The door in "
         "that direction is closed"
     )
-    assert dict(zip(HEADER, row(table)))["simulation errors met / fixed"] == "1 / 0 (0%)"
+    assert (
+        dict(zip(HEADER, row(table), strict=True))["simulation errors met / fixed"] == "1 / 0 (0%)"
+    )
 
 
 def test_a_reply_that_is_not_json_restarts_the_trial_then_is_a_model_error(tmp_path):
@@ -94,7 +96,7 @@ def test_a_reply_that_is_not_json_restarts_the_trial_then_is_a_model_error(tmp_p
     (record,) = records
     assert record["error"].startswith("unreadable_reply: the reply is not a JSON object")
     assert record["trial_attempts_used"] == 2
-    cells = dict(zip(HEADER, row(table)))
+    cells = dict(zip(HEADER, row(table), strict=True))
     assert cells["success [95% Wilson]"].startswith("0/1") and cells["model errors"] == "1"
 
 
@@ -106,7 +108,9 @@ def test_an_override_beside_paper_is_recorded_and_captioned(tmp_path):
     settings = records[0]["provenance"]["settings"]
     assert settings["protocol"] == "pddlego-plus" and settings["overrides"] == {"retries": 2}
     assert "; overridden: retries=2" in table
-    assert "--paper pddlego-plus, retries=2" in dict(zip(HEADER, row(table)))["settings"]
+    assert (
+        "--paper pddlego-plus, retries=2" in dict(zip(HEADER, row(table), strict=True))["settings"]
+    )
 
 
 @pytest.mark.parametrize("locations", [3, 5, 7, 9, 11])

@@ -358,6 +358,6 @@ def baking_env(obs_format: str = "text", limits=None, **kwargs) -> PDDLEnv:
         obs_format=obs_format,
         text_templates=TEMPLATES,
         description=domain_description(),
-        goal_texts={p.name: goal for p, goal in zip(problems, GOAL_DESCRIPTIONS)},
+        goal_texts={p.name: goal for p, goal in zip(problems, GOAL_DESCRIPTIONS, strict=True)},
     )
     return PDDLEnv(domain, problems, view=view, limits=limits, **kwargs)

@@ -12,6 +12,7 @@ import random
 from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
+from itertools import pairwise
 
 from ..pddl import Domain, Limits, Problem, Renaming, make_renaming, parse_domain, parse_problem
 from ..pddl.sexpr import extract_define
@@ -55,7 +56,7 @@ def _random_towers(rng: random.Random, blocks: list[str]) -> list[list[str]]:
 
 
 def _on_facts(towers) -> set[tuple[str, str]]:
-    return {(upper, lower) for t in towers for lower, upper in zip(t, t[1:])}
+    return {(upper, lower) for t in towers for lower, upper in pairwise(t)}
 
 
 def generate_problem(num_blocks: int, seed, style: str = "planbench") -> str:

@@ -175,12 +175,12 @@ def _logistics(size: int, rng: random.Random) -> str:
     rest = size - 3 * len(cities) - 1
     places = _names("loc", rest // 3)
     packages = _names("pkg", rest - len(places))
-    city_of = dict(zip(airports, cities)) | {p: rng.choice(cities) for p in places}
+    city_of = dict(zip(airports, cities, strict=True)) | {p: rng.choice(cities) for p in places}
     everywhere = airports + places
     init = [f"(in-city {place} {city})" for place, city in city_of.items()]
     init += [
         f"(at {truck} {rng.choice([p for p in everywhere if city_of[p] == city])})"
-        for truck, city in zip(trucks, cities)
+        for truck, city in zip(trucks, cities, strict=True)
     ]
     init.append(f"(at plane1 {rng.choice(airports)})")
     where = {pkg: rng.choice(everywhere) for pkg in packages}

@@ -143,7 +143,8 @@ def _from_forms(text: str) -> dict[str, str]:
     marks = [match.start() for match in re.finditer("```", text)] + [len(text)]
     found: dict[str, str] = {}
     matches = list(_DEFINE.finditer(text))
-    for match, following in zip(matches, matches[1:] + [None]):
+    # strict=False: with no match, the sentinel None pairs with nothing
+    for match, following in zip(matches, matches[1:] + [None], strict=False):
         start = match.start()
         stop = min(
             len(text) if following is None else following.start(),

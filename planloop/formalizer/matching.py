@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
-from itertools import product
+from itertools import pairwise, product
 from os.path import commonprefix
 
 from ..pddl import Atom, Domain, PDDLError, Problem, parse_domain, parse_problem
@@ -102,7 +102,7 @@ def _inferred_domain(text: str) -> Domain:
         names.update(a for a in node[1:] if isinstance(a, Sym) and not a.startswith("?"))
 
     def typed(items: SList) -> None:
-        for before, item in zip(items, items[1:]):
+        for before, item in pairwise(items):
             if isinstance(item, SList):
                 typed(item)
             elif before == "-":

@@ -41,10 +41,10 @@ class Usage:
     unmetered_calls: int = 0
 
     def __add__(self, other: "Usage") -> "Usage":
-        return Usage(*(a + b for a, b in zip(astuple(self), astuple(other))))
+        return Usage(*(a + b for a, b in zip(astuple(self), astuple(other), strict=True)))
 
     def __sub__(self, other: "Usage") -> "Usage":
-        return Usage(*(a - b for a, b in zip(astuple(self), astuple(other))))
+        return Usage(*(a - b for a, b in zip(astuple(self), astuple(other), strict=True)))
 
 
 @dataclass(frozen=True)

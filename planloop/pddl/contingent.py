@@ -86,7 +86,7 @@ class ContingentTask:
         found = self._observed.get(action)
         if found is None:
             schema = self.domain.actions[action.name]
-            binding = dict(zip((p.name for p in schema.params), action.args))
+            binding = dict(zip((p.name for p in schema.params), action.args, strict=True))
             found = self._observed[action] = tuple(
                 self.task.fact_id(Atom(a.predicate, tuple(binding.get(t, t) for t in a.args)))
                 for a in schema.observe

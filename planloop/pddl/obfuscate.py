@@ -131,12 +131,13 @@ def make_renaming(
         obj_map: dict[str, str] = {}
         if objects:
             rng = random.Random(seed)
-            obj_map = dict(zip(objects, _fresh(rng, "random", len(objects), set(mapping.values()))))
+            fresh = _fresh(rng, "random", len(objects), set(mapping.values()))
+            obj_map = dict(zip(objects, fresh, strict=True))
     else:
         rng = random.Random(seed)
         fresh = _fresh(rng, style, len(old_names) + len(objects or []), set())
-        mapping = dict(zip(old_names, fresh))
-        obj_map = dict(zip(objects or [], fresh[len(old_names) :]))
+        mapping = dict(zip(old_names, fresh[: len(old_names)], strict=True))
+        obj_map = dict(zip(objects or [], fresh[len(old_names) :], strict=True))
     n_preds = len(domain.predicates)
     return Renaming(
         {k: mapping[k] for k in old_names[:n_preds]},

@@ -268,7 +268,7 @@ def _describe_action(action: Action, templates: Templates) -> list[str]:
     names = (
         "xyzwvu" if len(action.params) <= 6 else [f"x{i}" for i in range(1, len(action.params) + 1)]
     )
-    place = Renaming(objects={p.name: name for p, name in zip(action.params, names)})
+    place = Renaming(objects={p.name: name for p, name in zip(action.params, names, strict=False)})
     typed = [
         f"{place.objects[p.name]} is {_article(_words(' or '.join(p.types)))}"
         for p in action.params

@@ -77,7 +77,7 @@ class ContingentReplanner:
             schema = self._domain.actions.get(name)
             if schema is None or not schema.observe:
                 continue
-            binding = dict(zip((p.name for p in schema.params), args))
+            binding = dict(zip((p.name for p in schema.params), args, strict=True))
             if any(
                 str(Atom(a.predicate, tuple(binding.get(t, t) for t in a.args))) in unknown
                 for a in schema.observe

@@ -430,7 +430,7 @@ class ClosedLoopPolicy:
                 + BEFORE.format(before=", ".join(before) or "none")
             )
         args = []
-        for param, variable in zip(action.params, variables):
+        for param, variable in zip(action.params, variables, strict=True):
             objects = [
                 name
                 for name, kind in self.objects.items()

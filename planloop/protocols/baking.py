@@ -42,7 +42,7 @@ BAKING = Protocol(
             published={
                 (row, column): cell
                 for row, cells in _PUBLISHED.items()
-                for column, cell in zip(COLUMNS, cells)
+                for column, cell in zip(COLUMNS, cells, strict=True)
             },
         ),
     ),

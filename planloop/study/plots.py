@@ -67,7 +67,7 @@ def success_figure(
         axes.errorbar(
             x, rates, yerr=[below, above], fmt="o-" if ordered else "o", capsize=4, label=name
         )
-        for xi, rate, (_, wins, n) in zip(x, rates, points):
+        for xi, rate, (_, wins, n) in zip(x, rates, points, strict=True):
             axes.annotate(
                 f"{wins}/{n}",
                 (xi, rate),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 from pathlib import Path
 
 import gymnasium as gym
@@ -200,7 +201,7 @@ def test_two_hidden_worlds_with_the_same_history_look_the_same(name):
         worlds.setdefault(env.world, seed)
     seeds = list(worlds.values())
     assert len(seeds) > 1
-    for a, b in zip(seeds, seeds[1:]):
+    for a, b in pairwise(seeds):
         env.reset(seed=a)
         twin.reset(seed=b)
         rng = random.Random(a)

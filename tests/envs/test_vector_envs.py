@@ -64,7 +64,7 @@ def test_vector_env_matches_single_envs(env_id, mode):
     )
     try:
         obs, infos = envs.reset(seed=SEEDS)
-        expected = [env.reset(seed=seed) for env, seed in zip(singles, SEEDS)]
+        expected = [env.reset(seed=seed) for env, seed in zip(singles, SEEDS, strict=True)]
         assert obs == tuple(o for o, _ in expected)
         assert all(unbatch(infos, i) == info for i, (_, info) in enumerate(expected))
         ended, autoresets, kinds = [False] * len(SEEDS), 0, set()
@@ -72,10 +72,12 @@ def test_vector_env_matches_single_envs(env_id, mode):
             autoresets += sum(ended)
             actions = tuple(command(e[-1], step, i) for i, e in enumerate(expected))
             obs, rewards, terminated, truncated, infos = envs.step(actions)
-            expected = [single_step(*args) for args in zip(singles, actions, ended)]
+            expected = [single_step(*args) for args in zip(singles, actions, ended, strict=True)]
             assert obs == tuple(e[0] for e in expected)
             assert all(unbatch(infos, i) == e[-1] for i, e in enumerate(expected))
-            assert list(zip(rewards, terminated, truncated)) == [e[1:4] for e in expected]
+            assert list(zip(rewards, terminated, truncated, strict=True)) == [
+                e[1:4] for e in expected
+            ]
             ended = list(terminated | truncated)
             kinds |= {e[-1]["action_error"]["kind"] for e in expected}
         assert autoresets and "" in kinds and len(kinds) > 1  # valid and invalid commands

@@ -61,7 +61,7 @@ def test_every_object_and_fact_can_be_read_back(name, size):
             render_literal(a, positive, templates) for a, positive in goal_literals(problem.goal)
         ]
         literals = [(f, True) for f in problem.init] + goal_literals(problem.goal)
-        meaning = dict(zip(init + goal, literals))
+        meaning = dict(zip(init + goal, literals, strict=True))
         assert len(meaning) == len(set(literals))  # no two literals read alike
         for text_seed in (0, 7):
             objects, init_text, goal_text = paragraphs(

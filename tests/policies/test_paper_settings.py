@@ -9,6 +9,7 @@ step feedback).
 """
 
 import json
+from itertools import pairwise
 
 import gymnasium as gym
 import pytest
@@ -184,7 +185,7 @@ def test_per_variable_grounding_asks_one_question_per_parameter_with_its_descrip
     mine = [q for q in asked if f"\n\n{second}\nWe need" in q]
     assert mine == [
         head + VARIABLE.format(action=text[:-1].lower(), variable=variable, objects=objects)
-        for variable, objects in zip(variables, candidates(baking, second))
+        for variable, objects in zip(variables, candidates(baking, second), strict=True)
     ]
     assert "\nbaking-powder1\n" in mine[0] and "\npan1\n" not in mine[0]  # its type only
     assert "We are going to turn on an oven that is off. Given knowledge" in asked[1]
@@ -199,7 +200,7 @@ def test_accumulating_conversation_grows_by_each_question_and_reply(baking):
     model = follower(plan)
     episode = play(ClosedLoopPolicy(model, horizon=3, conversation="accumulate"))
     assert episode.won and episode.restarts == 1
-    for before, after in zip(model.prompts, model.prompts[1:]):
+    for before, after in pairwise(model.prompts):
         assert after[: len(before)] == before and len(after) == len(before) + 2
         assert after[len(before)]["role"] == "assistant"
     roles = [m["role"] for m in model.prompts[-1]]

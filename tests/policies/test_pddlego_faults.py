@@ -96,7 +96,7 @@ def scripted(env, defect=None, calls=(0,)):
         if isinstance(edited, str):
             return edited
         assert edited != (files["df"], files["pf"]), f"{defect} changed nothing"
-        return json.dumps(dict(zip(("df", "pf"), edited)))
+        return json.dumps(dict(zip(("df", "pf"), edited, strict=True)))
 
     model = ScriptedModel(reply)
     return model

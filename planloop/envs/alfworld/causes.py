@@ -107,7 +107,9 @@ def _knowable(engine: Engine, unmet: tuple[UnmetFact, ...]) -> list[UnmetFact]:
 def _fields(engine: Engine, world: World, failure: Failure, atom: Atom) -> dict[str, str]:
     """A fact's arguments in words, keyed by their parameter types."""
     fields = {}
-    for param, arg in zip(engine.task.domain.predicates[atom.predicate].params, atom.args):
+    for param, arg in zip(
+        engine.task.domain.predicates[atom.predicate].params, atom.args, strict=True
+    ):
         kind = param.types[0]
         if kind == "location":
             fields[kind] = _place(engine, world, failure, arg)

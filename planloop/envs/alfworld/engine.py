@@ -171,7 +171,7 @@ class Engine:
         ]
 
     def mapping(self, action: GroundAction) -> dict[Key, str]:
-        return dict(zip(self._schemas[action.name], action.args))
+        return dict(zip(self._schemas[action.name], action.args, strict=True))
 
     def derive(self, rhs: str, world: World, mapping: dict[Key, str] | None = None) -> str:
         return self.grammar.derive(rhs, self.view(world), mapping or {}, self.entities)

@@ -208,7 +208,9 @@ class ALFWorldEnv(TextEnv):
             for fact in task.atoms(self.world.state)
             if all(
                 domain.is_subtype(task.objects[arg], param.types)
-                for arg, param in zip(fact.args, domain.predicates[fact.predicate].params)
+                for arg, param in zip(
+                    fact.args, domain.predicates[fact.predicate].params, strict=True
+                )
             )
         )
         problem = replace(task.problem, init=well_typed)

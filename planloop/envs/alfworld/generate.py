@@ -15,6 +15,7 @@ import importlib.util
 import os
 import random
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 
 from ...pddl import parse_command, solve
@@ -753,7 +754,7 @@ def _useful_steps(plan) -> list[tuple[str, tuple[str, ...]]]:
     steps = [step for step in steps if step[0] not in NO_OP_ACTIONS]
     return [
         step
-        for step, after in zip(steps, steps[1:] + [("", ())])
+        for step, after in pairwise(steps + [("", ())])
         if not (step[0] == GOTO and after[0] == GOTO)
     ]
 

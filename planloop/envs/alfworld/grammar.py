@@ -345,7 +345,7 @@ def assignments(query: Query, mapping: dict[Key, str], facts: Facts) -> Iterator
             if len(args) != len(params):
                 continue
             added = []
-            for key, value in zip(params, args):
+            for key, value in zip(params, args, strict=True):
                 current = bound.get(key)
                 if current is None:
                     if value in used or not facts.is_a(value, key[1]):
