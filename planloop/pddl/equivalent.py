@@ -407,7 +407,7 @@ def _best_effort(ga: _Graph, gb: _Graph) -> Mapping:
         classes[last[x]].append(x)
     by_colour = [defaultdict(list) for _ in levels]
     for y in sorted(gb.objects):
-        for index, (_, cb) in zip(by_colour, levels):
+        for index, (_, cb) in zip(by_colour, levels, strict=True):
             index[cb[y]].append(y)
     free = set(gb.objects)
     mapping: Mapping = {}
@@ -423,7 +423,7 @@ def _best_effort(ga: _Graph, gb: _Graph) -> Mapping:
             y = next(
                 (
                     y
-                    for index, (ca, _) in zip(reversed(by_colour), reversed(levels))
+                    for index, (ca, _) in zip(reversed(by_colour), reversed(levels), strict=True)
                     for y in index[ca[x]]
                     if y in free
                 ),
@@ -475,7 +475,8 @@ def _colour_levels(ga: _Graph, gb: _Graph) -> list[tuple[dict[str, int], dict[st
         ca, cb = levels[-1]
         step = _refine_step(ga, ca, codes), _refine_step(gb, cb, codes)
         if all(
-            len(set(new.values())) == len(set(old.values())) for new, old in zip(step, levels[-1])
+            len(set(new.values())) == len(set(old.values()))
+            for new, old in zip(step, levels[-1], strict=True)
         ):
             return levels
         levels.append(step)
@@ -611,7 +612,7 @@ def _simplify(domain: Domain, problem: Problem, init: frozenset[Atom]) -> Formul
         if budget.left < 0:
             raise OverflowError
         names = [p.name for p in quantifier.params]
-        parts = tuple(_rename(body, dict(zip(names, values))) for values in bindings)
+        parts = tuple(_rename(body, dict(zip(names, values, strict=True))) for values in bindings)
         return Or(parts) if isinstance(quantifier, Exists) else And(parts)
 
     def truth(leaf):

@@ -276,7 +276,7 @@ class Task:
             )
         schema = self.domain.actions[name]
         self._budget(f"action {quote(name)}")
-        binding = dict(zip((p.name for p in schema.params), args))
+        binding = dict(zip((p.name for p in schema.params), args, strict=True))
         grounded = self._instantiator(schema, simplify=False)(binding)
         self._on_demand[(name, args)] = grounded
         return grounded
@@ -298,7 +298,7 @@ class Task:
                 )
             ]
         problems = []
-        for arg, param in zip(args, schema.params):
+        for arg, param in zip(args, schema.params, strict=True):
             if arg not in self.objects:
                 problems.append(("unknown_object", f"unknown object {quote(arg)}"))
             elif not self.domain.is_subtype(self.objects[arg], param.types):
@@ -402,7 +402,7 @@ class Task:
             if free and not (len(free) == 1 and ordered[min(free)].name in pools):
                 checks[max(free)].append((self._grounder(formula, True), polarity))
         levels = []
-        for param, tests in zip(ordered, checks):
+        for param, tests in zip(ordered, checks, strict=True):
             lookups = [
                 (self._static_index(f.predicate, slot), f.args[:slot] + f.args[slot + 1 :])
                 for slot, f in self._index_uses(param.name, statics, bound)
@@ -631,7 +631,7 @@ class Task:
             if check is not None and n % every == 0:
                 check()
             inner = dict(binding)
-            inner.update(zip((p.name for p in params), values))
+            inner.update(zip((p.name for p in params), values, strict=True))
             yield inner
 
     def _ground_effects(self, effects: tuple[Effect, ...], binding):
@@ -817,4 +817,4 @@ def _prune_unreachable(init: int, actions: list[GroundAction]) -> list[GroundAct
                 if not missing[i]:
                     ready.append(i)
         reached |= gained
-    return [a for a, m in zip(actions, missing) if not m]
+    return [a for a, m in zip(actions, missing, strict=True) if not m]

@@ -213,7 +213,7 @@ def _unify(
     if len(left) != len(right):
         return None
     match = dict(match)
-    for x, y in zip(left, right):
+    for x, y in zip(left, right, strict=True):
         x, y = _resolve(x, match), _resolve(y, match)
         if x == y:
             continue

@@ -281,7 +281,7 @@ class _FormulaReader:
                 name,
             )
             return None
-        for arg, param in zip(args, params):
+        for arg, param in zip(args, params, strict=True):
             types = self.term_types(arg, scope)
             if types is None:
                 continue
