@@ -109,7 +109,7 @@ def test_the_dialect_sections_in_any_order_and_optional_fields():
     assert problem.init == (Atom("q", ("b",)),)
     assert problem.unknown == (Atom("p", ("a",)),)
     [clause] = problem.clauses
-    assert clause.kind == "or" and [(str(l.atom), l.negated) for l in clause.literals] == [
+    assert clause.kind == "or" and [(str(lit.atom), lit.negated) for lit in clause.literals] == [
         ("(p b)", False),
         ("(q a)", True),
     ]
@@ -207,7 +207,7 @@ def _brute_force_worlds(ct: ContingentTask) -> set[int]:
     listed = set(problem.init)
     worlds = set()
     for values in product((False, True), repeat=len(atoms)):
-        value = dict(zip(atoms, values))
+        value = dict(zip(atoms, values, strict=True))
         if any(a in listed and not value[a] for a in atoms):
             continue
         ok = True
@@ -250,7 +250,7 @@ def test_the_tracker_equals_brute_force_filtering_along_random_walks(folder):
                 worlds = {
                     w
                     for w in worlds
-                    if all(bool(w >> i & 1) == s.value for i, s in zip(ids, sensed))
+                    if all(bool(w >> i & 1) == s.value for i, s in zip(ids, sensed, strict=True))
                 }
             else:
                 worlds = {action.apply(w) for w in worlds}

@@ -70,7 +70,7 @@ def renamed(problem: Problem, rng: random.Random) -> Problem:
     names = list(problem.objects)
     fresh = [f"n{i}" for i in range(len(names))]
     rng.shuffle(fresh)
-    mapping = dict(zip(names, fresh))
+    mapping = dict(zip(names, fresh, strict=True))
 
     def rename(atom):
         return Atom(atom.predicate, tuple(mapping.get(t, t) for t in atom.args))
