@@ -113,9 +113,9 @@ class Belief:
         bit = 1 << fact
         if not bit & self.unknown:
             return self
-        parts = []
+        parts: list[tuple[int, Iterable[int]]] = []
         for c in self.components:
-            kept = c.assignments
+            kept: Iterable[int] = c.assignments
             if c.facts & bit:
                 kept = [a for a in kept if bool(a & bit) == value]
             parts.append((c.facts, kept))

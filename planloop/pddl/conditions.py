@@ -81,7 +81,9 @@ def compile_condition(c: Condition) -> Callable[[int], bool]:
     if kind == "or":
         tests = tuple(compile_condition(p) for p in c[1])
         return lambda s: any(t(s) for t in tests)
-    pos, neg, rest = literal_masks(c)
+    masks = literal_masks(c)
+    assert masks is not None  # c is not False (returned above)
+    pos, neg, rest = masks
     tests = tuple(compile_condition(p) for p in rest)
     if not tests:
         return lambda s: s & pos == pos and not s & neg
@@ -114,6 +116,7 @@ def unmet_literals(c: Condition, state: int) -> list[tuple[int, bool]]:
 
 def _negated_unmet(c: Condition, state: int) -> list[tuple[int, bool]]:
     """Literals that make ``c`` true in ``state`` (so that ``not c`` fails)."""
+    assert not isinstance(c, bool)  # a negated condition or a junction's part: a tuple
     if c[0] == "atom":
         return [(c[1], False)]
     if c[0] == "not":

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 def quote(text: str, limit: int = 60, mark: str = "'") -> str:
     """``text`` between ``mark``s for a message: printable ASCII only (any other character
     escaped as :func:`ascii` escapes it), cut after ``limit`` characters with ``...``."""
-    shown, size = [], 0
+    shown: list[str] = []
+    size = 0
     for ch in text[: limit + 1]:
         piece = ch if " " <= ch <= "~" and ch != "\\" else ascii(ch)[1:-1]
         size += len(piece)

@@ -151,11 +151,17 @@ class Task:
         self._budget("the goal")
         self.goal: cond.Condition = self._ground_formula(problem.goal, {}, simplify=True)
         self._goal_test = cond.compile_condition(self.goal)
-        self._grounded = list(self._ground_all()) if base is None else base._grounded
+        self._grounded: list[GroundAction] = (
+            list(self._ground_all()) if base is None else base._grounded
+        )
         self.actions: list[GroundAction] = _prune_unreachable(self.init, self._grounded)
-        same = base is not None and base.actions == self.actions
-        self._by_key = base._by_key if same else {(a.name, a.args): a for a in self.actions}
-        self._successors = base._successors if same else _SuccessorGenerator(self.actions)
+        self._by_key: dict[tuple[str, tuple[str, ...]], GroundAction]
+        self._successors: _SuccessorGenerator
+        if base is not None and base.actions == self.actions:
+            self._by_key, self._successors = base._by_key, base._successors
+        else:
+            self._by_key = {(a.name, a.args): a for a in self.actions}
+            self._successors = _SuccessorGenerator(self.actions)
         self._on_demand: dict[tuple[str, tuple[str, ...]], GroundAction] = {}
         self._check = None  # the deadline was for grounding
 
@@ -646,7 +652,7 @@ class Task:
 
         def ground_effects(binding):
             add = delete = 0
-            conditional = []
+            conditional: list[tuple] = []  # (test, condition, add, delete)
             for part in parts:
                 if type(part) is not tuple:
                     more_add, more_delete = self._ground_compound(part, binding, conditional)
@@ -760,7 +766,9 @@ def _bits(mask: int) -> list[int]:
 
 def _static_facts(domain: Domain, problem: Problem) -> dict[str, set[tuple[str, ...]]]:
     """The arguments of each static predicate's (one no action changes) initial facts."""
-    static = {p: set() for p in set(domain.predicates) - domain.changed_predicates()}
+    static: dict[str, set[tuple[str, ...]]] = {
+        p: set() for p in set(domain.predicates) - domain.changed_predicates()
+    }
     for fact in problem.init:
         if fact.predicate in static:
             static[fact.predicate].add(fact.args)

@@ -89,7 +89,8 @@ class RelaxedTask:
             return []
         parts = [self._requirements(part) for part in c[1]]
         if kind == "and":
-            return None if None in parts else [n for part in parts for n in part]
+            met = [part for part in parts if part is not None]
+            return None if len(met) < len(parts) else [n for part in met for n in part]
         options = [part for part in parts if part is not None]
         if not options:
             return None
@@ -120,9 +121,10 @@ class RelaxedTask:
         """The actions of a relaxed plan from ``state`` in the order found (goal first),
         or None if the goal is relaxed-unreachable."""
         value, support = self._explore(state)
-        if value == INF:
+        if value == INF or self.goal is None:  # (no goal: value is INF)
             return None
-        actions, seen = {}, set()
+        actions: dict[int, None] = {}  # an ordered set
+        seen: set[int] = set()
         stack = [self.goal]
         pre, action_of = self.pre, self.action_of
         while stack:
@@ -131,8 +133,8 @@ class RelaxedTask:
                 continue
             seen.add(node)
             op = support[node]
-            if action_of[op] is not None:
-                actions[action_of[op]] = None
+            if (index := action_of[op]) is not None:
+                actions[index] = None
             stack.extend(pre[op])
         return [self.actions[i] for i in actions]
 

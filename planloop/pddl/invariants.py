@@ -59,8 +59,8 @@ def _impossible(
     if isinstance(f, Exists):
         return _impossible(f.body, domain, init, check)
     if isinstance(f, Or):
-        found = [_impossible(part, domain, init, check) for part in f.args]
-        return found[0] if found and None not in found else None
+        each = [_impossible(part, domain, init, check) for part in f.args]
+        return each[0] if each and None not in each else None
     if not isinstance(f, And):
         return None
     for part in f.args:
@@ -75,7 +75,7 @@ def _impossible(
     return None
 
 
-def _literals(f: Formula) -> Iterator[Lit]:
+def _literals(f: And) -> Iterator[Lit]:
     """The literals a conjunction conjoins, nested conjunctions included."""
     for part in f.args:
         if isinstance(part, And):

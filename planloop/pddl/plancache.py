@@ -60,7 +60,7 @@ class PlanCache:
         key = _key(domain, problem, planner, limits, strict)
         with self._lock:
             found = None if key is None else self._results.get(key)
-            if found is not None:
+            if key is not None and found is not None:
                 self._results.move_to_end(key)
                 self.hits += 1
                 return found

@@ -267,7 +267,7 @@ def _race(
         return result
     if race.rival_won():
         return _rival(race, "Fast Downward answered first")
-    if race.rival_failed():  # the search went on alone until the timeout
+    if race.rival is not None and race.rival_failed():  # the search went on alone to timeout
         return replace(result, message=f"{result.message}; lama-first: {race.rival.wait().message}")
     if race.rival is None and time.monotonic() >= start + timeout:
         return result
@@ -275,7 +275,7 @@ def _race(
 
 
 def _auto_ground(
-    d: Domain, p: Problem, limits: Limits, check: Check
+    d: Domain, p: Problem, limits: Limits, check: Check | None
 ) -> tuple[Task, RelaxedTask | None]:
     """:func:`_auto_task` in full when at most AUTO_GROUND_LIMIT actions can be enumerated
     (see :func:`_most_ground_actions`), else within AUTO_TRY_GROUND_LIMIT actions."""
@@ -334,7 +334,7 @@ _LAST_TASKS_LOCK = threading.Lock()
 
 
 def _auto_task(
-    d: Domain, p: Problem, limits: Limits, check: Check
+    d: Domain, p: Problem, limits: Limits, check: Check | None
 ) -> tuple[Task, RelaxedTask | None]:
     """``ground(d, p, limits, check)`` and, when it has at most AUTO_MAX_ACTIONS actions, its
     relaxation. Both come from the last task of ``d`` when ``p`` has its objects and
@@ -378,6 +378,7 @@ def _aliases() -> dict[str, list[str]]:
     spec = importlib.util.spec_from_file_location(
         name, driver / "__init__.py", submodule_search_locations=[str(driver)]
     )
+    assert spec is not None and spec.loader is not None  # a .py file always has both
     package = importlib.util.module_from_spec(spec)
     sys.modules[name] = package
     spec.loader.exec_module(package)

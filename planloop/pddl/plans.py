@@ -74,6 +74,7 @@ def parse_plan(plan: Plan, limits: Limits = Limits()) -> list[Step]:
             plan = plan.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise PDDLError([Diagnostic("plan", f"the plan is not UTF-8 text: {exc}")]) from None
+    items: Iterable[tuple[int, object, str]]  # (number, item, source line)
     if isinstance(plan, str):
         items = _text_commands(plan)
     else:

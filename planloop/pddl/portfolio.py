@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable
 
+from .grounding import GroundAction
 from .heuristics import RelaxedTask
 from .search import SearchTimeout
 
@@ -113,6 +114,6 @@ class Checked:
         self._relaxed = relaxed
         self._check = check
 
-    def relaxed_plan(self, state: int):
+    def relaxed_plan(self, state: int) -> list[GroundAction] | None:
         self._check()
         return self._relaxed.relaxed_plan(state)

@@ -98,13 +98,13 @@ class _Reader:
         self.warnings: list[Diagnostic] = []
         self.implicit_types: set[str] = set()
 
-    def error(self, message: str, node: SList | Sym | None = None) -> None:
+    def error(self, message: str, node: SList | Sym | str | None = None) -> None:
         self.errors.append(self.diagnostic(message, node))
 
-    def warn(self, message: str, node: SList | Sym | None = None) -> None:
+    def warn(self, message: str, node: SList | Sym | str | None = None) -> None:
         self.warnings.append(self.diagnostic(message, node, "warning"))
 
-    def tolerate(self, defect: str, reading: str, node: SList | Sym | None = None) -> bool:
+    def tolerate(self, defect: str, reading: str, node: SList | Sym | str | None = None) -> bool:
         """A form planners accept: a warning saying how it is read, or in strict mode an
         error. True when the caller should go on with ``reading``."""
         if self.strict:
@@ -154,7 +154,8 @@ class _Reader:
         self, items, *, variables: bool, known_types
     ) -> list[tuple[Sym, tuple[str, ...]]]:
         """``a b - t c`` -> [(a, (t,)), (b, (t,)), (c, (object,))]; checks the types."""
-        result, pending = [], []
+        result: list[tuple[Sym, tuple[str, ...]]] = []
+        pending: list[Sym] = []
         i = 0
         while i < len(items):
             item = items[i]
@@ -207,7 +208,7 @@ class _Reader:
             )
         )
 
-    def undeclared_type(self, name: Sym, known_types) -> str:
+    def undeclared_type(self, name: str, known_types) -> str:
         """The type an undeclared type name stands for. A domain declares it, under
         ``object``, in ``known_types`` (its types, as a dict); a problem reads it as
         ``object``, since nothing in the domain can name it. Warned once per name."""
@@ -908,7 +909,8 @@ def _read_uncertain(
             if not literals:
                 r.error(f"{quote(head)} takes at least one literal", node)
             elif None not in literals:
-                clauses.append(InitClause(str(head), tuple(literals)))
+                read = [literal for literal in literals if literal is not None]  # all of them
+                clauses.append(InitClause(str(head), tuple(read)))
         else:
             rest.append(node)
     return rest

@@ -12,6 +12,7 @@ import heapq
 import math
 import time
 from collections import deque
+from typing import Protocol
 
 from . import conditions as cond
 from .deadline import SearchTimeout
@@ -83,8 +84,15 @@ def astar(task: Task, timeout: float | None = None) -> list[GroundAction] | None
     return None
 
 
+class RelaxedPlans(Protocol):
+    """What the search asks of a relaxation: a :class:`RelaxedTask`, or one wrapped in a
+    check (:class:`planloop.pddl.portfolio.Checked`)."""
+
+    def relaxed_plan(self, state: int) -> list[GroundAction] | None: ...
+
+
 def greedy_best_first(
-    task: Task, timeout: float | None = None, relaxed: RelaxedTask | None = None
+    task: Task, timeout: float | None = None, relaxed: RelaxedPlans | None = None
 ) -> list[GroundAction] | None:
     """Any plan, by lazy greedy best-first search with h_FF; None when the task has none.
     Raises SearchTimeout.

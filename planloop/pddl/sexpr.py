@@ -102,7 +102,7 @@ def read_form(
                 sym = Sym(part.lower())
                 sym.line, sym.col = line, col
                 stack[-1].append(sym)
-                if col > match.start() - line_start + 1:
+                if glued is not None and col > match.start() - line_start + 1:
                     glued.append(
                         Diagnostic(
                             stage,

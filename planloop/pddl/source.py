@@ -78,6 +78,8 @@ def source_path(source: object) -> Path | None:
     line), else None: PDDL text, prose, or nothing on disk."""
     if isinstance(source, str) and ("\n" in source or not source.strip()):
         return None
+    if not isinstance(source, (str, os.PathLike)):  # Path() would raise TypeError
+        return None
     try:
         path = Path(source)
         return path if path.exists() else None

@@ -15,6 +15,7 @@ from .model import (
     And,
     Atom,
     Domain,
+    Effect,
     Equals,
     Exists,
     ForallEffect,
@@ -70,7 +71,7 @@ class _EitherCompiler:
         return type(f)(params, body)
 
     def effects(self, effects) -> tuple:
-        out = []
+        out: list[Effect] = []
         for e in effects:
             if isinstance(e, When):
                 out.append(When(self.formula(e.condition), self.effects(e.effects)))
@@ -101,7 +102,9 @@ def _typed(pairs, typed: bool) -> str:
     """``[(a, (t,)), (b, (t,))]`` -> ``a b - t``; grouped by type, in order."""
     if not typed:
         return " ".join(name for name, _ in pairs)
-    parts, group, current = [], [], None
+    parts: list[str] = []
+    group: list[str] = []
+    current: tuple[str, ...] = ()
     for name, types in pairs:
         if types != current and group:
             parts.append(" ".join(group) + " - " + _type_text(current))
@@ -136,7 +139,8 @@ def formula_text(f, typed: bool = True) -> str:
 def _flatten(effects, condition=None) -> tuple:
     """Effects with no ``when`` inside a ``when``: conditions are conjoined, and a
     ``forall`` under a condition takes the condition inside."""
-    out, literals = [], []
+    out: list[Effect] = []
+    literals: list[Literal] = []
     for e in effects:
         if isinstance(e, Literal):
             literals.append(e)
@@ -167,7 +171,8 @@ def _depths(types: dict[str, str]) -> dict[str, int]:
     each type is walked once."""
     depth: dict[str, int] = {}
     for start in types:
-        path, t = [], start
+        path: list[str] = []
+        t = start
         while t in types and t not in depth and len(path) <= len(types):
             path.append(t)
             t = types[t]
