@@ -174,7 +174,7 @@ def play_trial(env, make, condition: dict, instance: int):
     for attempt in range(1, condition.get("trial_attempts", 1) + 1):
         episode = run_episode(env, make(), options={"instance": instance}, max_steps=commands)
         if episode.error is None:
-            break
+            return episode, attempt
     return episode, attempt
 
 
@@ -204,7 +204,7 @@ def episode_fields(env, episode, retries: int = 5) -> dict:
             else rounds
         )
         record["judgement"] = judge_episode(judged, family_of(env.spec.id))
-        for round_, judgement in zip(rounds, record["judgement"].pop("per_round")):
+        for round_, judgement in zip(rounds, record["judgement"].pop("per_round"), strict=True):
             round_["judgement"] = judgement
     game = getattr(env.unwrapped, "game", None)
     record["task_type"] = getattr(game, "task_type", None)

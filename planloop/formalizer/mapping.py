@@ -117,10 +117,10 @@ def effect_roles(action: Action) -> tuple[dict[str, Atom], dict[str, Atom]]:
     params = {p.name for p in action.params}
     named = {
         neg: {
-            (l.atom.predicate, t): l.atom
-            for l in literals
-            if l.negated == neg
-            for t in l.atom.args
+            (lit.atom.predicate, t): lit.atom
+            for lit in literals
+            if lit.negated == neg
+            for t in lit.atom.args
             if t in params
         }
         for neg in (False, True)
@@ -155,7 +155,7 @@ class _Roles:
         if action is None or len(action.params) != len(args):
             return cls({}, {}, f"the domain has no action {name} of {len(args)} parameters")
         added, origins = effect_roles(action)
-        bound = [(squash(a), p.name) for p, a in zip(action.params, args)]
+        bound = [(squash(a), p.name) for p, a in zip(action.params, args, strict=True)]
         into = {a: (p, added[p]) for a, p in bound if p in added}
         return cls(
             into,
@@ -244,7 +244,7 @@ class CommandMapper:
             slots = [p for p in command.phrases if squash(p) not in name]
             if slots and len(slots) == len(things):
                 text = command.text
-                for slot, thing in zip(slots, things):
+                for slot, thing in zip(slots, things, strict=True):
                     text = text.replace(slot, "\0" + thing, 1)
                 for thing in things:
                     text = text.replace("\0" + thing, self._things[thing], 1)
@@ -280,7 +280,9 @@ def _pick(fits: list[_Command], now: dict, args: list[str], roles: _Roles) -> Ch
     if not rest:
         return Choice(best.text, f"{best.text}{where}: the only command that fits")
     runner = rest[0]
-    decided = next((i for i, (b, r) in enumerate(zip(key(best), key(runner))) if b != r), None)
+    decided = next(
+        (i for i, (b, r) in enumerate(zip(key(best), key(runner), strict=True)) if b != r), None
+    )
     if decided == 0:
         why = "; ".join(
             filter(None, (_destination(best, args, roles), _origin(runner, args, roles)))

@@ -261,7 +261,9 @@ def _played(env, seed, commands):
 @pytest.fixture(scope="module")
 def admissible_lists():
     coin = gym.make("CoinCollector-v0", num_locations=6, num_distractor_items=4)
-    lists = [l for seed in range(4) for l in _played(coin, seed, lambda e: e.gold_path())]
+    lists = [
+        commands for seed in range(4) for commands in _played(coin, seed, lambda e: e.gold_path())
+    ]
     games = DATA / "alfworld" / "games"
     for game in (
         "pick_heat_then_place_in_recep-Egg-CounterTop-8",
@@ -292,7 +294,9 @@ def test_every_real_command_in_every_style_maps_back_to_itself(admissible_lists)
         "inventory",
         "help",
     }
-    assert any(c.startswith("take") and c != "take coin" for l in admissible_lists for c in l)
+    assert any(
+        c.startswith("take") and c != "take coin" for commands in admissible_lists for c in commands
+    )
     m, wrong, tried = CommandMapper(), [], 0
     for valid in admissible_lists:
         m.learn(valid)  # as the policy does: every list the game shows
