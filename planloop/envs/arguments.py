@@ -46,9 +46,10 @@ def integer(name: str, value, low: int, high: int | None = None) -> int:
     )
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{accepted}, not {_shown(value)}")
-    if value < low or (high is not None and value > high):
+    number = int(value)
+    if number < low or (high is not None and number > high):
         raise ValueError(f"{accepted}, not {_shown(value)}")
-    return int(value)
+    return number
 
 
 def choice(name: str, value, choices: Sequence[str], optional: bool = False):
@@ -69,7 +70,7 @@ def boolean(name: str, value) -> bool:
     return bool(value)
 
 
-def instance_of(name: str, value, kind: type, what: str, optional: bool = False):
+def instance_of(name: str, value, kind: type | tuple[type, ...], what: str, optional: bool = False):
     """``value`` when it is a ``kind`` (``what`` in words), or None when ``optional``."""
     if not (isinstance(value, kind) or (value is None and optional)):
         raise TypeError(

@@ -314,7 +314,7 @@ TEMPLATES = Templates(
 
 
 def _data_dir():
-    return resources.files("planloop.envs").joinpath("data", "baking")
+    return resources.files("planloop.envs") / "data" / "baking"
 
 
 @lru_cache(maxsize=None)

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 from itertools import pairwise
+from typing import overload
 
 from ..pddl import Domain, Limits, Problem, Renaming, make_renaming, parse_domain, parse_problem
 from ..pddl.sexpr import extract_define
@@ -28,7 +29,7 @@ MYSTERY_DOMAIN = "mystery-4ops"
 
 @lru_cache(maxsize=None)
 def _domain(filename: str) -> Domain:
-    return parse_domain(resources.files("planloop.envs").joinpath("data", filename).read_text())
+    return parse_domain((resources.files("planloop.envs") / "data" / filename).read_text())
 
 
 def blocksworld_domain() -> Domain:
@@ -111,7 +112,13 @@ class GeneratedInstances(Sequence):
     def __len__(self) -> int:
         return NUM_GENERATED
 
-    def __getitem__(self, index: int) -> str:
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):  # the Sequence contract: a slice is a list of them
+            return [self[i] for i in range(*index.indices(len(self)))]
         if index < 0:
             index += NUM_GENERATED
         return generate_problem(blocks_for_instance(index), f"planloop-blocksworld-{index}")
@@ -134,7 +141,13 @@ class ProblemFiles(Sequence):
     def __len__(self) -> int:
         return len(self.sources)
 
-    def __getitem__(self, index: int) -> Problem:
+    @overload
+    def __getitem__(self, index: int) -> Problem: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Problem]: ...
+    def __getitem__(self, index: int | slice) -> Problem | list[Problem]:
+        if isinstance(index, slice):  # the Sequence contract: a slice is a list of them
+            return [self[i] for i in range(*index.indices(len(self)))]
         source = self.sources[index]
         if isinstance(source, Problem):
             return source

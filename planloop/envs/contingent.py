@@ -16,6 +16,7 @@ from importlib import resources
 from pathlib import Path
 
 from ..pddl import ActionLookupError, Limits, UnmetFact, parse_domain, parse_problem
+from ..pddl.belief import Belief
 from ..pddl.contingent import GOLD_BUDGET, MAX_BELIEF, ContingentTask, Sensed
 from ..pddl.source import read_source
 from . import arguments
@@ -73,7 +74,7 @@ class ContingentPDDLEnv(TextEnv):
         self.contingent: ContingentTask | None = None
         self.problem_text = ""
         self.instance = 0
-        self.belief = None
+        self.belief: Belief | None = None
         self.world = 0
         self._universe = 0  # the facts the grounded task names, a mask
         self._outcome: Outcome | None = None
@@ -115,7 +116,8 @@ class ContingentPDDLEnv(TextEnv):
 
     def _execute(self, command: str) -> Outcome:
         self._sensed = ()
-        ct, view = self.contingent, self.view
+        ct, view = self._started(), self.view
+        belief = self._belief()
         action = view.known_command(command, ct.task)
         if action is None:
             try:
@@ -124,17 +126,15 @@ class ContingentPDDLEnv(TextEnv):
                 return Outcome(exc.kind, command, message=str(exc))
             except ValueError as exc:
                 return Outcome("malformed", command, message=str(exc))
-        if not ct.knows(self.belief, action):
-            return Outcome(
-                "inapplicable", command, action, unmet=tuple(ct.unmet(self.belief, action))
-            )
-        self.belief, self.world, self._sensed = ct.step(self.belief, self.world, action)
+        if not ct.knows(belief, action):
+            return Outcome("inapplicable", command, action, unmet=tuple(ct.unmet(belief, action)))
+        self.belief, self.world, self._sensed = ct.step(belief, self.world, action)
         return Outcome("ok", command, action, won=ct.is_goal(self.belief))
 
     # -- what the agent reads --------------------------------------------------------
     def observe(self) -> tuple[str, dict]:
         """The observation and info of the current step."""
-        ct, view, belief, outcome = self.contingent, self.view, self.belief, self._outcome
+        ct, view, belief, outcome = self._started(), self.view, self._belief(), self._outcome
         task, domain = ct.task, self.domain
         feedback = None
         if outcome is not None:
@@ -189,24 +189,29 @@ class ContingentPDDLEnv(TextEnv):
             raise RuntimeError("call reset() first")
         return self.contingent
 
+    def _belief(self) -> Belief:
+        if self.belief is None:
+            raise RuntimeError("call reset() first")
+        return self.belief
+
     def world_pddl(self) -> tuple[str, str]:
         """The hidden world now as plain PDDL: (domain without sensing actions, problem)."""
         return self._started().world_pddl(self.world)
 
     def observed_facts(self) -> list[str]:
         """The true facts the agent knows now."""
-        return [str(a) for a in self._started().task.atoms(self.belief.known)]
+        return [str(a) for a in self._started().task.atoms(self._belief().known)]
 
     def gold_path(self, budget: int = GOLD_BUDGET) -> list[str] | None:
         """A shortest command list that wins from now in this hidden world, by search over
         (world, belief); None when none exists or past ``budget`` nodes."""
         ct = self._started()
-        path = ct.gold_path(self.belief, self.world, budget)
+        path = ct.gold_path(self._belief(), self.world, budget)
         return None if path is None else self.view.commands(path, ct.task)
 
 
 def _sample(name: str, **kwargs) -> ContingentPDDLEnv:
-    folder = Path(str(resources.files("planloop.envs").joinpath("data", "contingent", name)))
+    folder = Path(str(resources.files("planloop.envs") / "data" / "contingent" / name))
     return ContingentPDDLEnv(folder / "domain.pddl", folder / "problem.pddl", **kwargs)
 
 

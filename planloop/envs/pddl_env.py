@@ -96,7 +96,8 @@ class PDDLEnv(TextEnv):
             "view", view, TaskView, "a TaskView", optional=True
         ) or TaskView(obs_format=obs_format)
         self._tasks: dict[int, Task] = {}
-        self._relaxed = weakref.WeakKeyDictionary()  # Task -> its RelaxedTask, while it lives
+        # Task -> its RelaxedTask, while it lives
+        self._relaxed: weakref.WeakKeyDictionary[Task, RelaxedTask] = weakref.WeakKeyDictionary()
         self._cache_size = arguments.integer("cache_size", cache_size, 1, MAX_CACHE)
         self.task: Task | None = None
         self.state: int = 0
@@ -141,8 +142,15 @@ class PDDLEnv(TextEnv):
         obs, info = self._observe()
         return obs, float(outcome.won), outcome.won, False, info
 
+    def started(self) -> Task:
+        """``self.task``, once :meth:`reset` has set it."""
+        if self.task is None:
+            raise RuntimeError("call reset() first")
+        return self.task
+
     def _execute(self, command: str) -> Outcome:
-        action = self.view.known_command(command, self.task)
+        task = self.started()
+        action = self.view.known_command(command, task)
         if action is not None and action.applicable(self.state):
             return self._apply(command, action)
         try:
@@ -152,18 +160,18 @@ class PDDLEnv(TextEnv):
         except ValueError as exc:
             return Outcome("malformed", command, message=str(exc))
         try:
-            action = self.task.action(name, args)
+            action = task.action(name, args)
         except ActionLookupError as exc:
             return Outcome(exc.kind, command, message=self.view.rename_message(str(exc)))
         if not action.applicable(self.state):
             return Outcome(
-                "inapplicable", command, action, unmet=tuple(self.task.unmet(self.state, action))
+                "inapplicable", command, action, unmet=tuple(task.unmet(self.state, action))
             )
         return self._apply(command, action)
 
     def _apply(self, command: str, action) -> Outcome:
         self.state = action.apply(self.state)
-        return Outcome("ok", command, action, won=self.task.is_goal(self.state))
+        return Outcome("ok", command, action, won=self.started().is_goal(self.state))
 
     def distance(self, heuristic: str = "ff") -> float:
         """The current state's relaxed-plan distance to the goal: h_FF (``"ff"``) or
@@ -184,7 +192,7 @@ class PDDLEnv(TextEnv):
 
     def observe(self) -> tuple[str, dict]:
         """The observation and info of the current step, as the view shows them."""
-        task, outcome, view = self.task, self._outcome, self.view
+        task, outcome, view = self.started(), self._outcome, self.view
         feedback = None if outcome is None else view.feedback(outcome, task)
         obs = view.observation(task, self.state, feedback)
         error = no_error()

@@ -98,7 +98,7 @@ class ProblemSet:
 
 @lru_cache(maxsize=None)
 def _data_text(filename: str) -> str:
-    return resources.files("planloop.envs").joinpath("data", filename).read_text()
+    return (resources.files("planloop.envs") / "data" / filename).read_text()
 
 
 @lru_cache(maxsize=None)

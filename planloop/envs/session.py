@@ -119,10 +119,11 @@ class EngineSession:
         except PDDLError as exc:
             return {"error": f"cannot read the task: {exc}"}
         self.env, self._task_text, self._history = env, (domain, problem), []
-        warnings = [str(w) for w in env.domain.warnings + env.task.problem.warnings]
+        task = env.started()
+        warnings = [str(w) for w in env.domain.warnings + task.problem.warnings]
         return {
             "started": True,
-            "goal": env.view.goal(env.task),
+            "goal": env.view.goal(task),
             **self.state(),
             **({"warnings": warnings} if warnings else {}),
         }
@@ -131,16 +132,18 @@ class EngineSession:
         env = self.env
         if env is None:
             return _NOT_STARTED
+        task = env.started()
         return {
-            "facts": [str(fact) for fact in env.task.atoms(env.state)],
-            "goal_reached": env.task.is_goal(env.state),
+            "facts": [str(fact) for fact in task.atoms(env.state)],
+            "goal_reached": task.is_goal(env.state),
         }
 
     def applicable_actions(self) -> dict:
         env = self.env
         if env is None:
             return _NOT_STARTED
-        return {"actions": env.view.commands(env.task.applicable(env.state), env.task)}
+        task = env.started()
+        return {"actions": env.view.commands(task.applicable(env.state), task)}
 
     def execute(self, action: str) -> dict:
         env = self.env
@@ -155,7 +158,9 @@ class EngineSession:
                 "message": error["message"],
                 "unmet": error["unmet"],
             }
-        self._history.append(env.view.command(env.outcome.action, env.task))
+        outcome = env.outcome
+        assert outcome is not None and outcome.action is not None  # the step was executed
+        self._history.append(env.view.command(outcome.action, env.started()))
         return {"executed": True, "goal_reached": info["won"], **self.state()}
 
     def reset(self) -> dict:
@@ -174,7 +179,7 @@ class EngineSession:
         if env is None:
             return _NOT_STARTED
         try:
-            report = validate(env.task, plan)
+            report = validate(env.started(), plan)
         except PDDLError as exc:
             return {"valid": False, "error": f"cannot read the plan: {exc}"}
         return {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import string
+from typing import TYPE_CHECKING
 
 import gymnasium as gym
 from gymnasium import spaces
@@ -23,6 +24,15 @@ class TextEnv(gym.Env):
     batch them in shared memory; a longer one is a ValueError, never cut short."""
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    observation_space: spaces.Text
+    action_space: spaces.Text
+
+    if TYPE_CHECKING:  # for the type checker only: not every subclass has instances to count
+
+        @property
+        def num_instances(self) -> int:
+            """How many instances ``options["instance"]`` chooses from (0 to this - 1)."""
+            ...
 
     def __init__(self, render_mode: str | None = None, max_obs_length: int = MAX_OBS):
         self.render_mode = choice(

@@ -163,9 +163,11 @@ class TaskView:
     def feedback(self, outcome: Outcome, task: Task) -> str:
         domain = task.domain
         if outcome.kind == "ok":
+            assert outcome.action is not None  # an action was read and done
             text = f"Done: {self.action_phrase(outcome.action, task)}."
             return text + (" The goal is achieved." if outcome.won else "")
         if outcome.kind == "inapplicable":
+            assert outcome.action is not None  # an action was read and refused
             needs = ", ".join(self.unmet(u, domain) for u in outcome.unmet) or "its precondition"
             return f"Cannot {self.action_phrase(outcome.action, task)} now: it requires {needs}."
         if outcome.kind == "unknown":
@@ -226,5 +228,5 @@ def _goal_literals(goal) -> list[Atom] | None:
     if isinstance(goal, Atom):
         return [goal]
     if isinstance(goal, And) and all(isinstance(a, Atom) for a in goal.args):
-        return list(goal.args)
+        return [a for a in goal.args if isinstance(a, Atom)]  # all of them
     return None

@@ -114,7 +114,8 @@ class ContingentTask:
         test, reads = self._rest(action)
         failing = None if test is None else belief.failing_world(test, reads)
         if failing is not None:
-            rest = cond.conjoin(cond.literal_masks(action.precondition)[2])
+            masks = cond.literal_masks(action.precondition)  # not None: a test was found
+            rest = cond.conjoin(masks[2] if masks is not None else (False,))
             unmet += [u for u in cond.unmet_literals(rest, failing) if u not in unmet]
         facts = self.task.facts
         return [UnmetFact(facts[fid], wanted) for fid, wanted in unmet]
@@ -146,9 +147,8 @@ class ContingentTask:
         """(test, facts read) of the precondition's parts past its literals, or (None, 0)."""
         found = self._extra.get(action)
         if found is None:
-            rest = cond.literal_masks(action.precondition)
-            rest = rest[2] if rest is not None else (False,)
-            condition = cond.conjoin(rest)
+            masks = cond.literal_masks(action.precondition)
+            condition = cond.conjoin(masks[2] if masks is not None else (False,))
             found = self._extra[action] = (
                 (None, 0)
                 if condition is True

@@ -35,7 +35,7 @@ class AutoTakeCoin(gym.Wrapper, gym.utils.RecordConstructorArgs):
         obs, reward, terminated, truncated, info = self.env.step(action)
         if TAKE in (info.get("admissible_actions") or ()) and not (terminated or truncated):
             taken, more, terminated, truncated, info = self.env.step(TAKE)
-            obs, reward = f"{obs}\n> {TAKE}\n{taken}", reward + more
+            obs, reward = f"{obs}\n> {TAKE}\n{taken}", float(reward) + float(more)
         return obs, reward, terminated, truncated, self._offered(info)
 
     @staticmethod

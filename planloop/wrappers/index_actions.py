@@ -36,25 +36,27 @@ class IndexActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
         if not isinstance(base, TextEnv):
             raise TypeError("IndexActions needs a planloop environment")
         self._pddl = isinstance(base, PDDLEnv)
+        self._base = base
         if max_actions is None:
             max_actions = (
                 max(len(base.load_instance(i).actions) for i in range(base.num_instances))
-                if self._pddl
+                if isinstance(base, PDDLEnv)
                 else MAX_COMMANDS
             )
         self.action_space = spaces.Discrete(max_actions)
+        self._size = max_actions
         self._commands: list[str] = []  # the command of each index now
 
     def _augment(self, info: dict) -> dict:
-        size = self.action_space.n
-        if self._pddl:
-            base = self.env.unwrapped
-            self._commands = [base.view.command(a, base.task) for a in base.task.actions]
-            valid = [a.applicable(base.state) for a in base.task.actions]
+        size = self._size
+        if isinstance(base := self._base, PDDLEnv):  # self._pddl
+            task = base.started()
+            self._commands = [base.view.command(a, task) for a in task.actions]
+            valid = [a.applicable(base.state) for a in task.actions]
             where = f"instance {base.instance} has {len(valid)} ground actions"
         elif "admissible_actions" in info:
             self._commands = list(info["admissible_actions"])
-            valid = [1] * len(self._commands)
+            valid = [True] * len(self._commands)
             where = f"this state has {len(valid)} admissible commands"
         else:
             raise ValueError("IndexActions on a text game needs info['admissible_actions']")

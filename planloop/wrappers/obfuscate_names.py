@@ -37,11 +37,12 @@ class ObfuscateNames(gym.Wrapper, gym.utils.RecordConstructorArgs):
             raise TypeError("ObfuscateNames needs a PDDL environment (planloop PDDLEnv)")
         self._style, self._seed, self._objects = style, seed, objects
         self._obs_format = obs_format or base.view.obs_format
+        self._base: PDDLEnv = base
         base.view = self._make_view(None)
 
     def _make_view(self, task) -> TaskView:
         objects = list(task.objects) if task is not None else None
-        renaming = make_renaming(self.env.unwrapped.domain, self._style, self._seed, objects)
+        renaming = make_renaming(self._base.domain, self._style, self._seed, objects)
         name = "mystery-4ops" if self._style == "planbench" else "obfuscated-domain"
         return TaskView(renaming, self._obs_format, domain_name=name)
 
@@ -49,7 +50,7 @@ class ObfuscateNames(gym.Wrapper, gym.utils.RecordConstructorArgs):
         obs, info = self.env.reset(**kwargs)
         if not self._objects:
             return obs, info
-        base = self.env.unwrapped
+        base = self._base
         base.view = self._make_view(base.task)
         obs, renamed = base.observe()
         return obs, dict(info, **renamed)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import gymnasium as gym
+from gymnasium import spaces
 
 from ..envs.pddl_env import PDDLEnv, check_goal_distance
 from ..envs.text_space import ObservationText
@@ -32,7 +33,10 @@ class ProgressFeedback(gym.Wrapper, gym.utils.RecordConstructorArgs):
             )
         check_goal_distance(heuristic)
         self.heuristic = heuristic
+        self._base: PDDLEnv = env.unwrapped
         space = env.observation_space
+        if not isinstance(space, spaces.Text):
+            raise TypeError(f"ProgressFeedback needs a text observation space, not {space}")
         self.observation_space = ObservationText(
             max_length=space.max_length + MAX_SENTENCE, charset=space.character_set
         )
@@ -41,9 +45,9 @@ class ProgressFeedback(gym.Wrapper, gym.utils.RecordConstructorArgs):
     def _measure(self, info: dict) -> float:
         """The distance now: the environment's ``goal_distance`` when it measures the
         same one, else computed."""
-        if self.env.unwrapped.goal_distance == self.heuristic:
+        if self._base.goal_distance == self.heuristic:
             return info["goal_distance"]
-        return self.env.unwrapped.distance(self.heuristic)
+        return self._base.distance(self.heuristic)
 
     def reset(self, **kwargs):
         obs, info = self.env.reset(**kwargs)

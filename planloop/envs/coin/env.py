@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..arguments import integer
 from ..feedback import check_feedback, no_error, observation, slip_of
@@ -49,7 +50,7 @@ class CoinCollectorEnv(TextEnv):
     ):
         super().__init__(render_mode, max_obs_length)
         self.feedback = check_feedback(feedback)
-        self.params = dict(
+        self.params: dict[str, Any] = dict(
             num_locations=num_locations,
             include_doors=include_doors,
             num_distractor_items=num_distractor_items,
@@ -85,38 +86,44 @@ class CoinCollectorEnv(TextEnv):
             self._info = {**self._info, "feedback": text.TASK, "action_error": no_error(cause="")}
             return self._show(text.TASK), 0.0, False, False, self._info
         command = action.strip()
-        before = self.world.score
+        world = self.world
+        before = world.score
         self.moves += 1
         if command in self._valid:
-            obs, unmet = self.world.execute(command)
+            obs, unmet = world.execute(command)
             error = (
                 self._error("inapplicable", obs, command, unmet) if unmet else no_error(cause="")
             )
-            self._valid = self._random.shuffle(self.world.valid_actions())
+            self._valid = self._random.shuffle(world.valid_actions())
         else:
             obs, error = text.UNKNOWN, self._invalid(command)
         obs = self._emit(obs, error)
-        won = self.world.score >= 1
-        return obs, self.world.score - before, won, False, self._info
+        won = world.score >= 1
+        return obs, world.score - before, won, False, self._info
 
     # -- ground truth for evaluators --------------------------------------------------
     def world_pddl(self) -> tuple[str, str]:
         """The hidden world now: (domain text, problem text)."""
-        return DOMAIN, problem_text(self.world)
+        return DOMAIN, problem_text(self._started())
 
     def observed_facts(self) -> list[str]:
         """The true facts the game's texts have shown the player so far."""
-        return true_facts(self.world, observed_only=True)
+        return true_facts(self._started(), observed_only=True)
 
     def gold_path(self) -> list[str] | None:
         """A shortest winning command list from now; None if the game cannot be won."""
-        return self.world.gold_path()
+        return self._started().gold_path()
 
     def plan_commands(self, plan) -> list[str]:
         """A plan for ``world_pddl()`` as game commands."""
-        return plan_commands(self.world, plan)
+        return plan_commands(self._started(), plan)
 
     # -- helpers ----------------------------------------------------------------------
+    def _started(self) -> World:
+        if self.world is None:
+            raise RuntimeError("call reset() first")
+        return self.world
+
     def _house_instance(self, seed: int | None, options: dict | None) -> int:
         """The house's seed (see ``_seeded_instance``); a layout is the one house 0."""
         if self.layout is None:
@@ -134,27 +141,29 @@ class CoinCollectorEnv(TextEnv):
             return self._error("malformed", text.UNKNOWN, command)
         if verb in DIRECTION_VERBS and target in DIRECTIONS:
             return self._error("inapplicable", text.UNKNOWN, command)
-        if command.startswith("take ") and command[5:] in self.world.items:
+        world = self._started()
+        if command.startswith("take ") and command[5:] in world.items:
             return self._error(
                 "inapplicable",
                 text.UNKNOWN,
                 command,
-                [fact("in-room", command[5:], self.world.room)],
+                [fact("in-room", command[5:], world.room)],
             )
         return self._error("unknown", text.UNKNOWN, command)
 
     def _error(self, kind: str, message: str, command: str, unmet: Sequence[str] = ()) -> dict:
         """An ``action_error``; its cause comes from the unmet facts, else from the
         command and the valid ones."""
+        world = self._started()
         cause = (
-            fact_cause(self.world, command, unmet)
+            fact_cause(world, command, unmet)
             if unmet
-            else command_cause(command, self._valid, f"the {self.world.room}")
+            else command_cause(command, self._valid, f"the {world.room}")
         )
         return {"kind": kind, "message": message, "unmet": list(unmet), "cause": cause}
 
     def _emit(self, obs: str, error: dict) -> str:
-        world = self.world
+        world = self._started()
         self._info = {
             "admissible_actions": list(self._valid),
             "task": text.TASK,

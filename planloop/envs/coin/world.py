@@ -120,8 +120,10 @@ class World:
 
     def _toggle_door(self, direction: str, opening: bool) -> tuple[str, list[str]]:
         exit_ = self.house.room(self.room).exits[direction]
+        door = exit_.door
+        assert door is not None  # "open/close door to" is a valid command only at a door
         key = frozenset((self.room, exit_.to))
-        closed_fact = fact("closed", door_object(exit_.door, self.room, exit_.to))
+        closed_fact = fact("closed", door_object(door, self.room, exit_.to))
         if opening == (key in self.open_doors):
             if opening:
                 return text.ALREADY_OPEN, [closed_fact]
@@ -131,9 +133,9 @@ class World:
         if opening:
             self.open_doors.add(key)
             self.known_links.add((self.room, direction))
-            return text.opened(exit_.door, exit_.to), []
+            return text.opened(door, exit_.to), []
         self.open_doors.discard(key)
-        return text.closed(exit_.door, exit_.to), []
+        return text.closed(door, exit_.to), []
 
     def _take(self, item: str) -> tuple[str, list[str]]:
         if len(self.inventory) >= text.CAPACITY:
@@ -174,8 +176,8 @@ class World:
                     queue.append(x.to)
         commands = ["take coin"]
         room = target
-        while parents[room] is not None:
-            here, d = parents[room]
+        while (parent := parents[room]) is not None:
+            here, d = parent
             commands.append(f"move {d}")
             if self.house.room(here).exits[d].door is not None and not self.door_open(here, d):
                 commands.append(f"open door to {d}")
