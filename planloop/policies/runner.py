@@ -32,6 +32,7 @@ class Episode:
     seconds: float = 0.0
     error: str | None = None  # a model call that failed for good
     details: dict = field(default_factory=dict)  # the policy's own record (why it stopped, ...)
+    restarted_after: tuple[int, ...] = ()  # per restart, the actions taken before it
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -52,7 +53,7 @@ def run_episode(
     usage_before = getattr(policy, "usage", Usage())
     obs, info = env.reset(seed=seed, options=options)
     instance = info.get("instance")
-    actions, observations, errors = [], [obs], []
+    actions, observations, errors, restarted_after = [], [obs], [], []
     restarts, won, truncated, gave_up, failure = 0, False, False, False, None
     try:
         policy.reset(obs, info)
@@ -69,6 +70,7 @@ def run_episode(
             break
         if action is RESTART:
             restarts += 1
+            restarted_after.append(len(actions))
             obs, info = env.reset(
                 options={"instance": instance} if instance is not None else options
             )
@@ -106,4 +108,5 @@ def run_episode(
         seconds=time.monotonic() - start,
         error=failure,
         details=dict(getattr(policy, "details", {})),
+        restarted_after=tuple(restarted_after),
     )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import difflib
 import hashlib
+from collections import Counter
 from collections.abc import Iterable
 from html import escape
 from pathlib import Path
@@ -326,25 +327,33 @@ def _lines(lines: Iterable[tuple[str, str]]) -> str:
     )
 
 
-def _played(record: dict) -> list[tuple[str, str, bool]]:
-    """(action, the observation after it, whether the game took it) per action."""
+def _played(record: dict) -> list[tuple[str | None, str, bool]]:
+    """(action, the observation after it, whether the game took it) per action, and
+    (None, the observation it starts from, True) per restart, in the order played: a
+    restart adds an observation and no action (``restarted_after``)."""
     actions, observations = record.get("actions") or [], record.get("observations") or []
     errors = record.get("errors") or [None] * len(actions)
-    return [
-        (action, observation, error is None)
-        for action, observation, error in zip(actions, observations[1:], errors)
-    ]
+    restarts = Counter(record.get("restarted_after") or ())
+    after, played = iter(observations[1:]), []
+    for taken in range(len(actions) + 1):
+        played += [(None, next(after, ""), True) for _ in range(restarts[taken])]
+        if taken < len(actions):
+            played.append((actions[taken], next(after, ""), errors[taken] is None))
+    return played
 
 
 def _transcript(record: dict, opened: bool) -> str:
     observations, played = record.get("observations") or [], _played(record)
     items = [f"<li><pre>{_e(observations[0])}</pre></li>"] if observations else []
     items += [
-        f'<li class="action{"" if ok else " failed"}"><b>&gt; {_e(action)}</b>'
+        f'<li class="restart"><b>restart</b><pre>{_e(observation)}</pre></li>'
+        if action is None
+        else f'<li class="action{"" if ok else " failed"}"><b>&gt; {_e(action)}</b>'
         f"{'' if ok else ' (refused)'}<pre>{_e(observation)}</pre></li>"
         for action, observation, ok in played
     ]
+    steps = sum(action is not None for action, _, _ in played)
     return (
         f'<details class="transcript"{" open" if opened else ""}><summary>actions and '
-        f"observations ({len(played)} actions)</summary><ol>{''.join(items)}</ol></details>"
+        f"observations ({steps} actions)</summary><ol>{''.join(items)}</ol></details>"
     )

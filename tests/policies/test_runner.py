@@ -58,6 +58,7 @@ def test_restart_replays_the_same_instance_and_errors_are_kept():
     assert episode.actions == ("(feast a b)", "(attack a)")
     assert episode.errors[0]["kind"] == "inapplicable" and episode.errors[1] is None
     assert episode.observations[2] == episode.observations[0]  # the same initial state
+    assert episode.restarted_after == (1,)  # the restart's place among the observations
 
 
 def test_model_usage_and_failures_are_recorded_not_raised():

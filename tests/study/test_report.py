@@ -202,6 +202,24 @@ def test_a_step_without_an_answer_shows_none(tmp_path):
     ]
 
 
+def test_the_transcript_pairs_each_action_with_its_observation_across_a_restart(tmp_path):
+    record = an_episode(
+        None,
+        actions=["go b", "go c"],
+        observations=["start here", "you went to b", "start here", "you went to c"],
+        errors=[None, None],
+        restarted_after=[1],
+    )
+    transcript = page(tmp_path, record).split('class="transcript"')[1]
+    assert "(2 actions)" in transcript
+    assert re.findall(r"<li[^>]*>(?:<b>(.*?)</b>)?<pre>(.*?)</pre>", transcript) == [
+        ("", "start here"),
+        ("&gt; go b", "you went to b"),
+        ("restart", "start here"),
+        ("&gt; go c", "you went to c"),
+    ]
+
+
 def test_the_true_problem_beside_the_models(tmp_path):
     html = page(tmp_path, an_episode([a_round(0, truth=PF_B)]))
     model, truth = html.split('<div class="beside">')[1].split("the true PF")
