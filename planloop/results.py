@@ -77,7 +77,10 @@ class ResultsFile:
         file is rewritten without them, so that every line of a results file is a valid
         record for any reader; their episodes run again."""
         data = self.path.read_bytes()
-        records, kept, torn = [], [], []
+        records: list[dict] = []
+        kept: list[bytes] = []
+        torn: list[bytes] = []
+        reason: str | None
         for number, line in enumerate(data.splitlines(), 1):
             if not line.strip():
                 continue

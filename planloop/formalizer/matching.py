@@ -236,7 +236,10 @@ def match(model: Problem, truth: Truth) -> Match:
         n for n in shaped if any(_fit(passages[n], n, x, names, truth) for x in truth.names)
     }
     invented = unknown - assumptions
-    supported, hallucinated, assumed, covered = [], [], [], set()
+    supported: list[Atom] = []
+    hallucinated: list[Atom] = []
+    assumed: list[Atom] = []
+    covered: set[Atom] = set()
     for atom, (pred, args) in facts:
         if invented.intersection(args):
             hallucinated.append(atom)

@@ -14,12 +14,14 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Callable, Iterator, TypeVar
 
+# Only one httpx generation is installed, the one the openai client needs: the other's
+# import is not found, so these lines ignore import-not-found as well as the redefinition.
 try:  # the httpx generation the installed openai client uses
-    import httpcore2 as httpcore
-    import httpx2 as httpx
+    import httpcore2 as httpcore  # type: ignore[import-not-found, unused-ignore]
+    import httpx2 as httpx  # type: ignore[import-not-found, unused-ignore]
 except ImportError:  # pragma: no cover - openai 1.x and 2.x use httpx
-    import httpcore  # type: ignore[no-redef]
-    import httpx  # type: ignore[no-redef]
+    import httpcore  # type: ignore[no-redef, import-not-found, unused-ignore]
+    import httpx  # type: ignore[no-redef, import-not-found, unused-ignore]
 
 _DEADLINE: ContextVar[float | None] = ContextVar("planloop_llm_deadline", default=None)
 T = TypeVar("T")

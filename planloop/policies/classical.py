@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ..pddl import solve
+from ..pddl import PlanResult, solve
 from .base import GIVE_UP
 
 
@@ -15,7 +15,7 @@ class PlannerPolicy:
     def __init__(self, planner: str = "lama-first", timeout: float = 60.0):
         self.planner, self.timeout = planner, timeout
         self.name = f"planner:{planner}"
-        self.result = None
+        self.result: PlanResult | None = None
         self._plan: list[str] = []
 
     def reset(self, obs: str, info: dict) -> None:
@@ -24,10 +24,10 @@ class PlannerPolicy:
                 "PlannerPolicy needs a fully observable environment "
                 "(info['domain_pddl'] and info['problem_pddl'])"
             )
-        self.result = solve(
+        self.result = result = solve(
             info["domain_pddl"], info["problem_pddl"], planner=self.planner, timeout=self.timeout
         )
-        self._plan = list(self.result.plan or ())
+        self._plan = list(result.plan or ())
 
     def act(self, obs: str, info: dict) -> str:
         return self._plan.pop(0) if self._plan else GIVE_UP

@@ -53,7 +53,8 @@ def run_episode(
     usage_before = getattr(policy, "usage", Usage())
     obs, info = env.reset(seed=seed, options=options)
     instance = info.get("instance")
-    actions, observations, errors, restarted_after = [], [obs], [], []
+    actions: list[str] = []
+    observations, errors, restarted_after = [obs], [], []
     restarts, won, truncated, gave_up, failure = 0, False, False, False, None
     try:
         policy.reset(obs, info)

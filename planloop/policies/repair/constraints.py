@@ -86,7 +86,8 @@ def _schema(action) -> Schema:
         return Atom(atom.predicate, tuple(position.get(a, a) for a in atom.args))
 
     needs, needs_false = _literals(action.precondition)
-    adds, deletes = [], []
+    adds: list[Atom] = []
+    deletes: list[Atom] = []
     for literal in _effect_literals(action.effects):
         (deletes if literal.negated else adds).append(positional(literal.atom))
     return Schema(
