@@ -17,7 +17,7 @@ from typing import overload
 
 from ..pddl import Domain, Limits, Problem, Renaming, make_renaming, parse_domain, parse_problem
 from ..pddl.sexpr import extract_define
-from ..pddl.source import read_source
+from ..pddl.source import DEFAULT_LIMITS, read_source
 from . import arguments
 from .pddl_env import PDDLEnv, problem_sources
 from .view import TaskView
@@ -134,7 +134,7 @@ class ProblemFiles(Sequence):
     that domain and given to the 4-operator one. Each is read within ``limits``.
     """
 
-    def __init__(self, path, limits: Limits = Limits()):
+    def __init__(self, path, limits: Limits = DEFAULT_LIMITS):
         self.sources = problem_sources(path, "instances")
         self.limits = limits
 

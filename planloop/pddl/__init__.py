@@ -20,12 +20,12 @@ from .render import (
     render_facts,
     templates_for,
 )
-from .source import Limits
+from .source import DEFAULT_LIMITS, Limits
 from .validate import PlanReport, validate
 from .writer import write_domain, write_problem
 
 
-def load(domain, problem, limits: Limits = Limits(), strict: bool = False) -> Task:
+def load(domain, problem, limits: Limits = DEFAULT_LIMITS, strict: bool = False) -> Task:
     """Read a domain and a problem (paths or PDDL text) within ``limits`` and ground them;
     ``strict`` refuses what planners tolerate (see :mod:`planloop.pddl.reader`)."""
     return ground(*parse(domain, problem, limits, strict), limits)

@@ -22,7 +22,7 @@ from .belief import Belief, facts_of, normal
 from .grounding import GroundAction, Task, UnmetFact, ground
 from .model import Atom, Domain, Problem
 from .reader import parse
-from .source import Limits
+from .source import DEFAULT_LIMITS, Limits
 from .writer import write_domain, write_problem
 
 MAX_BELIEF = 2**16  # the most assignments of one component of unknown facts
@@ -46,7 +46,7 @@ class ContingentTask:
         self,
         domain: Domain,
         problem: Problem,
-        limits: Limits = Limits(),
+        limits: Limits = DEFAULT_LIMITS,
         max_belief: int = MAX_BELIEF,
     ):
         self.domain, self.problem, self.max_belief = domain, problem, max_belief
@@ -209,7 +209,7 @@ class ContingentTask:
 def load_contingent(
     domain: str | os.PathLike,
     problem: str | os.PathLike,
-    limits: Limits = Limits(),
+    limits: Limits = DEFAULT_LIMITS,
     strict: bool = False,
     max_belief: int = MAX_BELIEF,
 ) -> ContingentTask:

@@ -34,7 +34,7 @@ from .model import (
     map_formula,
 )
 from .reader import parse_domain, parse_problem
-from .source import Limits
+from .source import DEFAULT_LIMITS, Limits
 
 FALSE = Or(())
 MAX_MAPPINGS = 1_000  # renamings tried before the goal is judged different
@@ -73,7 +73,7 @@ def equivalent(
     domain: str | os.PathLike | Domain,
     problem_a: str | os.PathLike | Problem,
     problem_b: str | os.PathLike | Problem,
-    limits: Limits = Limits(),
+    limits: Limits = DEFAULT_LIMITS,
 ) -> Equivalence:
     """Whether ``problem_a`` and ``problem_b`` (paths, PDDL text or parsed problems) of
     ``domain`` are one task up to a renaming of objects, whatever their order and the

@@ -35,7 +35,7 @@ from .model import (
     Problem,
     When,
 )
-from .source import Limits
+from .source import DEFAULT_LIMITS, Limits
 
 
 class GroundAction:
@@ -123,7 +123,7 @@ class Task:
         self,
         domain: Domain,
         problem: Problem,
-        limits: Limits = Limits(),
+        limits: Limits = DEFAULT_LIMITS,
         check: Check | None = None,
     ):
         self.domain = domain
@@ -776,7 +776,7 @@ def _static_facts(domain: Domain, problem: Problem) -> dict[str, set[tuple[str, 
 
 
 def ground(
-    domain: Domain, problem: Problem, limits: Limits = Limits(), check: Check | None = None
+    domain: Domain, problem: Problem, limits: Limits = DEFAULT_LIMITS, check: Check | None = None
 ) -> Task:
     """Ground ``problem`` of ``domain`` into a :class:`Task` within ``limits`` (such as
     ``max_ground_actions``), calling ``check`` now and then (see :class:`Task`)."""

@@ -10,7 +10,7 @@ from . import planners
 from .diagnostics import PDDLError
 from .model import Domain, Problem
 from .planners import PlanResult
-from .source import Limits, read_source
+from .source import DEFAULT_LIMITS, Limits, read_source
 from .writer import write_domain, write_problem
 
 CACHED_STATUSES = ("solved", "unsolvable")
@@ -53,7 +53,7 @@ class PlanCache:
         planner: str = "lama-first",
         timeout: float = 60.0,
         memory_limit_mb: int | None = None,
-        limits: Limits = Limits(),
+        limits: Limits = DEFAULT_LIMITS,
         strict: bool = False,
     ) -> PlanResult:
         """:func:`planloop.pddl.solve`, answered from the cache when it can be."""

@@ -44,7 +44,7 @@ from .plans import parse_plan
 from .portfolio import Checked, Race
 from .reader import parse_domain, parse_problem
 from .search import astar, breadth_first, greedy_best_first
-from .source import Limits, source_path
+from .source import DEFAULT_LIMITS, Limits, source_path
 from .writer import write_domain, write_problem
 
 STATUSES = ("solved", "unsolvable", "timeout", "out_of_memory", "invalid_input", "error")
@@ -111,7 +111,7 @@ def solve(
     planner: str = "lama-first",
     timeout: float = 60.0,
     memory_limit_mb: int | None = None,
-    limits: Limits = Limits(),
+    limits: Limits = DEFAULT_LIMITS,
     strict: bool = False,
 ) -> PlanResult:
     """Solve ``problem`` (path, text or model) of ``domain`` with ``planner``, reading

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from .diagnostics import Diagnostic, PDDLError, quote, received
 from .grounding import GroundAction
 from .sexpr import snippet
-from .source import Limits, unix_newlines
+from .source import DEFAULT_LIMITS, Limits, unix_newlines
 
 _PAREN_GROUP = re.compile(r"\(([^()]*)\)")
 _STEP_PREFIX = re.compile(r"^\s*(?:step\s*)?\d+\s*[.:)]\s*|^\s*[-*]\s+", re.IGNORECASE)
@@ -52,7 +52,7 @@ def parse_command(text: str) -> tuple[str, tuple[str, ...]]:
 Plan = str | bytes | Iterable[str | Step | GroundAction]
 
 
-def parse_plan(plan: Plan, limits: Limits = Limits()) -> list[Step]:
+def parse_plan(plan: Plan, limits: Limits = DEFAULT_LIMITS) -> list[Step]:
     """Read a plan: text (or UTF-8 bytes) with one action per line, or an iterable of
     command strings, steps or ground actions.
 

@@ -49,7 +49,7 @@ from .model import (
     When,
 )
 from .sexpr import SList, Sym, extract_define, snippet
-from .source import Limits, read_source
+from .source import DEFAULT_LIMITS, Limits, read_source
 
 SUPPORTED_REQUIREMENTS = frozenset(
     {
@@ -462,7 +462,7 @@ def _body(found: dict[str, list[SList]], key: str) -> list:
 
 def parse_domain(
     source: str | os.PathLike,
-    limits: Limits = Limits(),
+    limits: Limits = DEFAULT_LIMITS,
     strict: bool = False,
     contingent: bool = False,
 ) -> Domain:
@@ -787,7 +787,7 @@ _CONNECTIVES = frozenset(
 def parse_problem(
     source: str | os.PathLike,
     domain: Domain,
-    limits: Limits = Limits(),
+    limits: Limits = DEFAULT_LIMITS,
     strict: bool = False,
     contingent: bool = False,
 ) -> Problem:
@@ -973,7 +973,7 @@ def _count_lists(node) -> int:
 def parse(
     domain: str | os.PathLike,
     problem: str | os.PathLike,
-    limits: Limits = Limits(),
+    limits: Limits = DEFAULT_LIMITS,
     strict: bool = False,
     contingent: bool = False,
 ) -> tuple[Domain, Problem]:

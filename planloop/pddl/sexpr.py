@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from .diagnostics import Diagnostic, PDDLError, quote
-from .source import Limits
+from .source import DEFAULT_LIMITS, Limits
 
 
 class Sym(str):
@@ -130,7 +130,7 @@ def read_form(
 
 
 def extract_define(
-    text: str, stage: str, limits: Limits = Limits(), strict: bool = True
+    text: str, stage: str, limits: Limits = DEFAULT_LIMITS, strict: bool = True
 ) -> tuple[SList, list[Diagnostic]]:
     """The one ``(define ...)`` form of ``text``, and warnings for prose around it.
 

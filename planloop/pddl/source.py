@@ -73,6 +73,9 @@ class Limits:
             raise PDDLError([Diagnostic(stage, self.exceeded(field, f"{count:,} {what}"))])
 
 
+DEFAULT_LIMITS = Limits()  # every reader's default: one shared value (Limits is frozen)
+
+
 def source_path(source: object) -> Path | None:
     """The existing file or folder ``source`` names (an ``os.PathLike``, or a str of one
     line), else None: PDDL text, prose, or nothing on disk."""

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...pddl import Limits, Task, ground, parse_domain, parse_problem
+from ...pddl.source import DEFAULT_LIMITS
 from ..arguments import instance_of
 from .grammar import Entity, Grammar
 
@@ -60,7 +61,7 @@ class Game:
         return self.path.parent.name if self.path is not None else ""
 
 
-def load_game(source: str | os.PathLike | dict, limits: Limits = Limits()) -> Game:
+def load_game(source: str | os.PathLike | dict, limits: Limits = DEFAULT_LIMITS) -> Game:
     """Read a ``game.tw-pddl`` file (or its JSON object) and ground its task within
     ``limits``."""
     path = None
