@@ -134,7 +134,7 @@ class _Side:
 
     def graph(self, goal: Formula | None = None, init: bool = True) -> _Graph:
         """The init facts (when ``init``) and ``goal``'s literals as labelled edges."""
-        edges = {(("init", f.predicate), f.args) for f in self.init} if init else set()
+        edges: set[Edge] = {(("init", f.predicate), f.args) for f in self.init} if init else set()
         if goal is not None:
             edges |= {(("goal", positive, f.predicate), f.args) for positive, f in _literals(goal)}
         return _Graph(self.objects, edges)
@@ -148,6 +148,8 @@ def _compare(a: _Side, b: _Side) -> Equivalence:
         return _key(_rename(a.goal, m)) == goal_b
 
     def semantic(m: Mapping) -> bool:
+        # Searched with only when both goals simplified (_semantic_search, ``tables``).
+        assert a.simple is not None and b.simple is not None
         return _same_states(_rename(a.simple, m), b.simple)
 
     budget = _Budget(MAX_NODES)
@@ -264,8 +266,8 @@ class _Search:
             return
         ca, cb = colours
         classes = defaultdict(list)
-        for y in sorted(cb):
-            classes[cb[y]].append(y)
+        for obj in sorted(cb):
+            classes[cb[obj]].append(obj)
         order = _order(ga, ca, classes)
         if not order:
             yield {}
@@ -313,7 +315,7 @@ def _candidates(
         others = args[:pos] + args[pos + 1 :]
         pending = [t for t in others if t in ga.objects and t not in mapping]
         if not pending:
-            found = gb.index.get((label, pos, tuple(mapping.get(t, t) for t in others)), ())
+            found = gb.index.get((label, pos, tuple(mapping.get(t, t) for t in others)), set())
             pool = set(found) if pool is None else pool & found
             if not pool:
                 return []
@@ -378,7 +380,7 @@ def _order(g: _Graph, colours: dict[str, int], classes: dict[int, list]) -> list
     """The objects in search order: smallest class first, then most edges to those
     already placed (so that placed neighbours narrow the candidates)."""
     size = {x: len(classes[colours[x]]) for x in g.objects}
-    links = dict.fromkeys(g.objects, 0)
+    links: dict[str, int | None] = dict.fromkeys(g.objects, 0)
     heap = [(size[x], 0, x) for x in g.objects]
     heapq.heapify(heap)
     order: list[str] = []
@@ -390,9 +392,10 @@ def _order(g: _Graph, colours: dict[str, int], classes: dict[int, list]) -> list
         order.append(x)
         for _, _, args in g.incident[x]:
             for t in args:
-                if t in links and links[t] is not None:
-                    links[t] += 1
-                    heapq.heappush(heap, (size[t], -links[t], t))
+                n = links.get(t)
+                if n is not None:
+                    links[t] = n + 1
+                    heapq.heappush(heap, (size[t], -(n + 1), t))
     return order
 
 
@@ -405,12 +408,13 @@ def _best_effort(ga: _Graph, gb: _Graph) -> Mapping:
     classes = defaultdict(list)
     for x in ga.objects:
         classes[last[x]].append(x)
-    by_colour = [defaultdict(list) for _ in levels]
-    for y in sorted(gb.objects):
+    by_colour: list[defaultdict[int, list[str]]] = [defaultdict(list) for _ in levels]
+    for obj in sorted(gb.objects):
         for index, (_, cb) in zip(by_colour, levels, strict=True):
-            index[cb[y]].append(y)
+            index[cb[obj]].append(obj)
     free = set(gb.objects)
     mapping: Mapping = {}
+    y: str | None
 
     def agreement(x: str, y: str) -> int:
         return sum(ca[x] == cb[y] for ca, cb in levels)
@@ -645,6 +649,7 @@ def _fold(f: Formula, truth: Callable) -> Formula:
         )
     if isinstance(f, Imply):
         return _fold(Or((Not(f.condition), f.consequence)), truth)
+    assert isinstance(f, (And, Or))  # quantifier-free, as said above: only And, Or are left
     unit, zero = (TRUE, FALSE) if isinstance(f, And) else (FALSE, TRUE)
     args: list[Formula] = []
     for arg in f.args:
@@ -652,7 +657,7 @@ def _fold(f: Formula, truth: Callable) -> Formula:
         if arg == zero:
             return zero
         if arg != unit:
-            args.extend(arg.args if type(arg) is type(f) else (arg,))
+            args.extend(arg.args if isinstance(arg, (And, Or)) and type(arg) is type(f) else (arg,))
     members = set(args)
     if any(isinstance(arg, Not) and arg.arg in members for arg in args):
         return zero
@@ -681,6 +686,7 @@ def _table(f: Formula, columns: dict[Atom, int], full: int) -> int:
         return columns[f]
     if isinstance(f, Not):
         return full ^ _table(f.arg, columns, full)
+    assert isinstance(f, (And, Or))  # folded by _fold: only atoms, Not, And and Or are left
     table = full if isinstance(f, And) else 0
     for arg in f.args:
         table = (
