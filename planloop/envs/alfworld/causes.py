@@ -82,8 +82,9 @@ def explain(
         return NO_CHANGE.get(failure.action, "That would change nothing.").format(**named)
     return " ".join(
         dict.fromkeys(
-            FACTS[_key(u)].format(**_fields(engine, world, failure, u.atom))
+            sentence.format(**_fields(engine, world, failure, u.atom))
             for u in _knowable(engine, failure.unmet)
+            if (sentence := FACTS[_key(u)]) is not None  # always: _knowable keeps those said
         )
     )
 

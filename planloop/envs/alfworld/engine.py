@@ -60,7 +60,8 @@ class _FactView:
     __slots__ = ("engine", "world", "cache")
 
     def __init__(self, engine: "Engine", world: World):
-        self.engine, self.world, self.cache = engine, world, {}
+        self.engine, self.world = engine, world
+        self.cache: dict[str, list[tuple[str, ...]]] = {}
 
     def facts(self, predicate: str) -> list[tuple[str, ...]]:
         found = self.cache.get(predicate)
@@ -229,16 +230,20 @@ class Engine:
 
     def diagnose(self, world: World, command: str) -> Failure:
         """Why ``command`` is not admissible."""
-        options, unknown, mistyped = [], None, None
+        options: list[tuple[str, dict[str, str]]] = []
+        unknown: str | None = None
+        mistyped: tuple[str, dict[str, str]] | None = None
         for name, pattern in self._patterns:
             match = pattern.fullmatch(command)
             if match is None:
                 continue
-            bound = {var: self._by_display.get(shown) for var, shown in match.groupdict().items()}
-            missing = [match.group(var) for var, obj in bound.items() if obj is None]
+            found = {var: self._by_display.get(shown) for var, shown in match.groupdict().items()}
+            missing = [match.group(var) for var, obj in found.items() if obj is None]
             if missing:
                 unknown = unknown or missing[0]
-            elif all(
+                continue
+            bound = {var: obj for var, obj in found.items() if obj is not None}
+            if all(
                 self.is_a(obj, self.param_types[name].get(var, "object"))
                 for var, obj in bound.items()
             ):

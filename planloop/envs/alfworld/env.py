@@ -82,9 +82,9 @@ class ALFWorldEnv(TextEnv):
         if game_file is not None:
             self.games = [file_entry(game_file)]
         elif data_dir is not None or (released and Path(released, RELEASE).is_dir()):
-            self.games = folder_entries(
-                split_folder(data_dir or released, split), task_types, skip_flagged
-            )
+            folder = data_dir or released
+            assert folder is not None  # data_dir or released, as the condition says
+            self.games = folder_entries(split_folder(folder, split), task_types, skip_flagged)
         elif split is not None:
             raise ValueError(
                 f"split={split!r} needs ALFWorld's released games: set "
@@ -112,11 +112,14 @@ class ALFWorldEnv(TextEnv):
         engine = self._engines.get(index)
         if engine is None:
             entry = self.games[index]
-            source = (
-                entry.path
-                if entry.path is not None
-                else generate_game(entry.task_type, entry.seed, self.logic_dir)
-            )
+            source: Path | dict
+            if entry.path is not None:
+                source = entry.path
+            else:
+                # An entry without a path is a generated game's: generated_entries gives
+                # each its task type and seed.
+                assert entry.task_type is not None and entry.seed is not None
+                source = generate_game(entry.task_type, entry.seed, self.logic_dir)
             engine = self._engines[index] = Engine(load_game(source, self.limits))
         return engine
 
@@ -148,23 +151,30 @@ class ALFWorldEnv(TextEnv):
         intro = self.engine.intro(self.world)
         return self._emit(intro, Outcome(self.world, intro))
 
+    def _started(self) -> tuple[Engine, World]:
+        """``self.engine`` and ``self.world``, once :meth:`reset` has set them."""
+        if self.engine is None or self.world is None:
+            raise RuntimeError("call reset() first")
+        return self.engine, self.world
+
     def step(self, action: str):
         if self.engine is None:
             raise RuntimeError("call reset() before step()")
-        outcome = self.engine.execute(self.world, self._command(action))
+        engine, world = self._started()
+        outcome = engine.execute(world, self._command(action))
         self.world = outcome.world
         obs, info = self._emit(outcome.feedback, outcome)
         won = info["won"]
         return obs, float(won), won, False, info
 
     def _emit(self, obs: str, outcome: Outcome):
-        engine = self.engine
-        admissible = engine.commands(self.world)
+        engine, world = self._started()
+        admissible = engine.commands(world)
         error = no_error(cause="") if outcome.failure is None else self._error(outcome, admissible)
         info = {
             "admissible_actions": list(admissible),
             "task": engine.game.sentence,
-            "won": bool(engine.task.is_goal(self.world.state)),
+            "won": bool(engine.task.is_goal(world.state)),
             "feedback": outcome.feedback,
             "action_error": error,
             "task_type": engine.game.task_type,
@@ -176,20 +186,20 @@ class ALFWorldEnv(TextEnv):
 
     def _error(self, outcome: Outcome, admissible: Iterable[str]) -> dict:
         """The ``action_error`` of a failed command, its cause included."""
+        engine = self._started()[0]
         failure = outcome.failure
+        assert failure is not None  # _emit asks only about a failed command
         return {
             "kind": failure.kind,
             "message": failure.message,
-            "unmet": [self.engine.show_unmet(u) for u in failure.unmet],
-            "cause": explain(
-                self.engine, outcome.world, failure, admissible, self._shown_objects()
-            ),
+            "unmet": [engine.show_unmet(u) for u in failure.unmet],
+            "cause": explain(engine, outcome.world, failure, admissible, self._shown_objects()),
         }
 
     def _shown_objects(self) -> set[str]:
         """The objects the texts shown since the reset have named."""
         for text in self._seen[self._scanned :]:
-            self._shown |= self.engine.objects_named(text)
+            self._shown |= self._started()[0].objects_named(text)
         self._scanned = len(self._seen)
         return self._shown
 
@@ -201,11 +211,12 @@ class ALFWorldEnv(TextEnv):
         ALFWorld's ``look`` marks a location ``checked``, a predicate typed for
         receptacles; such ill-typed facts (which no precondition reads) are left out so
         that the problem reads cleanly."""
-        task = self._require_task()
+        engine, world = self._started()
+        task = engine.task
         domain = task.domain
         well_typed = tuple(
             fact
-            for fact in task.atoms(self.world.state)
+            for fact in task.atoms(world.state)
             if all(
                 domain.is_subtype(task.objects[arg], param.types)
                 for arg, param in zip(
@@ -220,17 +231,11 @@ class ALFWorldEnv(TextEnv):
         """The true facts about what the texts shown since the reset have named: every
         object of the fact was named (the agent and the object and receptacle types are
         always known; locations never are)."""
-        task = self._require_task()
+        engine, world = self._started()
+        task = engine.task
         shown = self._shown_objects() | {
             obj for obj, obj_type in task.objects.items() if obj_type in _ALWAYS_KNOWN
         }
         return [
-            str(fact)
-            for fact in task.atoms(self.world.state)
-            if all(arg in shown for arg in fact.args)
+            str(fact) for fact in task.atoms(world.state) if all(arg in shown for arg in fact.args)
         ]
-
-    def _require_task(self):
-        if self.engine is None:
-            raise RuntimeError("call reset() first")
-        return self.engine.task

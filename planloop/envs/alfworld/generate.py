@@ -14,6 +14,7 @@ import hashlib
 import importlib.util
 import os
 import random
+from collections.abc import Set
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
@@ -332,7 +333,8 @@ class _Ids:
     """Fresh THOR ids and grid locations, never the same twice."""
 
     def __init__(self, rng: random.Random):
-        self.rng, self.used = rng, set()
+        self.rng = rng
+        self.used: set[str] = set()
 
     def point(self, near: tuple[float, float, float] | None = None, spread: float = 0.3):
         rng = self.rng
@@ -444,7 +446,7 @@ def _choose_task(spec: TaskSpec, room: str, present: set[str], rng: random.Rando
     return rng.choice(options)
 
 
-def _sources(obj: ObjectClass, spec: TaskSpec, present: set[str]) -> set[str]:
+def _sources(obj: ObjectClass, spec: TaskSpec, present: set[str]) -> frozenset[str]:
     """Receptacle classes the target may start in (never a fridge when it is to be
     cooled: ALFWorld counts what lies in a fridge as cool already)."""
     return (obj.places & present) - ({"Fridge"} if spec.prop == "cool" else set())
@@ -456,7 +458,7 @@ def _place(scene: Scene, ids: _Ids, points: dict, cls: str, rid: str) -> str:
     return oid
 
 
-def _receptacles_of(scene: Scene, classes: set[str]) -> list[str]:
+def _receptacles_of(scene: Scene, classes: Set[str]) -> list[str]:
     return [rid for rid, (cls, _) in scene.receptacles.items() if cls in classes]
 
 

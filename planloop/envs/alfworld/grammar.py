@@ -106,12 +106,14 @@ def parse_query(text: str) -> Query:
         match = _ATOM.fullmatch(part)
         if match is None:
             raise ValueError(f"not a query atom: {part!r}")
-        params = tuple(
-            tuple(p.strip() for p in arg.split(":", 1))
-            for arg in match.group(2).split(",")
-            if arg.strip()
-        )
-        atoms.append((match.group(1).lower(), params))
+        params: list[Key] = []
+        for arg in match.group(2).split(","):
+            if arg.strip():
+                name, colon, type_name = arg.partition(":")
+                if not colon:  # a Key is (name, type): assignments() reads the type
+                    raise ValueError(f"not a query atom (a parameter has no type): {part!r}")
+                params.append((name.strip(), type_name.strip()))
+        atoms.append((match.group(1).lower(), tuple(params)))
     return Query(tuple(atoms))
 
 
@@ -163,6 +165,7 @@ def _compile_statement(source: str) -> Callable[[dict], object]:
 def _conditional(body: str) -> Conditional:
     expression, _, given = body.partition("|")
     expression = expression.strip()
+    head: Tag | Eval
     if expression.startswith("#") and expression.endswith("#") and len(expression) > 1:
         head = Tag(expression[1:-1])
     else:
@@ -192,6 +195,7 @@ def parse_rhs(text: str) -> tuple:
             i = end + 1
         else:
             match = re.compile(r"[^\[{#]+|.").match(text, i)
+            assert match is not None  # i < n, and "." takes the [{# that the class refuses
             symbols.append(Literal(match.group()))
             i = match.end()
     return tuple(symbols)
