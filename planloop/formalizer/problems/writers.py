@@ -73,17 +73,17 @@ def _missing_fact(domain: Domain, problem: Problem) -> Problem:
 
 def _swapped_goal(domain: Domain, problem: Problem) -> Problem:
     goal = problem.goal.args if isinstance(problem.goal, And) else (problem.goal,)
-    index = next(
+    found = next(
         (
-            i
+            (i, fact)
             for i, fact in enumerate(goal)
             if isinstance(fact, Atom) and len(fact.args) >= 2 and fact.args[0] != fact.args[1]
         ),
         None,
     )
-    if index is None:
+    if found is None:
         raise ValueError(f"the goal of {problem.name} has no atom with two arguments to swap")
-    atom = goal[index]
+    index, atom = found
     swapped = Atom(atom.predicate, (atom.args[1], atom.args[0], *atom.args[2:]))
     return replace(problem, goal=And(goal[:index] + (swapped,) + goal[index + 1 :]))
 

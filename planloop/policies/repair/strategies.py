@@ -63,6 +63,7 @@ def choose_repair(
         return Repair(
             RETRY, "The plan is not valid: it does not reach the goal from the initial state."
         )
+    assert report is not None  # no issues: the caller validated the plan
     if report.failure == "goal":
         return Repair(
             SWAP_LANDMARKS,
@@ -73,6 +74,7 @@ def choose_repair(
             + _landmarks(task),
         )
     number, state = report.failed_step, report.final_state
+    assert number is not None and state is not None  # validate() sets both on a failed step
     action = task.action(steps[number - 1].name, steps[number - 1].args)
     unmet = _facts(report.unmet)
     if number == 1:
@@ -110,6 +112,7 @@ def progress(relaxed: RelaxedTask, task: Task, report: PlanReport | None) -> flo
         return 0.0
     if report.valid:
         return 1.0
+    assert report.final_state is not None  # validate() always sets it
     start, left = relaxed.h_ff(task.init), relaxed.h_ff(report.final_state)
     if start in (0, math.inf) or left == math.inf:
         return 0.0
