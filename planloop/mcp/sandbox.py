@@ -130,8 +130,8 @@ def unreadable(exc: PDDLError, sources: dict[str, Source]) -> str:
     if first is None:
         return "cannot read the task"
     where = f" at line {first.line}, col {first.col}" if first.line is not None else ""
-    more = len(exc.diagnostics) - 1
-    more = f" (and {more} more)" if more else ""
+    others = len(exc.diagnostics) - 1
+    more = f" (and {others} more)" if others else ""
     source = sources.get(first.stage)
     if source is not None and source.path is not None:
         return f"cannot read the task: the {first.stage} file has an error{where}{more}"

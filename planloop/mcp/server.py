@@ -1,6 +1,6 @@
 """The MCP server: the engine session's operations as typed tools (``mcp`` extra)."""
 
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -85,7 +85,8 @@ def build_server(registry: SessionRegistry | None = None) -> MCPServer:
 
     @server.tool(description="The registered environments a session can be started on.")
     def list_environments() -> Environments:
-        return registry.environments()
+        # environments() builds exactly this shape (the other tools' answers are Any)
+        return cast(Environments, registry.environments())
 
     @server.tool(
         description="Start a session on a registered environment (env_id, with "

@@ -26,15 +26,17 @@ class TextSession:
         options: dict | None = None,
     ):
         self.env_id, self.env_kwargs = env_id, dict(env_kwargs or {})
-        self._reset_args = {"seed": seed, "options": dict(options or {})}
+        self._seed, self._options = seed, dict(options or {})
         self.env: gym.Env | None = None
-        self.obs, self.info, self.over, self._history = "", {}, False, []
+        self.obs, self.over = "", False
+        self.info: dict = {}
+        self._history: list[str] = []
 
     def start(self) -> dict:
         self.env = gym.make(self.env_id, **self.env_kwargs)
         self.reset()
         # pin the instance a seed (or none) drew, so that every reset plays it again
-        self._reset_args["options"]["instance"] = self.info["instance"]
+        self._options["instance"] = self.info["instance"]
         return {
             "started": True,
             "goal": self.info["task"],
@@ -51,7 +53,7 @@ class TextSession:
     def execute(self, action: str) -> dict:
         if self.over:
             return _failure("episode_over", "The episode is over; call reset to play again.")
-        obs, _, terminated, truncated, info = self.env.step(action)
+        obs, _, terminated, truncated, info = self._started().step(action)
         self.info, self.over = info, terminated or truncated
         error = action_failure(info)
         if error is not None:
@@ -60,8 +62,14 @@ class TextSession:
         self._history.append(action)
         return {"executed": True, **self.state()}
 
+    def _started(self) -> gym.Env:
+        """``self.env``, once :meth:`start` has made it."""
+        if self.env is None:
+            raise RuntimeError("call start() first")
+        return self.env
+
     def reset(self) -> dict:
-        self.obs, self.info = self.env.reset(**self._reset_args)
+        self.obs, self.info = self._started().reset(seed=self._seed, options=self._options)
         self.over, self._history = False, []
         return {"reset": True, **self.state()}
 
@@ -73,7 +81,7 @@ class TextSession:
         steps = [step.strip() for step in steps if step.strip()]
         env = gym.make(self.env_id, **self.env_kwargs)
         try:
-            _, info = env.reset(**self._reset_args)
+            _, info = env.reset(seed=self._seed, options=self._options)
             for number, command in enumerate(steps, 1):
                 _, _, terminated, truncated, info = env.step(command)
                 error = action_failure(info)
