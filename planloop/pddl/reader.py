@@ -25,6 +25,7 @@ from dataclasses import replace
 from functools import cached_property
 
 from .diagnostics import Diagnostic, PDDLError, quote
+from .memo import Memo, text_key
 from .model import (
     ROOT_TYPE,
     Action,
@@ -460,6 +461,10 @@ def _body(found: dict[str, list[SList]], key: str) -> list:
     return [item for section in found.get(key, ()) for item in section[1:]]
 
 
+DOMAINS: Memo[Domain] = Memo()
+PROBLEMS: Memo[tuple[Domain, Problem]] = Memo()
+
+
 def parse_domain(
     source: str | os.PathLike,
     limits: Limits = DEFAULT_LIMITS,
@@ -467,7 +472,19 @@ def parse_domain(
     contingent: bool = False,
 ) -> Domain:
     """Read a domain from a path or from PDDL text; ``strict`` refuses what planners
-    tolerate, ``contingent`` reads sensing actions (see the module's docstring)."""
+    tolerate, ``contingent`` reads sensing actions (see the module's docstring). The same
+    text read the same way again is the same Domain (:data:`DOMAINS`, an LRU)."""
+    key = text_key(source)
+    if key is None:
+        return _read_domain(source, limits, strict, contingent)
+    return DOMAINS.get(
+        (key, limits, strict, contingent), lambda: _read_domain(source, limits, strict, contingent)
+    )
+
+
+def _read_domain(
+    source: str | os.PathLike, limits: Limits, strict: bool, contingent: bool
+) -> Domain:
     r, form, name, found = _read_sections(source, "domain", limits, strict, contingent)
     for key, parts in found.items():
         if key not in (
@@ -793,7 +810,23 @@ def parse_problem(
 ) -> Problem:
     """Read a problem of ``domain`` from a path or from PDDL text; ``strict`` refuses what
     planners tolerate, ``contingent`` reads unknown facts and the constraints on them (see
-    the module's docstring)."""
+    the module's docstring). The same text read against the same Domain object the same
+    way again is the same Problem (:data:`PROBLEMS`, an LRU)."""
+    key = text_key(source)
+    if key is None:
+        return _read_problem(source, domain, limits, strict, contingent)
+    kept, problem = PROBLEMS.get(
+        (key, id(domain), limits, strict, contingent),
+        lambda: (domain, _read_problem(source, domain, limits, strict, contingent)),
+    )
+    if kept is not domain:  # another domain since freed, at the same address
+        return _read_problem(source, domain, limits, strict, contingent)
+    return problem
+
+
+def _read_problem(
+    source: str | os.PathLike, domain: Domain, limits: Limits, strict: bool, contingent: bool
+) -> Problem:
     r, form, name, found = _read_sections(source, "problem", limits, strict, contingent)
     for key, parts in found.items():
         if key not in (":domain", ":objects", ":init", ":goal", ":metric", ":requirements"):
