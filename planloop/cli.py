@@ -7,6 +7,7 @@ import argparse
 import dataclasses
 import importlib
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -196,29 +197,33 @@ _STRICT_HELP = (
 )
 
 
-# planloop doctor: every extra of pyproject.toml, as (distribution, import name) pairs, and
-# what it is for (tests/test_doctor.py checks this table against pyproject.toml).
-EXTRAS = {
-    "dev": (
-        [
-            ("pytest", "pytest"),
-            ("hypothesis", "hypothesis"),
-            ("tarski", "tarski"),
-            ("websocket-client", "websocket"),
-            ("mypy", "mypy"),
-        ],
-        "the tests",
-    ),
-    "referees": (
-        [("pddlgym", "pddlgym"), ("unified-planning", "unified_planning")],
-        "the differential tests and benchmarks",
-    ),
-    "llm": ([("openai", "openai")], "--llm openai:MODEL or URL@MODEL"),
-    "plot": ([("matplotlib", "matplotlib")], "the studies' PNGs"),
-    "twx": ([("textworld-express", "textworld_express")], "the real TextWorld Express games"),
-    "mcp": ([("mcp", "mcp")], "planloop-mcp"),
-    "ray": ([("ray", "ray")], "--backend ray"),
+# planloop doctor: what each extra is for, and the import name of a distribution whose
+# module is named otherwise (the extras and their distributions come from the installed
+# package's metadata, so they cannot drift from pyproject.toml)
+PURPOSES = {
+    "dev": "the tests",
+    "referees": "the differential tests and benchmarks",
+    "llm": "--llm openai:MODEL or URL@MODEL",
+    "plot": "the studies' PNGs",
+    "twx": "the real TextWorld Express games",
+    "mcp": "planloop-mcp",
+    "ray": "--backend ray",
 }
+MODULES = {"websocket-client": "websocket"}
+
+
+def extras() -> dict[str, list[str]]:
+    """planloop's extras, each with its distributions, from the installed metadata."""
+    from importlib import metadata
+
+    found: dict[str, list[str]] = {}
+    for requirement in metadata.requires("planloop") or []:
+        spec, _, marker = requirement.partition(";")
+        extra = re.search(r"extra\s*==\s*['\"]([^'\"]+)['\"]", marker)
+        name = re.match(r"[A-Za-z0-9_.-]+", spec.strip())
+        if extra and name:
+            found.setdefault(extra[1], []).append(name[0].lower())
+    return found
 
 
 def _doctor_import(module: str) -> str | None:
@@ -264,15 +269,20 @@ def _doctor_checks() -> list[tuple[str, bool, str, str]]:
     checks.append(
         ("Fast Downward (core)", found, detail, "pip install --force-reinstall up-fast-downward")
     )
-    for extra, (packages, purpose) in EXTRAS.items():
-        failed = [(dist, why) for dist, module in packages if (why := _doctor_import(module))]
+    for extra, packages in extras().items():
+        failed = [
+            (dist, why)
+            for dist in packages
+            if (why := _doctor_import(MODULES.get(dist, dist.replace("-", "_"))))
+        ]
         detail = (
             "; ".join(f"{dist}: {why}" for dist, why in failed)
             if failed
-            else ", ".join(f"{dist} {_doctor_version(dist)}" for dist, _ in packages)
+            else ", ".join(f"{dist} {_doctor_version(dist)}" for dist in packages)
         )
+        purpose = f" ({PURPOSES[extra]})" if extra in PURPOSES else ""
         checks.append(
-            (f"extra {extra} ({purpose})", not failed, detail, f"pip install 'planloop[{extra}]'")
+            (f"extra {extra}{purpose}", not failed, detail, f"pip install 'planloop[{extra}]'")
         )
     java = shutil.which("java")
     checks.append(
