@@ -104,7 +104,8 @@ class AgenticPolicy:
             },
         ]
         self.pending: list = []  # tool calls of the last reply not yet answered
-        self.awaiting = None  # the call answered by the environment's next observation
+        # the call answered by the environment's next observation: (call id, command or None)
+        self.awaiting: tuple[str, str | None] | None = None
         self.replay: list[str] = []  # what is left to play of a validated plan
         self.deadline = None if self.seconds is None else time.monotonic() + self.seconds
         self.details = {"stop": None, "model_calls": 0, "tool_calls": 0}
@@ -113,7 +114,7 @@ class AgenticPolicy:
         if self.details["stop"] == "validated":
             return self._replay()
         if self.awaiting is not None:
-            self._answer_from_env(obs, info)
+            self._answer_from_env(self.awaiting, obs, info)
         while True:
             while self.pending:
                 command = self._dispatch(self.pending.pop(0))
@@ -150,7 +151,8 @@ class AgenticPolicy:
         try:
             arguments = json.loads(call.arguments or "{}")
         except json.JSONDecodeError as exc:
-            return self._reply(call.id, {"error": f"arguments are not valid JSON: {exc}"})
+            self._reply(call.id, {"error": f"arguments are not valid JSON: {exc}"})
+            return None
         if (
             call.name == "execute_action"
             and isinstance(arguments, dict)
@@ -159,13 +161,14 @@ class AgenticPolicy:
             self.awaiting = (call.id, arguments["action"])
             return arguments["action"]
         if call.name == "start_session" and arguments:
-            return self._reply(
+            self._reply(
                 call.id,
                 {
                     "error": "this session holds the task at hand; call "
                     "start_session without arguments"
                 },
             )
+            return None
         moved = bool(self.session.history()["actions"])
         if arguments == {} and (call.name == "reset" or (call.name == "start_session" and moved)):
             self.awaiting = (call.id, None)
@@ -187,8 +190,8 @@ class AgenticPolicy:
         """The validated plan's next command; GIVE_UP once it is played."""
         return self.replay.pop(0) if self.replay else GIVE_UP
 
-    def _answer_from_env(self, obs: str, info: dict) -> None:
-        call_id, action = self.awaiting
+    def _answer_from_env(self, awaiting: tuple[str, str | None], obs: str, info: dict) -> None:
+        call_id, action = awaiting
         self.awaiting = None
         if action is None:
             result = self.session.reset()

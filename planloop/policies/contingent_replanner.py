@@ -51,6 +51,12 @@ class ContingentReplanner:
         )
         self._plan, self.planner_calls = [], 0
 
+    def _started(self) -> tuple[Domain, Problem]:
+        """The domain and problem :meth:`reset` read."""
+        if self._domain is None or self._problem is None:
+            raise RuntimeError("call reset() first")
+        return self._domain, self._problem
+
     def act(self, obs: str, info: dict) -> str:
         admissible = info["admissible_actions"]
         sensing = self._useful_sensing(admissible, set(info["unknown_facts"]))
@@ -74,7 +80,7 @@ class ContingentReplanner:
         """The first admissible sensing command that observes an unknown fact."""
         for command in admissible:
             name, args = parse_command(command)
-            schema = self._domain.actions.get(name)
+            schema = self._started()[0].actions.get(name)
             if schema is None or not schema.observe:
                 continue
             binding = dict(zip((p.name for p in schema.params), args, strict=True))
@@ -88,14 +94,16 @@ class ContingentReplanner:
     def _planned(self, facts: list[str]) -> list[str] | None:
         """A plan from the state of ``facts`` (PDDL atoms) to the goal, or None."""
         init = tuple(dict.fromkeys(_atom(f) for f in facts))
-        problem = replace(
-            self._problem, domain_name=self._domain.name, init=init, unknown=(), clauses=()
-        )
+        domain, started = self._started()
+        problem = replace(started, domain_name=domain.name, init=init, unknown=(), clauses=())
         self.planner_calls += 1
         result = solve(
             self._classical, write_problem(problem), planner=self.planner, timeout=self.timeout
         )
-        return list(result.plan) if result.solved else None
+        if not result.solved:
+            return None
+        assert result.plan is not None  # a solved result holds its plan
+        return list(result.plan)
 
 
 def _atom(text: str) -> Atom:

@@ -179,7 +179,10 @@ def _verdict(task, plan: list[str]) -> str:
         report = validate(task, plan)
     except PDDLError:
         return "unreadable"
-    return "valid" if report.valid else report.failure
+    if report.valid:
+        return "valid"
+    assert report.failure is not None  # validate() names the failure of an invalid plan
+    return report.failure
 
 
 def planbench_prompt(

@@ -223,6 +223,12 @@ class ClosedLoopPolicy:
     """
 
     replans = True
+    # one attempt's state, set by _begin_attempt()
+    queue: list[str]
+    trace: list[str]
+    attempt: list[str]  # the actions tried in this attempt
+    proposed: bool
+    _last: tuple[str, str, str] | None  # action, observation, state
 
     def __init__(
         self,
@@ -324,11 +330,11 @@ class ClosedLoopPolicy:
 
     # -- steps of the loop -----------------------------------------------------------
     def _begin_attempt(self) -> None:
-        self.queue: list[str] = []
-        self.trace: list[str] = []
-        self.attempt: list[str] = []  # the actions tried in this attempt
+        self.queue = []
+        self.trace = []
+        self.attempt = []
         self.proposed = False
-        self._last: tuple[str, str, str] | None = None  # action, observation, state
+        self._last = None
 
     def _stop(self, reason: str) -> str:
         self.details["stop"] = reason

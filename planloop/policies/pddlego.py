@@ -10,7 +10,7 @@ from ..envs.feedback import action_failure
 from ..formalizer import CheckFailure, CommandMapper, Request, check
 from ..formalizer.checks import warning_records
 from ..llm import Usage
-from ..pddl import solve
+from ..pddl import Domain, solve
 from .base import GIVE_UP, RESTART
 
 
@@ -88,10 +88,11 @@ class PDDLegoPolicy:
         self.task = str(info.get("task", ""))
         self.history, self.new = [obs], [obs]
         self.files = None
-        self.domain = None  # of the files whose plan is being played
+        self.domain: Domain | None = None  # of the files whose plan is being played
         self.queue: list[str] = []
         self.sent: tuple[str, str] | None = None  # (plan step, command) awaiting its outcome
-        self.trigger, self.error = "start", None
+        self.trigger = "start"
+        self.error: str | None = None
         self.succeeded: list[str] = []
         self.failed_in_a_row = 0
         self.last_failed: str | None = None
@@ -116,7 +117,7 @@ class PDDLegoPolicy:
         valid = list(info.get("admissible_actions") or ())
         self.mapper.learn(valid)
         if self.sent is not None:
-            self._observe(obs, info)
+            self._observe(self.sent, obs, info)
             if self.replay is not None:
                 return RESTART
         if self.replay:
@@ -147,11 +148,11 @@ class PDDLegoPolicy:
     def finish(self, obs: str, info: dict) -> None:
         """The last step's outcome (a winning step is judged like any other)."""
         if self.sent is not None:
-            self._observe(obs, info)
+            self._observe(self.sent, obs, info)
 
     # -- the loops ----------------------------------------------------------------------
-    def _observe(self, obs: str, info: dict) -> None:
-        step, command = self.sent
+    def _observe(self, sent: tuple[str, str], obs: str, info: dict) -> None:
+        step, command = sent
         self.sent = None
         line = f"> {command}\n{obs}"
         self.history.append(line)

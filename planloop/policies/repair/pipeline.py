@@ -143,7 +143,7 @@ class RepairPipelinePolicy:
         if self.details["stop"] == "valid":
             self.details["outcome"] = "model"
         elif self.solver_fallback:
-            commands = self._fall_back(domain, problem) or commands
+            commands = self._fall_back(self.solver_fallback, domain, problem) or commands
         self._plan = list(commands)
 
     def act(self, obs: str, info: dict) -> str:
@@ -178,16 +178,17 @@ class RepairPipelinePolicy:
             "proposal": None,
         }
 
-    def _fall_back(self, domain: str, problem: str) -> list[str]:
-        """The solver's plan (recorded apart from the model's attempts), or []."""
-        result = solve(domain, problem, planner=self.solver_fallback, timeout=self.fallback_timeout)
+    def _fall_back(self, planner: str, domain: str, problem: str) -> list[str]:
+        """``planner``'s plan (recorded apart from the model's attempts), or []."""
+        result = solve(domain, problem, planner=planner, timeout=self.fallback_timeout)
         self.details["fallback"] = {
-            "planner": self.solver_fallback,
+            "planner": planner,
             "status": result.status,
             "plan": list(result.plan or ()),
             "seconds": result.seconds,
         }
         if not result.solved:
             return []
+        assert result.plan is not None  # a solved result holds its plan
         self.details["outcome"] = "fallback"
         return list(result.plan)
