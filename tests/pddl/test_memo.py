@@ -1,0 +1,46 @@
+"""Reading the same PDDL text again returns what was read (planloop.pddl.memo), keyed by
+the text and every option of the reading, bounded, and never keeping a failed read."""
+
+import pytest
+
+from planloop.pddl import Limits, PDDLError, parse, parse_domain, parse_problem
+from planloop.pddl.memo import Memo
+
+from conftest import PLANBENCH
+
+DOMAIN = (PLANBENCH / "blocksworld" / "generated_domain.pddl").read_text()
+PROBLEM = (PLANBENCH / "blocksworld" / "generated_basic" / "instance-1.pddl").read_text()
+
+
+def test_the_same_text_read_the_same_way_is_the_same_object():
+    domain, problem = parse(DOMAIN, PROBLEM)
+    assert parse_domain(DOMAIN) is domain and parse_problem(PROBLEM, domain) is problem
+    assert parse_domain(DOMAIN, strict=True) is not domain
+    assert parse_domain(DOMAIN, Limits(max_objects=99)) is not domain
+    assert parse_domain(DOMAIN + " ") is not domain  # another text
+
+
+def test_a_problem_is_kept_for_its_domain_object_only():
+    domain = parse_domain(DOMAIN)
+    strict = parse_domain(DOMAIN, strict=True)
+    assert parse_problem(PROBLEM, domain) is not parse_problem(PROBLEM, strict)
+
+
+def test_a_failed_read_keeps_nothing_and_fails_again():
+    broken = DOMAIN.replace("(:action", "(:action (", 1)
+    for _ in range(2):
+        with pytest.raises(PDDLError, match="unbalanced parentheses"):
+            parse_domain(broken)
+
+
+def test_the_memo_is_bounded_and_drops_the_least_recently_used():
+    memo: Memo[int] = Memo(size=2)
+    calls = []
+
+    def read(value):
+        calls.append(value)
+        return value
+
+    assert [memo.get(k, lambda k=k: read(k)) for k in ("a", "b", "a", "c", "b")] == list("abacb")
+    assert calls == ["a", "b", "c", "b"]  # "b" was dropped for "c", "a" was used since
+    assert (memo.hits, memo.misses) == (1, 4)
