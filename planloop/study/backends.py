@@ -15,6 +15,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from typing import Any
 
 import gymnasium as gym
 
@@ -37,7 +38,8 @@ def require(backend: str, model: object = None) -> None:
         if isinstance(model, InteractiveModel):
             raise StudyError("--llm interactive answers at this terminal: use --backend local")
         try:
-            import ray  # noqa: F401
+            # the ray extra, not installed everywhere (this is where its absence is said)
+            import ray  # type: ignore[import-not-found,unused-ignore]  # noqa: F401
         except ImportError:
             raise StudyError("--backend ray needs Ray: pip install 'planloop[ray]'") from None
 
@@ -118,7 +120,7 @@ class RayPool:
     pickled once per actor."""
 
     def __init__(self, make: Make, play: Play, finish: Finish, workers: int):
-        import ray
+        import ray  # type: ignore[import-not-found,unused-ignore]  # require() checked it
 
         if not ray.is_initialized():
             try:
@@ -127,7 +129,8 @@ class RayPool:
                 raise StudyError(f"cannot start or join a Ray runtime: {one_line(exc)}") from None
         self._ray, self._finish = ray, finish
         actor = ray.remote(Player).options(scheduling_strategy="SPREAD")
-        self._actors = [actor.remote(make, play) for _ in range(workers)]
+        # Any: Ray's stubs type an actor's methods as the plain functions (no .remote)
+        self._actors: list[Any] = [actor.remote(make, play) for _ in range(workers)]
         self._idle = list(self._actors)
         self._queue: deque[tuple[Job, Future]] = deque()
         self._running: dict = {}  # ObjectRef -> (job, its Future, the actor playing it)

@@ -71,7 +71,7 @@ def check_model(model: ChatModel, timeout: float = 20.0) -> None:
     try:
         call_model(probe, CHECK_MESSAGES)
     except LLMError as exc:
-        where = f" at {inner.base_url}" if getattr(inner, "base_url", None) else ""
+        where = f" at {url}" if (url := getattr(inner, "base_url", None)) else ""
         raise StudyError(
             f"model {getattr(inner, 'name', type(inner).__name__)}{where} cannot "
             f"answer: {one_line(exc)}{_HINTS.get(exc.kind, '')}"

@@ -334,7 +334,8 @@ def _played(record: dict) -> list[tuple[str | None, str, bool]]:
     actions, observations = record.get("actions") or [], record.get("observations") or []
     errors = record.get("errors") or [None] * len(actions)
     restarts = Counter(record.get("restarted_after") or ())
-    after, played = iter(observations[1:]), []
+    after = iter(observations[1:])
+    played: list[tuple[str | None, str, bool]] = []
     for taken in range(len(actions) + 1):
         played += [(None, next(after, ""), True) for _ in range(restarts[taken])]
         if taken < len(actions):

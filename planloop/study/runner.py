@@ -9,14 +9,15 @@ import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import gymnasium as gym
 
 try:
     import fcntl
 except ImportError:  # not on Windows: there, two runs on one --out are not kept apart
-    fcntl = None
+    # the usual optional import: mypy types the name as the module alone
+    fcntl = None  # type: ignore[assignment]
 
 from ..llm import ChatModel
 from ..pddl import PDDLError
@@ -30,11 +31,11 @@ from .progress import Progress
 
 def make_env(env_id: str, env_kwargs: Mapping[str, object] | None = None) -> gym.Env:
     """``gym.make(env_id, **env_kwargs)``; an unknown id or a bad argument is a StudyError."""
-    env_kwargs = dict(env_kwargs or {})
+    kwargs: dict[str, Any] = dict(env_kwargs or {})
     try:
-        return gym.make(env_id, **env_kwargs)
+        return gym.make(env_id, **kwargs)
     except (gym.error.Error, TypeError, ValueError, OSError) as exc:
-        shown = ", ".join(f"{key}={value!r}" for key, value in env_kwargs.items())
+        shown = ", ".join(f"{key}={value!r}" for key, value in kwargs.items())
         raise StudyError(
             f"cannot make {env_id}{f' with {shown}' if shown else ''}: {one_line(exc)}"
         ) from None
@@ -60,6 +61,7 @@ def episode_problem(record: object) -> str | None:
     problem = record_problem(record)
     if problem is not None:
         return problem
+    assert isinstance(record, dict)  # record_problem refuses anything else
     for field, kind, name in (
         ("study", str, "text"),
         ("instance", int, "an integer"),
@@ -71,7 +73,7 @@ def episode_problem(record: object) -> str | None:
     return None
 
 
-def latest_records(records: Iterable[dict]) -> dict[str, dict]:
+def latest_records(records: Iterable[dict]) -> dict[str | None, dict]:
     """The last record of each key (a rerun appends after the record it replaces)."""
     return {record.get("key"): record for record in records}
 
@@ -214,7 +216,7 @@ def _make(study: Study) -> gym.Env | None:
     return None if study.env_id is None else make_env(study.env_id, study.env_kwargs)
 
 
-def _check_instances(env: gym.Env, env_id: str, jobs: Sequence[Job]) -> None:
+def _check_instances(env: gym.Env, env_id: str | None, jobs: Sequence[Job]) -> None:
     count = getattr(env.unwrapped, "num_instances", None)
     if count is None:  # a world generated from any seed
         return
@@ -253,7 +255,8 @@ def _play_all(
     pool = open_pool(
         backend, functools.partial(_make, study), play, finish, min(workers, len(todo)), env
     )
-    done, failed, crash, in_a_row = progress.total - len(todo), 0, None, []
+    done, failed, crash = progress.total - len(todo), 0, None
+    in_a_row: list[str] = []
     unreachable = None  # why the study stops early, the server being gone
     futures = {pool.submit(job): job for job in todo}
     try:
