@@ -163,6 +163,7 @@ def _solve(args) -> int:
     _warn(domain, problem)
     result = solve(domain, problem, planner=args.planner, timeout=args.timeout, limits=limits)
     if result.solved:
+        assert result.plan is not None  # a solved result holds its plan
         print("\n".join(result.plan))
         print(f"; {len(result.plan)} steps, {result.seconds:.3f} s, {result.planner}")
     else:

@@ -10,6 +10,7 @@ import random
 import time
 from collections.abc import Mapping
 from email.utils import parsedate_to_datetime
+from typing import Any, cast
 
 from .base import ChatResponse, LLMError
 from .reply import parse_reply
@@ -110,7 +111,10 @@ class OpenAIChat:
             for attempt in range(self.max_retries + 1):
                 try:
                     raw = self._client.chat.completions.with_raw_response.create(
-                        model=self.name, messages=messages, **request
+                        model=self.name,
+                        # plain dicts of the shape the SDK's TypedDicts describe
+                        messages=cast(Any, messages),
+                        **request,
                     )
                 except Exception as exc:  # classified below; anything else is re-raised
                     kind = self._kind(exc)

@@ -73,7 +73,7 @@ def _tool_calls(calls: object) -> tuple[ToolCall, ...]:
 
 def _tool_call(call: object) -> ToolCall:
     function = call.get("function") if isinstance(call, dict) else None
-    if not isinstance(function, dict):
+    if not isinstance(call, dict) or not isinstance(function, dict):
         raise _Malformed("a tool call has no 'function' object")
     name, arguments = function.get("name"), function.get("arguments")
     if not isinstance(name, str) or not name:
@@ -91,10 +91,10 @@ def _tool_call(call: object) -> ToolCall:
 
 
 def _usage(usage: object, seconds: float) -> Usage:
-    counts = [
+    prompt, completion = (
         usage.get(key) if isinstance(usage, dict) else None
         for key in ("prompt_tokens", "completion_tokens")
-    ]
-    if all(type(count) is int and count >= 0 for count in counts):
-        return Usage(1, counts[0], counts[1], seconds)
+    )
+    if type(prompt) is int and prompt >= 0 and type(completion) is int and completion >= 0:
+        return Usage(1, prompt, completion, seconds)
     return Usage(1, 0, 0, seconds, unmetered_calls=1)
