@@ -42,6 +42,7 @@ Over-counted: facts whose arguments the model orders otherwise than the truth
 from __future__ import annotations
 
 from statistics import mean
+from typing import Any
 
 from ..pddl import parse_command
 from .mapping import squash
@@ -58,7 +59,7 @@ def judge_round(round: dict, family: str, previous: dict | None) -> dict:
     if family not in RELEVANT:
         raise ValueError(f"no judging rules for {family!r}: one of {sorted(RELEVANT)}")
     check = round.get("check") or {}
-    result = {
+    result: dict[str, Any] = {
         "judged": False,
         "facts": 0,
         "hallucinated": [],

@@ -65,7 +65,8 @@ class _Command:
     @classmethod
     def read(cls, text: str) -> "_Command":
         words = text.split()
-        phrases, current = [], []
+        phrases: list[str] = []
+        current: list[str] = []
         for word in words[1:]:
             if word.lower() in _PREPOSITIONS:
                 phrases.append(" ".join(current))

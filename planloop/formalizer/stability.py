@@ -16,6 +16,8 @@ a file written from scratch keeps almost none, whatever its facts.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .mapping import squash
 from .matching import Truth, match, read_files, read_truth
 
@@ -66,7 +68,7 @@ def stability(previous_round: dict | None, round: dict, truth_pf: str | None = N
     (None where there is nothing to compare: no previous round, or a file missing)."""
     domain, problem = read_files(round.get("df"), round.get("pf"))
     facts, actions = _facts(problem), _actions(domain)
-    result = {
+    result: dict[str, Any] = {
         "facts_jaccard_previous": None,
         "actions_jaccard_previous": None,
         "facts_jaccard_truth": truth_jaccard(problem, truth_pf),

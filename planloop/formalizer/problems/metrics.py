@@ -137,7 +137,12 @@ def signed_goal(goal) -> list[tuple[bool, Atom]]:
         return [(not positive, atom) for atom, positive in goal_literals(goal)]
     except ValueError:
         leaves: list = []
-        map_formula(goal, lambda leaf: leaves.append(leaf) or leaf)
+
+        def keep(leaf):
+            leaves.append(leaf)
+            return leaf
+
+        map_formula(goal, keep)
         return [(False, leaf) for leaf in leaves if isinstance(leaf, Atom)]
 
 
@@ -170,7 +175,8 @@ def jaccard(mine: set, theirs: set) -> float:
 
 def score(domain: Domain, reference: Reference, verdict: Verdict) -> dict:
     """The metrics of one candidate (see the module docstring)."""
-    if not verdict.parsed:
+    candidate = verdict.problem
+    if candidate is None:  # not verdict.parsed
         agree = int(consistent(reference, False, ()))
         return {
             "svr": 0,
@@ -182,7 +188,7 @@ def score(domain: Domain, reference: Reference, verdict: Verdict) -> dict:
             "eq": 0,
             "goal_eq": 0,
         }
-    candidate, plan = verdict.problem, verdict.plan or ()
+    plan = verdict.plan or ()
     same = equivalent(domain, candidate, reference.problem)
     rename = match_objects(domain, candidate, reference.problem, same)
     theirs = atom_set(reference.problem)

@@ -74,6 +74,7 @@ def verify(
             problem,
             record,
         )
+    assert result.plan is not None  # a solved result holds its plan
     report = validate(ground(domain, problem), result.plan)
     if not report.valid:
         return Verdict("validate", report.advice, text, problem, record, result.plan)
