@@ -292,7 +292,8 @@ def _play_all(
         results.close()  # the record being written is finished; no other starts
         progress.close()
         pool.abandon()
-        raise Interrupted(getattr(exc, "code", 130), saved=(done, progress.total)) from None
+        saved = progress.total - len(todo) + sum(job.key in results.done for job in todo)
+        raise Interrupted(getattr(exc, "code", 130), saved=(saved, progress.total)) from None
     pool.shutdown()
     progress.close()
     if crash is not None:
