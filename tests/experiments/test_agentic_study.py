@@ -3,6 +3,7 @@ IPC-2000 Blocksworld files, Table II's rows and columns beside the paper's figur
 every scheduled instance in n (model errors too), with a scripted model that knows each
 instance's plan."""
 
+import importlib.util
 import json
 
 import gymnasium as gym
@@ -65,7 +66,9 @@ def test_paper_table_ii_counts_every_instance_and_its_model_errors(tmp_path, pla
     )
     text = (out / "results.md").read_text()
     assert text == capsys.readouterr().out.split("\nplot:")[0]
-    assert HEADER in text and (out / "success.png").stat().st_size > 0
+    assert HEADER in text
+    if importlib.util.find_spec("matplotlib"):  # the plot extra
+        assert (out / "success.png").stat().st_size > 0
     assert row(text, "lama-first") == (
         "| lama-first | 3 | 3 (100.0%) (paper: 87 (85.3%)) | "
         "0 (paper: 15) | 0 (paper: 0) | 3/3 [44%, 100%] | 0 |"
