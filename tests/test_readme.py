@@ -107,8 +107,10 @@ def server():
 
 
 def _needs_model(text: str, server) -> None:
-    if server is None and re.search(r"make_model|--llm +(openai:|\S+@)", text):
-        pytest.skip("needs the llm extra (openai) for the fake model server")
+    if server is None and re.search(r"make_model|--llm +(openai:|\S+@)|benchmarks/fuzz\.py", text):
+        pytest.skip(
+            "needs the llm extra (openai): a fake model server, or the fuzz campaign's model target"
+        )
 
 
 @pytest.fixture
