@@ -8,16 +8,16 @@ sides measured by the same subprocess), then ranged over the runs. The table end
 the machine (CPU model, cores, Python), the date, the 1-minute load average before and
 after, and the figures this script does not re-measure, with the reason.
 
-``--quick`` shrinks every benchmark to finish in about 4 minutes a run on 2 cores:
+``--quick`` shrinks the slow benchmarks to finish in about 3.5 minutes a run on 2 cores
+(the full sizes take about 15); the env-step and CoinCollector benchmarks keep their
+full sizes (about 12 s and 5 s a run; at 1,000 steps a game TextWorld Express's JVM is
+not warm, which doubles the CoinCollector ratio):
 
-- env steps: 20 episodes a problem instead of 140, 1 round instead of 3;
 - plan validation: 2 timed calls a plan instead of 5;
-- CoinCollector: 1,000 steps a game instead of 3,000 (the JVM warms up less, so
-  TextWorld Express looks slower);
 - ALFWorld: 6 games (one per task type) and 40 random steps a game instead of 18 and
   160, 1 round of ours instead of 3;
 - the horizon sweep: a scripted model taking 50 ms a call instead of 200 ms (the
-  speed-up of 8 workers is then smaller: the workers' start-up weighs more);
+  table says which delay its figure is for);
 - formalizer planning: the script's own ``--quick`` (11-room houses x 2 seeds, 2
   generated ALFWorld games, 1 repeat);
 - judging a written problem: 3 problems a domain instead of 10, best of 2 instead of 5;
@@ -89,8 +89,7 @@ def with_json(cmd: list[str], timeout: float = 3600) -> dict | list:
 
 
 def env_steps(quick: bool) -> dict[str, float]:
-    args = ["--episodes", "20", "--repeat", "1"] if quick else ["--repeat", "3"]
-    out = with_json(["benchmarks/bench_env_steps.py", *args])
+    out = with_json(["benchmarks/bench_env_steps.py", "--repeat", "3"])
     rate = {r["env"]: r["steps_per_s"] for r in out["rows"]}
     ours = rate["planloop Blocksworld-v0 (gym.make)"]
     pddl = rate["planloop Blocksworld-v0 obs_format=pddl (gym.make)"]
@@ -120,7 +119,7 @@ def validate(quick: bool) -> dict[str, float]:
 
 
 def coin(quick: bool) -> dict[str, float]:
-    rows = with_json(["benchmarks/bench_coin_steps.py", "--steps", "1000" if quick else "3000"])
+    rows = with_json(["benchmarks/bench_coin_steps.py", "--steps", "3000"])
     steps = sum(r["steps"] for r in rows)
     native_s = sum(r["steps"] * r["native_us"] for r in rows) / 1e6
     twx_s = sum(r["steps"] * r["twx_us"] for r in rows) / 1e6
