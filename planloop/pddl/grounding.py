@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import math
+import threading
 from dataclasses import dataclass
 from itertools import islice, product
 from typing import Iterator
@@ -17,6 +18,7 @@ from typing import Iterator
 from . import conditions as cond
 from .deadline import Check
 from .diagnostics import Diagnostic, PDDLError, quote
+from .memo import Memo
 from .model import (
     And,
     Atom,
@@ -775,12 +777,30 @@ def _static_facts(domain: Domain, problem: Problem) -> dict[str, set[tuple[str, 
     return static
 
 
+_GROUNDED = threading.local()  # per thread: a Task grows some of its indexes lazily
+GROUNDED_PER_THREAD = 4  # tasks kept by each thread (a 100-block one is tens of MB)
+
+
 def ground(
     domain: Domain, problem: Problem, limits: Limits = DEFAULT_LIMITS, check: Check | None = None
 ) -> Task:
     """Ground ``problem`` of ``domain`` into a :class:`Task` within ``limits`` (such as
-    ``max_ground_actions``), calling ``check`` now and then (see :class:`Task`)."""
-    return Task(domain, problem, limits, check)
+    ``max_ground_actions``), calling ``check`` now and then (see :class:`Task`). Without a
+    ``check``, grounding the same Domain and Problem objects again in the same thread
+    returns the same Task (the reader returns the same objects for the same text, so
+    reading and grounding a task twice costs once); each thread keeps its last
+    :data:`GROUNDED_PER_THREAD`."""
+    if check is not None:
+        return Task(domain, problem, limits, check)
+    memo = getattr(_GROUNDED, "memo", None)
+    if memo is None:
+        memo = _GROUNDED.memo = Memo(GROUNDED_PER_THREAD)
+    kept_domain, kept_problem, task = memo.get(
+        (id(domain), id(problem), limits), lambda: (domain, problem, Task(domain, problem, limits))
+    )
+    if kept_domain is not domain or kept_problem is not problem:  # ids reused since
+        return Task(domain, problem, limits)
+    return task
 
 
 def _conjuncts(f: Formula) -> list[Formula]:

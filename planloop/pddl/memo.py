@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
@@ -21,15 +22,25 @@ def text_key(source: object) -> str | None:
     return None
 
 
+_EVERY: weakref.WeakSet[Memo] = weakref.WeakSet()
+
+
+def clear_all() -> None:
+    """Forget everything every memo keeps (a benchmark timing cold reads, say)."""
+    for memo in list(_EVERY):
+        memo.clear()
+
+
 class Memo(Generic[T]):
     """``get(key, read)``: the value kept for ``key``, else ``read()``, kept (at most
     ``size`` values, the least recently used dropped first). A ``read`` that raises keeps
-    nothing."""
+    nothing. :func:`clear_all` clears every memo."""
 
     def __init__(self, size: int = SIZE):
         self.size, self.hits, self.misses = size, 0, 0
         self._values: OrderedDict[Hashable, T] = OrderedDict()
         self._lock = threading.Lock()
+        _EVERY.add(self)
 
     def get(self, key: Hashable, read: Callable[[], T]) -> T:
         with self._lock:

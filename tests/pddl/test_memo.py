@@ -44,3 +44,30 @@ def test_the_memo_is_bounded_and_drops_the_least_recently_used():
     assert [memo.get(k, lambda k=k: read(k)) for k in ("a", "b", "a", "c", "b")] == list("abacb")
     assert calls == ["a", "b", "c", "b"]  # "b" was dropped for "c", "a" was used since
     assert (memo.hits, memo.misses) == (1, 4)
+
+
+def test_grounding_the_same_task_again_in_a_thread_is_free():
+    import threading
+
+    from planloop.pddl import ground, load
+
+    first = load(DOMAIN, PROBLEM)
+    assert load(DOMAIN, PROBLEM) is first  # the same text: the same Domain, Problem, Task
+    assert load(DOMAIN, PROBLEM, Limits(max_objects=99)) is not first
+    domain, problem = parse(DOMAIN, PROBLEM)
+    assert ground(domain, problem, check=lambda: None) is not first  # under a deadline
+    other = []
+    thread = threading.Thread(target=lambda: other.append(load(DOMAIN, PROBLEM)))
+    thread.start()
+    thread.join()
+    assert other[0] is not first  # each thread its own (a Task grows indexes lazily)
+    assert other[0].init == first.init and len(other[0].actions) == len(first.actions)
+
+
+def test_clear_all_forgets_every_reading_and_grounding():
+    from planloop.pddl import load
+    from planloop.pddl.memo import clear_all
+
+    first = load(DOMAIN, PROBLEM)
+    clear_all()
+    assert load(DOMAIN, PROBLEM) is not first and parse_domain(DOMAIN) is not first.domain
