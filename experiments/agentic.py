@@ -58,6 +58,7 @@ from planloop.study import (
     model_failures,
     non_negative_float,
     open_model,
+    run_options,
     run_study,
     show_success_plot,
     study_main,
@@ -338,16 +339,7 @@ def main(argv=None, model=None) -> int:
         return episode_fields(policy, run_episode(env, policy, options={"instance": job.instance}))
 
     jobs = study.jobs([{"condition": c} for c in args.conditions], instances, args.trials)
-    records = run_study(
-        study,
-        jobs,
-        play,
-        out=args.out,
-        workers=args.workers,
-        check=built,
-        max_failed_in_a_row=args.max_unreachable,
-        backend=args.backend,
-    )
+    records = run_study(study, jobs, play, check=built, **run_options(args))
     caption = f"\n\n{AGENTIC.caption(settings.overrides)}" if settings.paper else ""
     text = f"## {args.env}, {study.model or 'no model'}\n\n{settings_line(args)}\n\n" + report(
         records, args.conditions, caption

@@ -80,6 +80,7 @@ from planloop.study import (
     open_model,
     positive_float,
     positive_int,
+    run_options,
     run_study,
     show_success_plot,
     study_main,
@@ -490,16 +491,7 @@ def main(argv=None, model=None) -> int:
     def play(_, job) -> dict:
         return run_problem(llm, dict(job.condition), job.instance, args)
 
-    records = run_study(
-        study,
-        jobs,
-        play,
-        out=args.out,
-        workers=args.workers,
-        check=built,
-        max_failed_in_a_row=args.max_unreachable,
-        backend=args.backend,
-    )
+    records = run_study(study, jobs, play, check=built, **run_options(args))
     fields = ("domain", "size", "defect") if args.llm == "scripted-defects" else ("domain", "size")
     text = (
         f"## Formalization, {study.model}\n\n### Final candidates\n\n"

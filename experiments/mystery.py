@@ -77,6 +77,7 @@ from planloop.study import (
     open_model,
     positive_float,
     positive_int,
+    run_options,
     run_study,
     save_success_plot,
     show_success_plot,
@@ -642,16 +643,7 @@ def main(argv=None, model=None) -> int:
         return episode_fields(env, run_episode(env, policy, options={"instance": job.instance}))
 
     jobs = study.jobs([{"condition": c} for c in args.conditions], instances, args.trials)
-    records = run_study(
-        study,
-        jobs,
-        play,
-        out=args.out,
-        workers=args.workers,
-        check=built,
-        max_failed_in_a_row=args.max_unreachable,
-        backend=args.backend,
-    )
+    records = run_study(study, jobs, play, check=built, **run_options(args))
     text = f"## {args.env}, {study.model or 'no model'}\n\n" + report(
         records, args.conditions, args.attempts, args.top_k
     )

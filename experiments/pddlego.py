@@ -66,6 +66,7 @@ from planloop.study import (
     one_line,
     open_model,
     positive_int,
+    run_options,
     run_study,
     show_success_plot,
     study_main,
@@ -685,16 +686,7 @@ def main(argv=None, model=None) -> int:
         return {**episode_fields(env, episode, args.retries), "trial_attempts_used": attempts}
 
     jobs = study.jobs([condition], args.instances, args.trials)
-    run_study(
-        study,
-        jobs,
-        play,
-        out=args.out,
-        workers=args.workers,
-        check=built,
-        max_failed_in_a_row=args.max_unreachable,
-        backend=args.backend,
-    )
+    run_study(study, jobs, play, check=built, **run_options(args))
     records = [
         r for r in ResultsFile(args.out / "episodes.jsonl").records if r.get("study") == "pddlego"
     ]

@@ -33,6 +33,7 @@ from planloop.study import (
     latest_records,
     markdown_table,
     positive_float,
+    run_options,
     run_study,
     show_success_plot,
     study_main,
@@ -160,7 +161,7 @@ def main(argv=None) -> int:
         return run_instance(env, job.instance, job.condition["planner"], args.timeout)
 
     jobs = study.jobs([{"planner": args.planner}], args.instances, args.trials)
-    run_study(study, jobs, play, out=args.out, workers=args.workers, backend=args.backend)
+    run_study(study, jobs, play, **run_options(args))
     groups = by_configuration(ResultsFile(args.out / "episodes.jsonl").records)
     text = f"## Planner baseline\n\n{summarize(groups)}\n\n{DENOMINATORS}"
     (args.out / "results.md").write_text(text + "\n")

@@ -27,6 +27,7 @@ from .flags import (
     parse_option,
     positive_float,
     positive_int,
+    run_options,
     study_parser,
     temperature,
 )
@@ -67,6 +68,7 @@ __all__ = [
     "parse_option",
     "positive_float",
     "positive_int",
+    "run_options",
     "run_study",
     "save_success_plot",
     "show_success_plot",

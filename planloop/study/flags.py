@@ -91,6 +91,15 @@ def temperature(text: str) -> float:
     return value
 
 
+def run_options(args: argparse.Namespace) -> dict:
+    """:func:`run_study`'s keywords from the flags of :func:`study_parser`: ``--out``,
+    ``--workers``, ``--backend`` and, in a study with a model, ``--max-unreachable``."""
+    options = {"out": args.out, "workers": args.workers, "backend": args.backend}
+    if hasattr(args, "max_unreachable"):
+        options["max_failed_in_a_row"] = args.max_unreachable
+    return options
+
+
 def study_parser(
     description: str | None,
     *,

@@ -111,3 +111,19 @@ def test_the_cli_reads_options_with_the_same_function():
     assert cli.parse_option is parse_option
     play = cli.build_parser().parse_args(["play", "CoinCollector-v0", "-o", "num_locations=2"])
     assert play.option == [("num_locations", 2)]
+
+
+def test_run_options_carry_the_shared_flags_to_run_study(tmp_path):
+    from planloop.study import run_options, study_parser
+
+    with_model = study_parser(None, env="Baking-v0", out="x").parse_args(
+        ["--out", str(tmp_path), "--workers", "3", "--max-unreachable", "5"]
+    )
+    assert run_options(with_model) == {
+        "out": tmp_path,
+        "workers": 3,
+        "backend": "local",
+        "max_failed_in_a_row": 5,
+    }
+    without = study_parser(None, env="Baking-v0", out="x", llm_required=None).parse_args([])
+    assert "max_failed_in_a_row" not in run_options(without)
