@@ -12,7 +12,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from planloop.study.flags import parse_option
+from planloop.study.flags import non_negative_int, parse_option, positive_float
 
 EXIT_OK, EXIT_NO_PLAN, EXIT_BAD_INPUT, EXIT_TIMEOUT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 _SOLVE_EXIT = {"solved": EXIT_OK, "invalid_input": EXIT_BAD_INPUT, "timeout": EXIT_TIMEOUT}
@@ -49,28 +49,6 @@ def _limit(text: str) -> tuple[str, int]:
     if number < 1:
         raise argparse.ArgumentTypeError(f"{key} must be a positive integer, not {value!r}")
     return key, number
-
-
-def _number(kind, least, strictly: bool):
-    """An argparse type: a ``kind`` (int or float) above ``least`` (or at least it)."""
-
-    def read(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            value = None
-        if (
-            value is None
-            or value != value
-            or value < least
-            or (strictly and value == least)
-            or value == float("inf")
-        ):
-            bound = f"more than {least}" if strictly else f"at least {least}"
-            raise argparse.ArgumentTypeError(f"expected a {kind.__name__} {bound}, not {text!r}")
-        return value
-
-    return read
 
 
 def _limits(args):
@@ -346,8 +324,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play an environment in the terminal")
     play.add_argument("env_id")
-    play.add_argument("--seed", type=_number(int, 0, False), default=None)
-    play.add_argument("--instance", type=_number(int, 0, False), default=None)
+    play.add_argument("--seed", type=non_negative_int, default=None)
+    play.add_argument("--instance", type=non_negative_int, default=None)
     play.add_argument("--obs-format", choices=("text", "pddl"), default=None)
     play.add_argument("--domain", help="domain file, for PDDL-v0")
     play.add_argument("--problem", help="problem file or folder, for PDDL-v0")
@@ -374,7 +352,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--planner", default="lama-first", choices=PLANNERS)
     solve.add_argument(
         "--timeout",
-        type=_number(float, 0, True),
+        type=positive_float,
         default=60.0,
         help="seconds for the whole call, reading and grounding included (default 60)",
     )

@@ -6,6 +6,7 @@
 
 import argparse
 
+from ..study.flags import positive_int
 from .sandbox import MAX_BYTES, Sandbox
 from .sessions import (
     IDLE_TIMEOUT,
@@ -22,15 +23,15 @@ resolves (symlinks followed) under a --root; without one, paths are refused. Err
 quote at most 80 characters of what the client sent, and never a file's lines."""
 
 
-def _positive(kind):
-    def parse(text: str):
-        value = kind(text)
-        if not value > 0:
-            raise argparse.ArgumentTypeError(f"must be positive, not {text}")
-        return value
-
-    parse.__name__ = kind.__name__  # argparse names it in errors
-    return parse
+def _positive_seconds(text: str) -> float:
+    """Seconds above 0 (``inf``: sessions never expire)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, not {text!r}")
+    return value
 
 
 def parser() -> argparse.ArgumentParser:
@@ -49,14 +50,14 @@ def parser() -> argparse.ArgumentParser:
     )
     cli.add_argument(
         "--max-bytes",
-        type=_positive(int),
+        type=positive_int,
         default=MAX_BYTES,
         metavar="N",
         help=f"the largest domain or problem, as text or file (default {MAX_BYTES:,})",
     )
     cli.add_argument(
         "--max-sessions",
-        type=_positive(int),
+        type=positive_int,
         default=MAX_SESSIONS,
         metavar="N",
         help=f"the most sessions open at once (default {MAX_SESSIONS}); past it "
@@ -64,14 +65,14 @@ def parser() -> argparse.ArgumentParser:
     )
     cli.add_argument(
         "--idle-timeout",
-        type=_positive(float),
+        type=_positive_seconds,
         default=IDLE_TIMEOUT,
         metavar="SECONDS",
         help=f"close a session unused this long (default {IDLE_TIMEOUT:g})",
     )
     cli.add_argument(
         "--max-ground-actions",
-        type=_positive(int),
+        type=positive_int,
         default=MAX_GROUND_ACTIONS,
         metavar="N",
         help="the ground actions the open sessions' tasks may hold "
