@@ -138,11 +138,13 @@ class TaskView:
         return phrase
 
     def state(self, task: Task, state: int) -> str:
-        texts = self._cache(task).facts
-        facts = task.facts
-        if len(texts) < len(facts):
-            texts.extend(self.fact(f, task.domain) for f in facts[len(texts) :])
-        parts = [texts[i] for i in task.true_ids(state)]
+        texts, facts = self._cache(task).facts, task.facts
+        parts = []
+        for fid in task.true_ids(state):
+            text = texts.get(fid)
+            if text is None:
+                text = texts[fid] = self.fact(facts[fid], task.domain)
+            parts.append(text)
         if self.obs_format == "pddl":
             return " ".join(parts)
         return join_phrases(parts) or "nothing holds"
@@ -215,7 +217,7 @@ class TaskView:
 class _TaskTexts:
     """What a view has rendered for one task, kept because it never changes."""
 
-    facts: list[str] = field(default_factory=list)  # by fact id
+    facts: dict[int, str] = field(default_factory=dict)  # fact id -> text, once shown
     commands: dict = field(default_factory=dict)  # GroundAction -> command
     actions: dict = field(default_factory=dict)  # command -> GroundAction
     phrases: dict = field(default_factory=dict)  # GroundAction -> words for feedback

@@ -49,21 +49,34 @@ def _junction(kind: str, parts, absorbing: bool) -> Condition:
     return (kind, tuple(flat))
 
 
-def literal_masks(c: Condition) -> tuple[int, int, tuple[Condition, ...]] | None:
-    """Split a conjunction into (positive mask, negative mask, other parts); None if False."""
+def literal_ids(
+    c: Condition,
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[Condition, ...]] | None:
+    """Split a conjunction into (positive fact ids, negated fact ids, other parts), each
+    in its order without repeats; None if False."""
     if c is False:
         return None
     parts = () if c is True else (c[1] if c[0] == "and" else (c,))
-    pos = neg = 0
+    pos: dict[int, None] = {}
+    neg: dict[int, None] = {}
     rest = []
     for part in parts:
         if part[0] == "atom":
-            pos |= 1 << part[1]
+            pos[part[1]] = None
         elif part[0] == "not" and part[1][0] == "atom":
-            neg |= 1 << part[1][1]
+            neg[part[1][1]] = None
         else:
             rest.append(part)
-    return pos, neg, tuple(rest)
+    return tuple(pos), tuple(neg), tuple(rest)
+
+
+def literal_masks(c: Condition) -> tuple[int, int, tuple[Condition, ...]] | None:
+    """Split a conjunction into (positive mask, negative mask, other parts); None if False."""
+    literals = literal_ids(c)
+    if literals is None:
+        return None
+    pos, neg, rest = literals
+    return sum(1 << f for f in pos), sum(1 << f for f in neg), rest
 
 
 def compile_condition(c: Condition) -> Callable[[int], bool]:

@@ -13,7 +13,7 @@ import math
 import threading
 from dataclasses import dataclass
 from itertools import islice, product
-from typing import Iterator
+from typing import Callable, Iterable, Iterator, Sequence
 
 from . import conditions as cond
 from .deadline import Check
@@ -41,42 +41,100 @@ from .source import DEFAULT_LIMITS, Limits
 
 
 class GroundAction:
-    """One action with its arguments bound, compiled to masks and tests."""
+    """One action with its arguments bound: its precondition's literals and its effects
+    as fact-id tuples (``pre``, ``pre_not``, ``adds``, ``deletes``), the rest of its
+    precondition as a compiled test, and ``when`` effects as ``conditional``.
+
+    The bitset masks (``pre_pos``, ``pre_neg``, ``add``, ``delete``) are built on first
+    use: a mask is as wide as the task's facts, and a large task's actions mostly go
+    unused."""
 
     __slots__ = (
         "name",
         "args",
-        "text",
-        "precondition",
-        "pre_pos",
-        "pre_neg",
+        "pre",
+        "pre_not",
+        "extra",
         "extra_test",
-        "add",
-        "delete",
+        "adds",
+        "deletes",
         "conditional",
+        "_precondition",
+        "_text",
+        "_pre_pos",
+        "_pre_neg",
+        "_add",
+        "_delete",
     )
+    _precondition: cond.Condition | None
+    _text: str | None
+    _pre_pos: int | None
+    _pre_neg: int | None
+    _add: int | None
+    _delete: int | None
 
     def __init__(
         self,
         name: str,
         args: tuple[str, ...],
         precondition: cond.Condition,
-        add: int,
-        delete: int,
+        adds: tuple[int, ...],
+        deletes: tuple[int, ...],
         conditional: tuple,
     ):
         self.name, self.args = name, args
-        self.text = "(" + " ".join((name,) + args) + ")"
-        self.precondition = precondition
-        masks = cond.literal_masks(precondition)
-        self.pre_pos, self.pre_neg, rest = masks if masks else (0, 0, (False,))
-        self.extra_test = cond.compile_condition(cond.conjoin(rest)) if rest else None
-        self.add, self.delete = add, delete
-        self.conditional = conditional  # ((test, condition, add, delete), ...)
+        literals = cond.literal_ids(precondition)
+        self.pre, self.pre_not, self.extra = literals if literals else ((), (), (False,))
+        self.extra_test = cond.compile_condition(cond.conjoin(self.extra)) if self.extra else None
+        # kept only when the literals and the rest do not rebuild it in its own order
+        self._precondition = None if self._rebuilt() == precondition else precondition
+        self.adds, self.deletes = adds, deletes
+        self.conditional = conditional  # ((test, condition, add mask, delete mask), ...)
+        self._text = self._pre_pos = self._pre_neg = self._add = self._delete = None
+
+    def _rebuilt(self) -> cond.Condition:
+        literals = [cond.atom(f) for f in self.pre]
+        literals += [cond.negate(cond.atom(f)) for f in self.pre_not]
+        return cond.conjoin(literals + list(self.extra))
+
+    @property
+    def precondition(self) -> cond.Condition:
+        return self._rebuilt() if self._precondition is None else self._precondition
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = "(" + " ".join((self.name,) + self.args) + ")"
+        return self._text
+
+    @property
+    def pre_pos(self) -> int:
+        if self._pre_pos is None:
+            self._pre_pos = _mask(self.pre)
+        return self._pre_pos
+
+    @property
+    def pre_neg(self) -> int:
+        if self._pre_neg is None:
+            self._pre_neg = _mask(self.pre_not)
+        return self._pre_neg
+
+    @property
+    def add(self) -> int:
+        if self._add is None:
+            self._add = _mask(self.adds)
+        return self._add
+
+    @property
+    def delete(self) -> int:
+        if self._delete is None:
+            self._delete = _mask(self.deletes)
+        return self._delete
 
     def applicable(self, state: int) -> bool:
+        pos = self.pre_pos
         return (
-            state & self.pre_pos == self.pre_pos
+            state & pos == pos
             and not state & self.pre_neg
             and (self.extra_test is None or self.extra_test(state))
         )
@@ -93,6 +151,23 @@ class GroundAction:
 
     def __repr__(self) -> str:
         return f"GroundAction{self.text}"
+
+
+_FEW_CHANGES = 64  # Task._true updates its last set for at most this many changed facts
+
+
+def _mask(ids: Iterable[int]) -> int:
+    """The bitset of the fact ids ``ids``."""
+    ids = list(ids)
+    if len(ids) < 16:
+        mask = 0
+        for fid in ids:
+            mask |= 1 << fid
+        return mask
+    digits = bytearray(max(ids) // 8 + 1)
+    for fid in ids:
+        digits[fid >> 3] |= 1 << (fid & 7)
+    return int.from_bytes(digits, "little")
 
 
 class ActionLookupError(ValueError):
@@ -134,6 +209,7 @@ class Task:
         self.objects: dict[str, str] = dict(domain.constants)
         self.objects.update(problem.objects)
         self._object_order = {o: i for i, o in enumerate(self.objects)}
+        self._predicate_order = {p: i for i, p in enumerate(domain.predicates)}
         self.facts: list[Atom] = []
         self._fact_ids: dict[tuple[str, tuple[str, ...]], int] = {}  # (predicate, args) -> id
         self._compiled: dict[tuple[int, object], tuple] = {}  # see _memo
@@ -146,23 +222,25 @@ class Task:
         """Take ``problem``'s initial state and goal; ground the actions, or take the
         ``base`` task's; keep those a delete-relaxed plan reaches."""
         self.problem = problem
-        self._display_order: list[int] = []
-        self.init: int = 0
-        for fact in problem.init:
-            self.init |= 1 << self.fact_id(fact)
+        self._display_keys: dict[int, tuple] = {}  # fact id -> its sort key in atoms()
+        self._last_true: tuple[int, frozenset[int]] | None = None  # see _true
+        init = frozenset(self.fact_id(fact) for fact in problem.init)
+        self.init: int = _mask(init)
         self._budget("the goal")
         self.goal: cond.Condition = self._ground_formula(problem.goal, {}, simplify=True)
         self._goal_test = cond.compile_condition(self.goal)
         self._grounded: list[GroundAction] = (
             list(self._ground_all()) if base is None else base._grounded
         )
-        self.actions: list[GroundAction] = _prune_unreachable(self.init, self._grounded)
-        self._by_key: dict[tuple[str, tuple[str, ...]], GroundAction]
+        self.actions: list[GroundAction] = _prune_unreachable(init, self._grounded)
+        self._by_key: dict[str, dict[tuple[str, ...], GroundAction]]  # name -> args ->
         self._successors: _SuccessorGenerator
         if base is not None and base.actions == self.actions:
             self._by_key, self._successors = base._by_key, base._successors
         else:
-            self._by_key = {(a.name, a.args): a for a in self.actions}
+            self._by_key = {name: {} for name in self.domain.actions}
+            for a in self.actions:
+                self._by_key[a.name][a.args] = a
             self._successors = _SuccessorGenerator(self.actions)
         self._on_demand: dict[tuple[str, tuple[str, ...]], GroundAction] = {}
         self._check = None  # the deadline was for grounding
@@ -230,22 +308,40 @@ class Task:
 
     def true_ids(self, state: int) -> list[int]:
         """The ids of the facts true in ``state``, in the order of :meth:`atoms`."""
-        if len(self._display_order) != len(self.facts):
-            predicates = {p: i for i, p in enumerate(self.domain.predicates)}
-            order = self._object_order
-            self._display_order = sorted(
-                range(len(self.facts)),
-                key=lambda i: (
-                    predicates.get(self.facts[i].predicate, len(predicates)),
-                    [order.get(a, len(order)) for a in self.facts[i].args],
-                ),
+        facts, keys = self._true(state), self._display_keys
+        for fid in facts.difference(keys):  # facts never shown before
+            fact = self.facts[fid]
+            keys[fid] = (
+                self._predicate_order.get(fact.predicate, len(self._predicate_order)),
+                tuple([self._object_order.get(a, len(self._object_order)) for a in fact.args]),
+                fid,
             )
-        return [i for i in self._display_order if state >> i & 1]
+        return sorted(facts, key=keys.__getitem__)
+
+    def _true(self, state: int) -> frozenset[int]:
+        """The ids of the facts true in ``state``. The last state asked about is kept, so
+        a state one step away costs the facts that changed (and a few word-wide bitwise
+        operations), not a pass over every fact."""
+        last = self._last_true
+        if last is not None and last[0] == state:
+            return last[1]
+        changed = 0 if last is None else state ^ last[0]
+        if last is not None and changed.bit_count() <= _FEW_CHANGES:
+            flipped = []
+            while changed:
+                fid = changed.bit_length() - 1
+                changed ^= 1 << fid
+                flipped.append(fid)
+            facts = last[1].symmetric_difference(flipped)
+        else:
+            facts = frozenset(true_fact_ids(state))
+        self._last_true = (state, facts)
+        return facts
 
     # -- the dynamics --------------------------------------------------------------
     def applicable(self, state: int) -> list[GroundAction]:
         """The actions applicable in ``state``, in grounding order."""
-        return self._successors.applicable(state)
+        return self._successors.applicable(state, self._true)
 
     def apply(self, state: int, action: GroundAction) -> int:
         return action.apply(state)
@@ -273,7 +369,7 @@ class Task:
         number of arguments or an argument of the wrong type.
         """
         name, args = name.lower(), tuple(a.lower() for a in args)
-        found = self._by_key.get((name, args)) or self._on_demand.get((name, args))
+        found = self._by_key.get(name, {}).get(args) or self._on_demand.get((name, args))
         if found is not None:
             return found
         problems = self.lookup_problems(name, args)
@@ -394,10 +490,17 @@ class Task:
             return
         rank = self._object_order
         names = [p.name for p in params]
-        yield from sorted(
-            islice(found, None if budget is None else budget + 1),
-            key=lambda b: [rank[b[name]] for name in names],
+        values = sorted(  # as tuples while sorted: a tuple is a quarter of a dict's size
+            (
+                tuple([b[name] for name in names])
+                for b in islice(found, None if budget is None else budget + 1)
+            ),
+            key=lambda v: [rank[o] for o in v],
         )
+        for value in values:
+            sorted_binding = dict(binding)
+            sorted_binding.update(zip(names, value, strict=True))
+            yield sorted_binding
 
     def _levels(self, ordered: list[Param], statics, pools, bound: set[str]) -> list[tuple]:
         """Per parameter in binding order: (its name, the static fact indexes that list its
@@ -646,6 +749,8 @@ class Task:
         return self._grounder(effects, True)(binding)
 
     def _compile_effects(self, effects: tuple[Effect, ...]):
+        """A function binding -> (added fact ids, deleted fact ids, conditional effects as
+        (test, condition, add mask, delete mask)), the ids in order without repeats."""
         parts = [
             (e.atom.predicate, e.atom.args, e.negated) if isinstance(e, Literal) else e
             for e in effects
@@ -653,46 +758,48 @@ class Task:
         ids, new_id = self._fact_ids, self._id
 
         def ground_effects(binding):
-            add = delete = 0
-            conditional: list[tuple] = []  # (test, condition, add, delete)
+            add: dict[int, None] = {}
+            delete: dict[int, None] = {}
+            conditional: list[tuple] = []
             for part in parts:
                 if type(part) is not tuple:
                     more_add, more_delete = self._ground_compound(part, binding, conditional)
-                    add, delete = add | more_add, delete | more_delete
+                    add.update(dict.fromkeys(more_add))
+                    delete.update(dict.fromkeys(more_delete))
                     continue
                 predicate, terms, negated = part
                 args = tuple([binding.get(t, t) for t in terms])
                 fid = ids.get((predicate, args))
-                bit = 1 << (new_id(predicate, args) if fid is None else fid)
-                if negated:
-                    delete |= bit
-                else:
-                    add |= bit
-            return add, delete, conditional
+                (delete if negated else add)[new_id(predicate, args) if fid is None else fid] = None
+            return tuple(add), tuple(delete), conditional
 
         return ground_effects
 
-    def _ground_compound(self, effect, binding, conditional: list) -> tuple[int, int]:
-        """The unconditional (add, delete) of a ``when`` or ``forall`` effect; its
-        conditional parts are appended to ``conditional``."""
-        add = delete = 0
+    def _ground_compound(self, effect, binding, conditional: list) -> tuple[Sequence, Sequence]:
+        """The unconditional (added ids, deleted ids) of a ``when`` or ``forall`` effect;
+        its conditional parts are appended to ``conditional``."""
+        add: list[int] = []
+        delete: list[int] = []
         if isinstance(effect, When):
             condition = self._ground_formula(effect.condition, binding, simplify=True)
             if condition is False:
-                return 0, 0
+                return add, delete
             c_add, c_delete, nested = self._ground_effects(effect.effects, binding)
             self._spend(1 + len(nested))
             if condition is True:
                 conditional.extend(nested)
                 return c_add, c_delete
-            conditional.append((cond.compile_condition(condition), condition, c_add, c_delete))
+            conditional.append(
+                (cond.compile_condition(condition), condition, _mask(c_add), _mask(c_delete))
+            )
             for _, inner, n_add, n_delete in nested:
                 both = cond.conjoin([condition, inner])
                 conditional.append((cond.compile_condition(both), both, n_add, n_delete))
         elif isinstance(effect, ForallEffect):
             for inner_binding in self._all_bindings(effect.params, binding):
                 f_add, f_delete, nested = self._ground_effects(effect.effects, inner_binding)
-                add, delete = add | f_add, delete | f_delete
+                add.extend(f_add)
+                delete.extend(f_delete)
                 conditional.extend(nested)
         return add, delete
 
@@ -701,8 +808,9 @@ class _SuccessorGenerator:
     """Finds applicable actions by looking only at those keyed by a true fact.
 
     Each action is keyed by its positive precondition fact shared with the fewest
-    other actions; a state's true facts select the candidates to test. Below
-    ``LINEAR_LIMIT`` actions a plain scan is faster, and is used.
+    other actions; a state's true facts select the candidates, tested against the set
+    of them. Below ``LINEAR_LIMIT`` actions a plain scan of the masks is faster, and is
+    used.
     """
 
     LINEAR_LIMIT = 256
@@ -716,45 +824,43 @@ class _SuccessorGenerator:
         )
         uses: dict[int, int] = {}
         for action in actions:
-            for fid in _bits(action.pre_pos):
+            for fid in action.pre:
                 uses[fid] = uses.get(fid, 0) + 1
-        self.groups: dict[int, list] = {}
-        self.unkeyed = []
+        self.groups: dict[int, list[int]] = {}
+        self.unkeyed: list[int] = []
         for index, a in enumerate(actions):
-            entry = (index, a.pre_pos, a.pre_neg, a.extra_test)
-            if a.pre_pos:
-                key = min(_bits(a.pre_pos), key=uses.__getitem__)
-                self.groups.setdefault(key, []).append(entry)
+            if a.pre:
+                self.groups.setdefault(min(a.pre, key=uses.__getitem__), []).append(index)
             else:
-                self.unkeyed.append(entry)
+                self.unkeyed.append(index)
 
-    def applicable(self, state: int) -> list[GroundAction]:
+    def applicable(self, state: int, true: Callable[[int], frozenset[int]]) -> list[GroundAction]:
+        """The actions applicable in ``state``, whose true fact ids ``true(state)`` gives
+        (asked only above the linear limit)."""
         if self.linear is not None:
             return [
                 a
                 for pos, neg, test, a in self.linear
                 if state & pos == pos and not state & neg and (test is None or test(state))
             ]
-        found = [
-            i
-            for i, pos, neg, test in self.unkeyed
-            if not state & neg and (test is None or test(state))
-        ]
-        groups = self.groups
-        rest = state
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            group = groups.get(low.bit_length() - 1)
+        facts = true(state)
+        actions, groups = self.actions, self.groups
+        found = [i for i in self.unkeyed if _holds(actions[i], facts, state)]
+        for fid in facts:
+            group = groups.get(fid)
             if group:
-                found.extend(
-                    i
-                    for i, pos, neg, test in group
-                    if state & pos == pos and not state & neg and (test is None or test(state))
-                )
+                found.extend(i for i in group if _holds(actions[i], facts, state))
         found.sort()
-        actions = self.actions
         return [actions[i] for i in found]
+
+
+def _holds(action: GroundAction, facts: frozenset[int], state: int) -> bool:
+    """Whether ``action`` applies in ``state``, whose true fact ids are ``facts``."""
+    return (
+        facts.issuperset(action.pre)
+        and facts.isdisjoint(action.pre_not)
+        and (action.extra_test is None or action.extra_test(state))
+    )
 
 
 def _bits(mask: int) -> list[int]:
@@ -764,6 +870,19 @@ def _bits(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+def true_fact_ids(state: int) -> list[int]:
+    """The ids of the facts true in ``state``, highest first: one scan of its binary
+    digits in C, however wide the state."""
+    digits = bin(state)
+    top = len(digits) - 1
+    found = []
+    at = digits.find("1", 2)
+    while at != -1:
+        found.append(top - at)
+        at = digits.find("1", at + 1)
+    return found
 
 
 def _static_facts(domain: Domain, problem: Problem) -> dict[str, set[tuple[str, ...]]]:
@@ -820,29 +939,31 @@ def _terms(f) -> tuple[str, ...]:
     return tuple(t for part in f.args for t in _terms(part))
 
 
-def _prune_unreachable(init: int, actions: list[GroundAction]) -> list[GroundAction]:
+def _prune_unreachable(init: frozenset[int], actions: list[GroundAction]) -> list[GroundAction]:
     """Drop actions whose positive preconditions no delete-relaxed plan reaches: each
     action waits on its unreached precondition facts and each fact is reached once."""
     waiting: dict[int, list[int]] = {}  # fact -> the actions it is missing from
     missing = []
     ready = []
     for i, a in enumerate(actions):
-        needs = _bits(a.pre_pos & ~init)
+        needs = [fid for fid in a.pre if fid not in init]
         missing.append(len(needs))
         for fid in needs:
             waiting.setdefault(fid, []).append(i)
         if not needs:
             ready.append(i)
-    reached = init
+    reached = set(init)
     while ready:
         a = actions[ready.pop()]
-        gained = a.add
+        gained = list(a.adds)
         for _, _, c_add, _ in a.conditional:
-            gained |= c_add
-        for fid in _bits(gained & ~reached):
+            gained.extend(_bits(c_add))
+        for fid in gained:
+            if fid in reached:
+                continue
+            reached.add(fid)
             for i in waiting.pop(fid, ()):
                 missing[i] -= 1
                 if not missing[i]:
                     ready.append(i)
-        reached |= gained
     return [a for a, m in zip(actions, missing, strict=True) if not m]
