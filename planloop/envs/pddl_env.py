@@ -203,7 +203,7 @@ class PDDLEnv(TextEnv):
                 "unmet": [view.unmet(u, task.domain) for u in outcome.unmet],
             }
         info = {
-            "admissible_actions": view.commands(task.applicable(self.state), task),
+            "admissible_actions": view.admissible(task, self.state),
             "task": view.goal(task),
             "won": bool(outcome is not None and outcome.won),
             "feedback": feedback or "",

@@ -143,7 +143,7 @@ class EngineSession:
         if env is None:
             return _NOT_STARTED
         task = env.started()
-        return {"actions": env.view.commands(task.applicable(env.state), task)}
+        return {"actions": env.view.admissible(task, env.state)}
 
     def execute(self, action: str) -> dict:
         env = self.env

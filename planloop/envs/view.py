@@ -7,6 +7,7 @@ own one; the ``ObfuscateNames`` wrapper brings its own.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
@@ -137,7 +138,25 @@ class TaskView:
             phrases[action] = phrase
         return phrase
 
+    def admissible(self, task: Task, state: int) -> list[str]:
+        """The commands of the actions applicable in ``state`` (see :data:`STATE_MEMO_BYTES`
+        for what is kept)."""
+        kept = self._cache(task).admissible
+        found = kept.get(state)
+        if found is None:
+            found = _keep(kept, state, tuple(self.commands(task.applicable(state), task)), task)
+        return list(found)
+
     def state(self, task: Task, state: int) -> str:
+        """The facts true in ``state`` in the agent's words (see :data:`STATE_MEMO_BYTES`
+        for what is kept)."""
+        kept = self._cache(task).states
+        found = kept.get(state)
+        if found is None:
+            found = _keep(kept, state, self._render_state(task, state), task)
+        return found
+
+    def _render_state(self, task: Task, state: int) -> str:
         texts, facts = self._cache(task).facts, task.facts
         parts = []
         for fid in task.true_ids(state):
@@ -223,6 +242,21 @@ class _TaskTexts:
     phrases: dict = field(default_factory=dict)  # GroundAction -> words for feedback
     goal: str | None = None
     pddl: dict | None = None
+    states: OrderedDict = field(default_factory=OrderedDict)  # state -> its text
+    admissible: OrderedDict = field(default_factory=OrderedDict)  # state -> its commands
+
+
+STATE_MEMO_BYTES = 1 << 20  # a view keeps each task's last states up to about this much
+# of state keys (a state is a bitset of the task's facts), at most 1,024 of them: an
+# episode that comes back to a state shows it without rendering it again
+
+
+def _keep(kept: OrderedDict, state: int, value, task: Task):
+    """Keep ``value`` for ``state`` in ``kept``, dropping the oldest past the budget."""
+    kept[state] = value
+    if len(kept) > min(1024, STATE_MEMO_BYTES // (len(task.facts) // 8 + 1)):
+        kept.popitem(last=False)
+    return value
 
 
 def _goal_literals(goal) -> list[Atom] | None:

@@ -84,13 +84,26 @@ class GroundAction:
     ):
         self.name, self.args = name, args
         literals = cond.literal_ids(precondition)
-        self.pre, self.pre_not, self.extra = literals if literals else ((), (), (False,))
+        self.pre, self.pre_not, self.extra = literals if literals else ((), (), _NEVER)
         self.extra_test = cond.compile_condition(cond.conjoin(self.extra)) if self.extra else None
         # kept only when the literals and the rest do not rebuild it in its own order
-        self._precondition = None if self._rebuilt() == precondition else precondition
+        self._precondition = None if self._rebuilds(precondition) else precondition
         self.adds, self.deletes = adds, deletes
         self.conditional = conditional  # ((test, condition, add mask, delete mask), ...)
         self._text = self._pre_pos = self._pre_neg = self._add = self._delete = None
+
+    def _rebuilds(self, precondition: cond.Condition) -> bool:
+        """Whether :meth:`_rebuilt` gives ``precondition``: at once for a conjunction of
+        distinct atoms (most actions), else by rebuilding it."""
+        if (
+            not self.pre_not
+            and not self.extra
+            and type(precondition) is tuple
+            and precondition[0] == "and"
+            and len(precondition[1]) == len(self.pre)
+        ):
+            return True
+        return self._rebuilt() == precondition
 
     def _rebuilt(self) -> cond.Condition:
         literals = [cond.atom(f) for f in self.pre]
@@ -153,6 +166,7 @@ class GroundAction:
         return f"GroundAction{self.text}"
 
 
+_NEVER = (False,)  # the rest of a precondition that cannot hold
 _FEW_CHANGES = 64  # Task._true updates its last set for at most this many changed facts
 
 
@@ -296,10 +310,16 @@ class Task:
         if fid is None:
             fid = len(self.facts)
             if fid == self.limits.max_ground_facts:  # a state is a bitset of facts
-                self.limits.check("max_ground_facts", fid + 1, "problem", "ground facts")
+                self.limits.check(
+                    "max_ground_facts", fid + 1, "problem", f"ground facts ({self._size()})"
+                )
             self._fact_ids[(predicate, args)] = fid
             self.facts.append(Atom(predicate, args))
         return fid
+
+    def _size(self) -> str:
+        """The task's size, for a refusal: its objects and the facts named so far."""
+        return f"{len(self.objects):,} objects, {len(self.facts):,} facts named so far"
 
     def atoms(self, state: int) -> list[Atom]:
         """The facts true in ``state``, in a stable order (predicate, then objects)."""
@@ -431,10 +451,10 @@ class Task:
                         "max_ground_actions",
                         count,
                         "problem",
-                        f"ground actions (at '{schema.name}')",
+                        f"ground actions (at {quote(schema.name)}; {self._size()})",
                     )
                 action = instantiate(binding)
-                if action.precondition is not False:
+                if action.extra != _NEVER:
                     yield action
 
     def _instantiator(self, schema, simplify: bool):
