@@ -924,21 +924,20 @@ def ground(
     domain: Domain, problem: Problem, limits: Limits = DEFAULT_LIMITS, check: Check | None = None
 ) -> Task:
     """Ground ``problem`` of ``domain`` into a :class:`Task` within ``limits`` (such as
-    ``max_ground_actions``), calling ``check`` now and then (see :class:`Task`). Without a
-    ``check``, grounding the same Domain and Problem objects again in the same thread
-    returns the same Task (the reader returns the same objects for the same text, so
-    reading and grounding a task twice costs once); each thread keeps its last
-    :data:`GROUNDED_PER_THREAD`."""
-    if check is not None:
-        return Task(domain, problem, limits, check)
+    ``max_ground_actions``), calling ``check`` now and then while it grounds (see
+    :class:`Task`). Grounding the same Domain and Problem objects again in the same thread
+    returns the same Task, deadline or not (the reader returns the same objects for the
+    same text, so reading and grounding a task twice costs once); each thread keeps its
+    last :data:`GROUNDED_PER_THREAD`, and a grounding that ``check`` stops keeps nothing."""
     memo = getattr(_GROUNDED, "memo", None)
     if memo is None:
         memo = _GROUNDED.memo = Memo(GROUNDED_PER_THREAD)
     kept_domain, kept_problem, task = memo.get(
-        (id(domain), id(problem), limits), lambda: (domain, problem, Task(domain, problem, limits))
+        (id(domain), id(problem), limits),
+        lambda: (domain, problem, Task(domain, problem, limits, check)),
     )
     if kept_domain is not domain or kept_problem is not problem:  # ids reused since
-        return Task(domain, problem, limits)
+        return Task(domain, problem, limits, check)
     return task
 
 

@@ -6,7 +6,7 @@ import pytest
 from planloop.pddl import Limits, PDDLError, parse, parse_domain, parse_problem
 from planloop.pddl.memo import Memo
 
-from conftest import PLANBENCH
+from conftest import IPC, PLANBENCH
 
 DOMAIN = (PLANBENCH / "blocksworld" / "generated_domain.pddl").read_text()
 PROBLEM = (PLANBENCH / "blocksworld" / "generated_basic" / "instance-1.pddl").read_text()
@@ -55,13 +55,29 @@ def test_grounding_the_same_task_again_in_a_thread_is_free():
     assert load(DOMAIN, PROBLEM) is first  # the same text: the same Domain, Problem, Task
     assert load(DOMAIN, PROBLEM, Limits(max_objects=99)) is not first
     domain, problem = parse(DOMAIN, PROBLEM)
-    assert ground(domain, problem, check=lambda: None) is not first  # under a deadline
+    assert ground(domain, problem, check=lambda: None) is first  # a deadline: no matter
     other = []
     thread = threading.Thread(target=lambda: other.append(load(DOMAIN, PROBLEM)))
     thread.start()
     thread.join()
     assert other[0] is not first  # each thread its own (a Task grows indexes lazily)
     assert other[0].init == first.init and len(other[0].actions) == len(first.actions)
+
+
+def test_a_grounding_stopped_by_its_deadline_keeps_nothing():
+    from planloop.envs.blocksworld import generate_problem
+    from planloop.pddl import ground
+    from planloop.pddl.deadline import SearchTimeout
+
+    domain, problem = parse(IPC / "domain.pddl", generate_problem(80, 5, style="ipc"))
+
+    def expired():
+        raise SearchTimeout
+
+    with pytest.raises(SearchTimeout):
+        ground(domain, problem, check=expired)
+    task = ground(domain, problem, check=lambda: None)
+    assert len(task.actions) == 2 * 80 * 80 + 2 * 80 and ground(domain, problem) is task
 
 
 def test_clear_all_forgets_every_reading_and_grounding():
