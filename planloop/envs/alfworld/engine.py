@@ -206,14 +206,15 @@ class Engine:
         fact."""
         slots = self._text_slots[action.name]
         if slots is None:
-            return self._render(action, world)
+            return self.render(action, world)
         key = (action.name, tuple(action.args[i] for i in slots))
         text = self._texts.get(key)
         if text is None:
-            text = self._texts[key] = self._render(action, world)
+            text = self._texts[key] = self.render(action, world)
         return text
 
-    def _render(self, action: GroundAction, world: World) -> str:
+    def render(self, action: GroundAction, world: World) -> str:
+        """The command of ``action`` in ``world``, rendered afresh."""
         template = self.grammar.actions[action.name].template
         return self.derive(template, world, self.mapping(action))
 
@@ -226,7 +227,7 @@ class Engine:
             return found
         texts: dict[str, GroundAction] = {}
         for action in self.task.applicable(world.state):
-            if not _changes_nothing(action):
+            if not changes_nothing(action):
                 texts.setdefault(self.command_text(action, world), action)
         found = dict(sorted(texts.items()))
         self._commands[key] = found
@@ -365,7 +366,7 @@ class Engine:
         return text if unmet.wanted else f"not {text}"
 
 
-def _changes_nothing(action: GroundAction) -> bool:
+def changes_nothing(action: GroundAction) -> bool:
     """Fast Downward's translator drops operators whose effects their preconditions
     already ensure (``go to`` the receptacle the agent stands at)."""
     return (
