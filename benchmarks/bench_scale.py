@@ -174,6 +174,7 @@ def plot(results: dict[str, list[dict]], path: Path) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import NullFormatter
 
     figure, axes = plt.subplots(figsize=(5.5, 3.8))
     for family, points in results.items():
@@ -184,6 +185,9 @@ def plot(results: dict[str, list[dict]], path: Path) -> None:
         axes.plot(sizes, [p["step_s"] * 1e3 for p in points], "o-", label=label)
     axes.set_xscale("log")
     axes.set_yscale("log")
+    sizes = sorted({p["size"] for points in results.values() for p in points})
+    axes.set_xticks(sizes, [str(n) for n in sizes])
+    axes.xaxis.set_minor_formatter(NullFormatter())
     axes.set_xlabel("N (blocks or receptacles)")
     axes.set_ylabel("mean step time (ms)")
     axes.set_title("Step time against size (random walk)")
