@@ -114,7 +114,8 @@ class Engine:
             name: self._static_slots(name, template, dynamic) for name, template in played
         }
         self._state_keyed = all(slots is not None for slots in self._text_slots.values())
-        self._texts: dict[tuple[str, tuple[str, ...]], str] = {}
+        self._texts: dict[tuple[str, tuple[str, ...]], str] = {}  # by the arguments read
+        self._shown: dict[GroundAction, str] = {}  # the same texts, by action
         self._commands: OrderedDict = OrderedDict()  # state (or world) -> commands
         self._cache_size = cache_size
         self._patterns = [
@@ -201,9 +202,12 @@ class Engine:
         return tuple(i for i, (var, _) in enumerate(self._schemas[name]) if var in variables)
 
     def command_text(self, action: GroundAction, world: World) -> str:
-        """The command of ``action``, rendered once for all the actions whose command
-        reads the same arguments (``go to R`` from any place) where it reads no changing
-        fact."""
+        """The command of ``action``: where it reads no changing fact, rendered once for
+        all the actions whose command reads the same arguments (``go to R`` from any
+        place) and kept by action, so a step renders only commands never seen before."""
+        text = self._shown.get(action)
+        if text is not None:
+            return text
         slots = self._text_slots[action.name]
         if slots is None:
             return self.render(action, world)
@@ -211,6 +215,7 @@ class Engine:
         text = self._texts.get(key)
         if text is None:
             text = self._texts[key] = self.render(action, world)
+        self._shown[action] = text
         return text
 
     def render(self, action: GroundAction, world: World) -> str:
