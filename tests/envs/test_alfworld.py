@@ -171,7 +171,7 @@ def test_grammar_lists_and_conditions():
         def __init__(self, facts):
             self._facts = facts
 
-        def facts(self, predicate):
+        def facts(self, predicate, bound=None):
             return sorted(self._facts.get(predicate, []))
 
         def is_a(self, obj, type_name):

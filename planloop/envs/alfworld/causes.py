@@ -126,7 +126,7 @@ def _place(engine: Engine, world: World, failure: Failure, location: str) -> str
     """A location as the player knows it: the command's receptacle there, else the
     place of the command's object."""
     named = list(failure.bound.values())
-    there = {r for r, at in engine.view(world).facts("receptacleatlocation") if at == location}
+    there = {r for r, _ in engine.view(world).facts("receptacleatlocation", (1, location))}
     receptacle = next((obj for obj in named if obj in there), None)
     if receptacle is not None:
         return f"at the {engine.entities[receptacle].name}: go to it first"

@@ -61,15 +61,16 @@ class _FactView:
 
     def __init__(self, engine: "Engine", world: World):
         self.engine, self.world = engine, world
-        self.cache: dict[str, list[tuple[str, ...]]] = {}
+        self.cache: dict[tuple, list[tuple[str, ...]]] = {}
 
-    def facts(self, predicate: str) -> list[tuple[str, ...]]:
-        found = self.cache.get(predicate)
+    def facts(self, predicate: str, bound: tuple[int, str] | None = None) -> list[tuple[str, ...]]:
+        key = (predicate, bound)
+        found = self.cache.get(key)
         if found is None:
             negated = predicate.startswith("not_")
             bits = self.world.negated if negated else self.world.state
-            index = self.engine.fact_index(predicate[4:] if negated else predicate)
-            found = self.cache[predicate] = [args for fid, args in index if bits >> fid & 1]
+            index = self.engine.fact_index(predicate[4:] if negated else predicate, bound)
+            found = self.cache[key] = [args for fid, args in index if bits >> fid & 1]
         return found
 
     def is_a(self, obj: str, type_name: str) -> bool:
@@ -93,6 +94,7 @@ class Engine:
         }
         self.param_types = {name: dict(params) for name, params in self._schemas.items()}
         self._index: dict[str, list] = {}
+        self._by_slot: dict[tuple[str, int], dict[str, list]] = {}
         self._indexed_facts = 0
         self._type_of = dict(task.objects)
         self._is_a: dict[tuple[str, str], bool] = {}
@@ -102,24 +104,20 @@ class Engine:
             name: _static_atoms(action.precondition, self.static_predicates)
             for name, action in task.domain.actions.items()
         }
-        dynamic = changed | {"not_" + p for p in changed}  # TextWorld's negated facts
-        queried = {
-            name: self.grammar.queried_predicates(text.template)
-            for name, text in self.grammar.actions.items()
-        }
-        # a template that queries only static facts renders the same in every state
-        self._static_templates = {
-            name: found is not None and not found & dynamic for name, found in queried.items()
-        }
-        self._state_keyed = all(self._static_templates.values())
-        self._texts: dict[GroundAction, str] = {}
-        self._commands: OrderedDict = OrderedDict()  # state (or world) -> commands
-        self._cache_size = cache_size
         played = [
             (name, text.template)
             for name, text in self.grammar.actions.items()
             if name in task.domain.actions
         ]
+        dynamic = changed | {"not_" + p for p in changed}  # TextWorld's negated facts
+        self._text_slots = {
+            name: self._static_slots(name, template, dynamic) for name, template in played
+        }
+        self._state_keyed = all(slots is not None for slots in self._text_slots.values())
+        self._texts: dict[tuple[str, tuple[str, ...]], str] = {}  # by the arguments read
+        self._shown: dict[GroundAction, str] = {}  # the same texts, by action
+        self._commands: OrderedDict = OrderedDict()  # state (or world) -> commands
+        self._cache_size = cache_size
         self._patterns = [
             (name, re.compile(_template_regex(template))) for name, template in played
         ]
@@ -131,7 +129,11 @@ class Engine:
     def initial_world(self) -> World:
         return World(self.task.init, 0)
 
-    def fact_index(self, predicate: str) -> list[tuple[int, tuple[str, ...]]]:
+    def fact_index(
+        self, predicate: str, bound: tuple[int, str] | None = None
+    ) -> list[tuple[int, tuple[str, ...]]]:
+        """The task's facts of ``predicate`` as (id, arguments), sorted by arguments;
+        with ``bound`` (slot, object), only those holding that object in that slot."""
         facts = self.task.facts
         if self._indexed_facts != len(facts):
             index: dict[str, list] = {}
@@ -139,8 +141,18 @@ class Engine:
                 index.setdefault(fact.predicate, []).append((fid, fact.args))
             for entries in index.values():
                 entries.sort(key=lambda entry: entry[1])
-            self._index, self._indexed_facts = index, len(facts)
-        return self._index.get(predicate, [])
+            self._index, self._by_slot, self._indexed_facts = index, {}, len(facts)
+        entries = self._index.get(predicate, [])
+        if bound is None:
+            return entries
+        slot, obj = bound
+        by_object = self._by_slot.get((predicate, slot))
+        if by_object is None:
+            by_object = self._by_slot[(predicate, slot)] = {}
+            for entry in entries:
+                if slot < len(entry[1]):
+                    by_object.setdefault(entry[1][slot], []).append(entry)
+        return by_object.get(obj, [])
 
     def is_a(self, obj: str, type_name: str) -> bool:
         key = (obj, type_name)
@@ -180,15 +192,36 @@ class Engine:
     def intro(self, world: World) -> str:
         return self.derive("#intro#", world)
 
+    def _static_slots(self, name: str, template: str, dynamic: set[str]) -> tuple[int, ...] | None:
+        """The argument slots that action ``name``'s command reads, if it reads no fact
+        that changes (then it renders the same in every state); else None."""
+        queried = self.grammar.queried_predicates(template)
+        variables = self.grammar.variables(template)
+        if queried is None or variables is None or queried & dynamic:
+            return None
+        return tuple(i for i, (var, _) in enumerate(self._schemas[name]) if var in variables)
+
     def command_text(self, action: GroundAction, world: World) -> str:
-        text = self._texts.get(action)
+        """The command of ``action``: where it reads no changing fact, rendered once for
+        all the actions whose command reads the same arguments (``go to R`` from any
+        place) and kept by action, so a step renders only commands never seen before."""
+        text = self._shown.get(action)
+        if text is not None:
+            return text
+        slots = self._text_slots[action.name]
+        if slots is None:
+            return self.render(action, world)
+        key = (action.name, tuple(action.args[i] for i in slots))
+        text = self._texts.get(key)
         if text is None:
-            text = self.derive(
-                self.grammar.actions[action.name].template, world, self.mapping(action)
-            )
-            if self._static_templates[action.name]:
-                self._texts[action] = text
+            text = self._texts[key] = self.render(action, world)
+        self._shown[action] = text
         return text
+
+    def render(self, action: GroundAction, world: World) -> str:
+        """The command of ``action`` in ``world``, rendered afresh."""
+        template = self.grammar.actions[action.name].template
+        return self.derive(template, world, self.mapping(action))
 
     def commands(self, world: World) -> dict[str, GroundAction]:
         """The admissible commands, sorted, each with the action it runs."""
@@ -199,7 +232,7 @@ class Engine:
             return found
         texts: dict[str, GroundAction] = {}
         for action in self.task.applicable(world.state):
-            if not _changes_nothing(action):
+            if not changes_nothing(action):
                 texts.setdefault(self.command_text(action, world), action)
         found = dict(sorted(texts.items()))
         self._commands[key] = found
@@ -338,7 +371,7 @@ class Engine:
         return text if unmet.wanted else f"not {text}"
 
 
-def _changes_nothing(action: GroundAction) -> bool:
+def changes_nothing(action: GroundAction) -> bool:
     """Fast Downward's translator drops operators whose effects their preconditions
     already ensure (``go to`` the receptacle the agent stands at)."""
     return (

@@ -25,8 +25,10 @@ Key = tuple[str, str]  # (variable name, type)
 class Facts(Protocol):
     """What a query is matched against."""
 
-    def facts(self, predicate: str) -> list[tuple[str, ...]]:
-        """The argument tuples of ``predicate``'s true facts, sorted."""
+    def facts(self, predicate: str, bound: tuple[int, str] | None = None) -> list[tuple[str, ...]]:
+        """The argument tuples of ``predicate``'s true facts, sorted; with ``bound``
+        (slot, object), those holding that object in that slot (more may come back:
+        :func:`assignments` checks every argument)."""
 
     def is_a(self, obj: str, type_name: str) -> bool: ...
 
@@ -59,6 +61,7 @@ class Tag:
 class Eval:
     source: str
     function: Callable
+    names: frozenset[str]  # the variables it reads
 
 
 @dataclass(frozen=True)
@@ -117,13 +120,15 @@ def parse_query(text: str) -> Query:
     return Query(tuple(atoms))
 
 
-def _compile_statement(source: str) -> Callable[[dict], object]:
+def _compile_statement(source: str) -> tuple[Callable[[dict], object], frozenset[str]]:
     """A statement (names, attributes, string literals, ``+``, ``or``, ``and``) as a
-    function of the variables; anything else is refused."""
+    function of the variables, and the variables it reads; anything else is refused."""
+    names: set[str] = set()
 
     def build(node):
         if isinstance(node, ast.Name):
             name = node.id
+            names.add(name)
             return lambda env: env[name]
         if isinstance(node, ast.Attribute):
             inner, attr = build(node.value), node.attr
@@ -159,7 +164,8 @@ def _compile_statement(source: str) -> Callable[[dict], object]:
             return both
         raise ValueError(f"unsupported statement {source!r}")
 
-    return build(ast.parse(source.strip(), mode="eval").body)
+    function = build(ast.parse(source.strip(), mode="eval").body)
+    return function, frozenset(names)
 
 
 def _conditional(body: str) -> Conditional:
@@ -169,7 +175,7 @@ def _conditional(body: str) -> Conditional:
     if expression.startswith("#") and expression.endswith("#") and len(expression) > 1:
         head = Tag(expression[1:-1])
     else:
-        head = Eval(expression, _compile_statement(expression))
+        head = Eval(expression, *_compile_statement(expression))
     return Conditional(head, parse_query(given) if given.strip() else None)
 
 
@@ -258,15 +264,35 @@ class Grammar:
 
     def queried_predicates(self, rhs: str) -> set[str] | None:
         """The predicates ``rhs`` queries directly, or None if it expands other rules."""
+        items = self._evaluated(rhs)
+        if items is None:
+            return None
+        return {p for item in items if item.query is not None for p in item.query.predicates}
+
+    def variables(self, rhs: str) -> set[str] | None:
+        """The variables ``rhs`` reads directly, or None if it expands other rules."""
+        items = self._evaluated(rhs)
+        if items is None:
+            return None
         found: set[str] = set()
+        for item in items:
+            assert isinstance(item.expression, Eval)  # _evaluated refuses tags
+            found |= item.expression.names
+            if item.query is not None:
+                found |= {name for _, params in item.query.atoms for name, _ in params}
+        return found
+
+    def _evaluated(self, rhs: str) -> list[Conditional] | None:
+        """The statements of ``rhs``, or None if it expands other rules."""
+        found: list[Conditional] = []
         for symbol in self.symbols(rhs):
             item = symbol.item if isinstance(symbol, ListOf) else symbol
             if isinstance(item, Tag) or (
                 isinstance(item, Conditional) and isinstance(item.expression, Tag)
             ):
                 return None
-            if isinstance(item, Conditional) and item.query is not None:
-                found |= item.query.predicates
+            if isinstance(item, Conditional):
+                found.append(item)
         return found
 
     # -- derivation ----------------------------------------------------------------
@@ -345,7 +371,8 @@ def assignments(query: Query, mapping: dict[Key, str], facts: Facts) -> Iterator
             yield dict(bound)
             return
         predicate, params = atoms[depth]
-        for args in facts.facts(predicate):
+        known = next(((i, bound[key]) for i, key in enumerate(params) if key in bound), None)
+        for args in facts.facts(predicate, known):
             if len(args) != len(params):
                 continue
             added = []
