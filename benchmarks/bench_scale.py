@@ -2,8 +2,8 @@
 
 Blocksworld: ``gym.make("PDDL-v0", domain=..., problem=...)`` on IPC-2000's domain
 (``tests/data/ipc2000-blocks/domain.pddl``) and a generated N-block problem in its layout
-(``generate_problem(N, seed, style="ipc")``), N = 50, 100, 200, 400, with ``limits=``
-raised so that every N grounds. ALFWorld: ``gym.make("ALFWorld-v0", game_file=...)`` on
+(``generate_problem(N, seed, style="ipc")``), N = 50, 100, 200, 400, with the default
+``limits`` (400 blocks: 320,800 actions, 161,201 facts). ALFWorld: ``gym.make("ALFWorld-v0", game_file=...)`` on
 the fixture game with the most receptacles (``tests/data/alfworld/games/
 pick_clean_then_place_in_recep-Fork-Drawer-25``, 18) with its receptacles cloned to N =
 30, 50, 100 (``benchmarks/alfworld_clone.py``).
@@ -54,16 +54,6 @@ CHECKS = [  # (family, what, small N, large N, target)
 PEAK_CHECK = ("blocksworld", 400, 400.0)  # (family, N, MiB)
 
 
-def blocksworld_limits(blocks: int) -> dict:
-    """Limits that ground an N-block task: 2N^2 + 2N actions, about N^2 facts."""
-    size = 2 * blocks * blocks + 2 * blocks
-    return {
-        "max_ground_actions": max(50_000, 2 * size),
-        "max_ground_facts": max(50_000, 2 * size),
-        "max_expansion": max(1_000_000, 8 * size),
-    }
-
-
 def make_env(family: str, size: int, seed: int, folder: Path):
     """The environment of one point, made (not reset)."""
     import gymnasium as gym
@@ -74,7 +64,7 @@ def make_env(family: str, size: int, seed: int, folder: Path):
         from planloop.envs.blocksworld import generate_problem
 
         problem = generate_problem(size, seed=seed, style="ipc")
-        return gym.make("PDDL-v0", domain=DOMAIN, problem=problem, limits=blocksworld_limits(size))
+        return gym.make("PDDL-v0", domain=DOMAIN, problem=problem)
     path = folder / GAME.name / "game.tw-pddl"
     path.parent.mkdir(parents=True, exist_ok=True)
     if str(HERE) not in sys.path:  # run as a script, benchmarks/ is there already
