@@ -50,7 +50,7 @@ class _Call:
 class _Worker:
     """A worker process, and the thread that starts it and reads its answers."""
 
-    def __init__(self, bin_dir: Path) -> None:
+    def __init__(self, env: dict[str, str]) -> None:
         self.lost = False
         self.answered = False  # whether a job has ended
         self._calls: dict[int, _Call] = {}
@@ -60,7 +60,7 @@ class _Worker:
         self._proc: subprocess.Popen | None = None
         started = threading.Event()
         reader = threading.Thread(
-            target=self._serve, args=(bin_dir, started), name="planloop-fd-worker", daemon=True
+            target=self._serve, args=(env, started), name="planloop-fd-worker", daemon=True
         )
         try:
             reader.start()
@@ -69,13 +69,13 @@ class _Worker:
             return
         started.wait()
 
-    def _serve(self, bin_dir: Path, started: threading.Event) -> None:
+    def _serve(self, env: dict[str, str], started: threading.Event) -> None:
         try:
             self._proc = subprocess.Popen(
                 [sys.executable, "-S", str(Path(__file__).with_name("fd_worker_process.py"))]
                 + [str(os.getpid())],
-                cwd=bin_dir,
-                env=_worker_env(bin_dir),
+                cwd="/",
+                env=_tuned(env),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
@@ -114,18 +114,15 @@ class _Worker:
             call.lost = True
             call.done.set()
 
-    def submit(
-        self, cwd: str, argv: list[str], stdin: str | None, memory: int | None
-    ) -> tuple[int, _Call]:
-        """Start a job (see :mod:`planloop.pddl.fd_worker_process`); its id and call.
-        Raises WorkerLost."""
+    def submit(self, job: dict) -> tuple[int, _Call]:
+        """Start ``job`` (a request of :mod:`planloop.pddl.fd_worker_process` but its id
+        and log); its id and call. Raises WorkerLost."""
         with self._lock:
             if self.lost:
                 raise WorkerLost("the Fast Downward worker is not running")
             ident = next(self._ids)
             call = self._calls[ident] = _Call(f"planloop-job-{ident}.log")
-        request = {"cwd": cwd, "argv": argv, "stdin": stdin, "log": call.log, "memory": memory}
-        self._send({"id": ident, **request})
+        self._send({"id": ident, "log": call.log, **job})
         return ident, call
 
     def kill(self, ident: int, call: _Call) -> None:
@@ -152,26 +149,25 @@ class _Worker:
             pass
 
 
-def _worker_env(bin_dir: Path) -> dict[str, str]:
-    """The worker's environment: the translator's ``PYTHONPATH``, and unless the caller
-    tunes glibc otherwise, transparent huge pages for what malloc maps (where the kernel
-    grants them on request), which makes the page faults of each child's fresh memory
-    (10 MB reserved for out-of-memory reports first) about three times cheaper."""
-    env = dict(os.environ, PYTHONPATH=str(bin_dir))
-    env.setdefault("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1")
-    return env
+def _tuned(env: dict[str, str]) -> dict[str, str]:
+    """``env`` with, unless it tunes glibc otherwise, transparent huge pages for what
+    malloc maps (where the kernel grants them on request): the page faults of each
+    translation's fresh memory (the translator first reserves 10 MB for reporting
+    running out of it) cost a third, for a megabyte or two more address space. Programs
+    run with their own environment, untuned."""
+    return {"GLIBC_TUNABLES": "glibc.malloc.hugetlb=1", **env}
 
 
 _WORKER: _Worker | None = None
 _WORKER_LOCK = threading.Lock()
 
 
-def _worker(bin_dir: Path) -> _Worker:
+def _worker(env: dict[str, str]) -> _Worker:
     """The running worker, started if need be (see the module's docstring)."""
     global _WORKER
     with _WORKER_LOCK:
         if _WORKER is None or (_WORKER.lost and _WORKER.answered):
-            _WORKER = _Worker(bin_dir)
+            _WORKER = _Worker(env)
         return _WORKER
 
 
@@ -186,23 +182,26 @@ if hasattr(os, "register_at_fork"):
 
 
 def run(
-    bin_dir: Path,
-    cwd: str,
     argv: list[str],
+    cwd: str,
     stdin: str | None,
+    env: dict[str, str],
     deadline: float,
     memory_limit_mb: int | None,
     stop: threading.Event | None = None,
 ) -> tuple[int | None, str]:
-    """Run ``argv`` (a program's, or ``["-m", module, *args]`` for a module of the
-    translator's ``bin_dir``) in folder ``cwd`` reading its file ``stdin`` (or nothing):
-    (its exit code, or None when stopped at ``deadline`` or once ``stop`` is set, and its
+    """Run ``argv`` (a program's, or ``["-m", module, *args]`` for a module on the
+    ``PYTHONPATH`` of ``env``, as ``python -S`` would) in folder ``cwd`` reading its file
+    ``stdin`` (or nothing), with environment ``env`` (a module: the environment the worker
+    started with, the first call's): (its exit code, or None when stopped at ``deadline`` or once ``stop`` is set, and its
     output). Its process group is killed however this call ends, and when the worker dies;
     ``memory_limit_mb`` caps its address space. Raises WorkerLost (see the module's
     docstring)."""
-    worker = _worker(bin_dir)
+    worker = _worker(env)
     memory = memory_limit_mb * 1024 * 1024 if memory_limit_mb else None
-    ident, call = worker.submit(cwd, argv, stdin, memory)
+    ident, call = worker.submit(
+        {"cwd": cwd, "argv": argv, "stdin": stdin, "env": env, "memory": memory}
+    )
     try:
         finished = _wait(call.done, deadline, stop)
     finally:

@@ -2,11 +2,11 @@
 
 Run as ``python -S fd_worker_process.py <parent pid>`` with ``PYTHONPATH`` set to Fast
 Downward's ``bin/`` folder, it imports the translator once, then serves JSON lines on
-stdin. ``{"id", "cwd", "argv", "stdin", "log", "memory"}`` forks a child, a process
-group of its own in folder ``cwd`` reading file ``stdin`` (or nothing), writing file
-``log`` and with at most ``memory`` bytes of address space (when given), which runs
+stdin. ``{"id", "cwd", "argv", "stdin", "env", "log", "memory"}`` forks a child, a
+process group of its own in folder ``cwd`` reading file ``stdin`` (or nothing), writing
+file ``log`` and with at most ``memory`` bytes of address space (when given), which runs
 ``argv``: ``["-m", module, *args]`` as ``python -S -m`` would, in the child itself (the
-translator, already imported), any other program by exec. ``{"kill": id}`` kills that
+translator, already imported), any other program by exec with environment ``env``. ``{"kill": id}`` kills that
 group. It answers ``{"id", "pid"}`` at each fork and ``{"id", "code"}`` (the exit code,
 minus the signal when killed) when a child ends. It and its children die with their
 parent: at EOF on stdin, and on Linux by a parent-death signal.
@@ -71,7 +71,7 @@ def _child(request: dict, worker: int) -> int:
         _isolate(request, worker)
         argv = request["argv"]
         if argv[0] != "-m":
-            os.execv(argv[0], argv)
+            os.execve(argv[0], argv, request["env"])
         code = _run_module(argv[1], argv[2:])
         for stream in (sys.stdout, sys.stderr):
             stream.flush()

@@ -609,15 +609,14 @@ def _stage(
     :func:`_run` runs it: by the warm worker of :mod:`planloop.pddl.fd_worker`, else
     (``PLANLOOP_FD_WORKER=0`` in the environment, or no worker to be had) as a
     subprocess of its own."""
-    bin_dir = fast_downward_paths()[0]
+    env = dict(os.environ, PYTHONPATH=str(fast_downward_paths()[0]))
     if os.environ.get(FD_WORKER_VARIABLE) != "0":
         try:
-            return fd_worker.run(bin_dir, folder, argv, stdin, deadline, memory_limit_mb, stop)
+            return fd_worker.run(argv, folder, stdin, env, deadline, memory_limit_mb, stop)
         except fd_worker.WorkerLost:
             pass
     if argv[0] == "-m":
         argv = [sys.executable, "-S", *argv]
-    env = dict(os.environ, PYTHONPATH=str(bin_dir))
     with open(Path(folder, stdin)) if stdin else nullcontext(subprocess.DEVNULL) as source:
         return _run(argv, folder, env, source, deadline, memory_limit_mb, stop)
 
