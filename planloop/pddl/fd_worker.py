@@ -16,7 +16,6 @@ from __future__ import annotations
 import itertools
 import json
 import os
-import signal
 import subprocess
 import sys
 import threading
@@ -25,7 +24,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from .fd_worker_process import die_with_parent
+from .fd_worker_process import die_with_parent, kill_group
 
 KILL_WAIT_SECONDS = 5.0  # then a worker that has not confirmed a kill is killed itself
 _STOP_POLL_SECONDS = 0.02
@@ -45,6 +44,12 @@ class _Call:
     pid: int | None = None
     code: int | None = None
     lost: bool = False
+
+    def orphaned(self) -> None:
+        """Kill the job's process group, lost with its worker (where no parent-death
+        signal has killed it already)."""
+        if self.pid is not None:
+            kill_group(self.pid)
 
 
 class _Worker:
@@ -88,10 +93,13 @@ class _Worker:
         finally:
             started.set()
         assert self._proc.stdout is not None  # stdout=PIPE
-        for line in self._proc.stdout:
-            self._receive(json.loads(line))
-        self._proc.wait()
-        self._lose()
+        try:
+            for line in self._proc.stdout:
+                self._receive(json.loads(line))
+        finally:  # it died, or garbled an answer: then it is not to be trusted
+            self._proc.kill()
+            self._proc.wait()
+            self._lose()
 
     def _receive(self, reply: dict) -> None:
         with self._lock:
@@ -133,11 +141,7 @@ class _Worker:
             return
         assert self._proc is not None  # calls are only made to a started worker
         self._proc.kill()
-        if call.pid is not None:
-            try:
-                os.killpg(call.pid, signal.SIGKILL)
-            except ProcessLookupError:  # it died with the worker
-                pass
+        call.orphaned()
 
     def _send(self, message: dict) -> None:
         assert self._proc is not None and self._proc.stdin is not None
@@ -208,6 +212,7 @@ def run(
         if not call.done.is_set():  # timeout, stop or interrupt: leave nothing running
             worker.kill(ident, call)
     if finished and call.lost:
+        call.orphaned()
         raise WorkerLost("the Fast Downward worker died")
     log = Path(cwd, call.log)
     output = log.read_bytes().decode(errors="replace") if log.exists() else ""

@@ -90,12 +90,14 @@ def _isolate(request: dict, worker: int) -> None:
     signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     os.chdir(request["cwd"])
-    source = os.open(request["stdin"] or os.devnull, os.O_RDONLY)
-    log = os.open(request["log"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    for fd, target in ((source, 0), (log, 1), (log, 2)):
-        os.dup2(fd, target)
-    os.close(source)
-    os.close(log)
+    for path, flags, targets in (
+        (request["log"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, (1, 2)),
+        (request["stdin"] or os.devnull, os.O_RDONLY, (0,)),  # a failure here is logged
+    ):
+        fd = os.open(path, flags, 0o600)
+        for target in targets:
+            os.dup2(fd, target)
+        os.close(fd)
     sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False))
     sys.stderr = io.TextIOWrapper(
         io.FileIO(2, "w", closefd=False), errors="backslashreplace", line_buffering=True
@@ -143,7 +145,7 @@ class _Worker:
                 pass
         finally:
             for pid in self.children:
-                _kill_group(pid)
+                kill_group(pid)
 
     def _step(self) -> bool:
         for key, _ in self.selector.select():
@@ -169,7 +171,7 @@ class _Worker:
         if "kill" in request:
             for pid, ident in self.children.items():
                 if ident == request["kill"]:
-                    _kill_group(pid)
+                    kill_group(pid)
             return
         worker = os.getpid()
         pid = os.fork()
@@ -194,7 +196,8 @@ def _drained(fd: int) -> bool:
         return False
 
 
-def _kill_group(pid: int) -> None:
+def kill_group(pid: int) -> None:
+    """SIGKILL the process group of ``pid``, if it still runs."""
     try:
         os.killpg(pid, signal.SIGKILL)
     except ProcessLookupError:  # it has just ended

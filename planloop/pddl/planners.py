@@ -613,8 +613,9 @@ def _stage(
     if os.environ.get(FD_WORKER_VARIABLE) != "0":
         try:
             return fd_worker.run(argv, folder, stdin, env, deadline, memory_limit_mb, stop)
-        except fd_worker.WorkerLost:
-            pass
+        except fd_worker.WorkerLost:  # what a lost search wrote is not to be trusted
+            for plan in Path(folder).glob("sas_plan*"):
+                plan.unlink()
     if argv[0] == "-m":
         argv = [sys.executable, "-S", *argv]
     with open(Path(folder, stdin)) if stdin else nullcontext(subprocess.DEVNULL) as source:
