@@ -5,8 +5,9 @@ Fast Downward comes from the ``up-fast-downward`` wheel: its translator runs in 
 ``fast_downward`` package in site-packages is seen), then its ``downward`` binary
 searches. Both are forked by a warm worker (see :mod:`planloop.pddl.fd_worker`);
 ``PLANLOOP_FD_WORKER=0`` in the environment starts them per call instead
-(``python -S -m fast_downward.translate``, then ``downward``). Model text only ever reaches the planner as files written by
-:mod:`planloop.pddl.writer`, and only argv lists are run.
+(``python -S -m fast_downward.translate``, then ``downward``). Model text only ever
+reaches the planner as files written by :mod:`planloop.pddl.writer`, and only argv lists
+are run.
 
 ``auto`` is a portfolio with the contract of ``lama-first`` (any valid plan): an
 invariant check, then the in-process search racing ``lama-first``, which starts only
