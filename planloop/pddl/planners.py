@@ -1,10 +1,13 @@
 """One call for every planner: ``solve(domain, problem, planner=..., timeout=...)``.
 
-Fast Downward comes from the ``up-fast-downward`` wheel: its translator runs as
-``python -S -m fast_downward.translate`` with ``PYTHONPATH`` set to the wheel's
-``bin/`` folder (so no other ``fast_downward`` package in site-packages is seen),
-then its ``downward`` binary searches. Model text only ever reaches the planner
-as files written by :mod:`planloop.pddl.writer`, and only argv lists are run.
+Fast Downward comes from the ``up-fast-downward`` wheel: its translator runs in a
+``python -S`` with ``PYTHONPATH`` set to the wheel's ``bin/`` folder (so no other
+``fast_downward`` package in site-packages is seen), then its ``downward`` binary
+searches. Both are forked by a warm worker (see :mod:`planloop.pddl.fd_worker`);
+``PLANLOOP_FD_WORKER=0`` in the environment starts them per call instead
+(``python -S -m fast_downward.translate``, then ``downward``). Model text only ever
+reaches the planner as files written by :mod:`planloop.pddl.writer`, and only argv lists
+are run.
 
 ``auto`` is a portfolio with the contract of ``lama-first`` (any valid plan): an
 invariant check, then the in-process search racing ``lama-first``, which starts only
@@ -14,7 +17,6 @@ or more before it searches).
 
 from __future__ import annotations
 
-import ctypes
 import importlib.util
 import math
 import os
@@ -29,13 +31,15 @@ import threading
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
+from . import fd_worker
 from .deadline import Check, SearchTimeout, both, deadline_check
 from .diagnostics import PDDLError, received
+from .fd_worker_process import die_with_parent
 from .grounding import Task, _conjuncts, ground
 from .heuristics import RelaxedTask
 from .invariants import impossible_pair
@@ -66,6 +70,7 @@ AUTO_MAX_ACTIONS = 10_000
 AUTO_ALONE_SECONDS = 0.1
 AUTO_SEARCH_SECONDS = 10.0
 AUTO_INVARIANT_SECONDS = 0.5  # the most the invariant check may take (it then gives up)
+FD_WORKER_VARIABLE = "PLANLOOP_FD_WORKER"  # "0": Fast Downward's stages started per call
 _DIR_PREFIX = "planloop-fd-"  # then the owner's pid: planloop-fd-<pid>-XXXX
 _OWNED_DIR = re.compile(re.escape(_DIR_PREFIX) + r"(\d+)-")
 
@@ -412,20 +417,6 @@ def _classify(code: int) -> str:
     return "error"
 
 
-_PR_SET_PDEATHSIG = 1
-
-
-@lru_cache(maxsize=1)
-def _prctl():
-    """libc's ``prctl`` on Linux (loaded before any fork), else None."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        return ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-
-
 def _run(
     argv, cwd, env, stdin, deadline: float, memory_limit_mb, stop: threading.Event | None = None
 ):
@@ -436,13 +427,10 @@ def _run(
     SystemExit); on Linux the planner is also killed when its parent dies (SIGKILL
     included), and ``memory_limit_mb`` caps its address space.
     """
-    prctl, parent = _prctl(), os.getpid()
+    parent = os.getpid()
 
     def in_child():  # between fork and exec: no imports, no locks
-        if prctl is not None:
-            prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL))
-            if os.getppid() != parent:  # the parent died before prctl took effect
-                os._exit(1)
+        die_with_parent(parent)
         if memory_limit_mb:
             size = memory_limit_mb * 1024 * 1024
             resource.setrlimit(resource.RLIMIT_AS, (size, size))
@@ -558,9 +546,8 @@ def _solve_fast_downward(
 ) -> PlanResult:
     """Fast Downward's ``planner`` on the task, until ``start + timeout`` or until ``stop``
     is set (then the result is a timeout)."""
-    bin_dir, downward = fast_downward_paths()
+    downward = fast_downward_paths()[1]
     deadline = start + timeout
-    env = dict(os.environ, PYTHONPATH=str(bin_dir))
 
     def result(status, message, plan=None, code=None):
         return PlanResult(status, plan, message, time.monotonic() - start, planner, code)
@@ -573,20 +560,11 @@ def _solve_fast_downward(
     ):
         Path(tmp, "domain.pddl").write_text(write_domain(d))
         Path(tmp, "problem.pddl").write_text(write_problem(p, d))
-        code, out = _run(
-            [
-                sys.executable,
-                "-S",
-                "-m",
-                "fast_downward.translate",
-                "domain.pddl",
-                "problem.pddl",
-                "--sas-file",
-                "output.sas",
-            ],
+        code, out = _stage(
+            ["-m", "fast_downward.translate", "domain.pddl", "problem.pddl"]
+            + ["--sas-file", "output.sas"],
             tmp,
-            env,
-            subprocess.DEVNULL,
+            None,
             deadline,
             memory_limit_mb,
             stop,
@@ -598,16 +576,14 @@ def _solve_fast_downward(
             if status in ("solved", "error"):  # a crash, e.g. out of memory before its handler
                 status = "out_of_memory" if memory_limit_mb and "MemoryError" in out else "error"
             return result(status, f"translator exit code {code}: {_tail(out)}", code=code)
-        with open(Path(tmp, "output.sas")) as sas:
-            code, out = _run(
-                [str(downward), *search_options(planner)],
-                tmp,
-                env,
-                sas,
-                deadline,
-                memory_limit_mb,
-                stop,
-            )
+        code, out = _stage(
+            [str(downward), *search_options(planner)],
+            tmp,
+            "output.sas",
+            deadline,
+            memory_limit_mb,
+            stop,
+        )
         plan = _best_plan(Path(tmp))
         if plan is not None and (
             code is None or _classify(code) in ("solved", "timeout", "out_of_memory")
@@ -619,6 +595,32 @@ def _solve_fast_downward(
         if status == "solved":
             return result("error", f"search exit code {code} but no plan file", code=code)
         return result(status, f"search exit code {code}: {_tail(out)}", code=code)
+
+
+def _stage(
+    argv: list[str],
+    folder: str,
+    stdin: str | None,
+    deadline: float,
+    memory_limit_mb: int | None,
+    stop: threading.Event | None,
+) -> tuple[int | None, str]:
+    """A stage of Fast Downward (``argv``, a program's or ``["-m", module, *args]`` for
+    the translator's Python) in ``folder`` reading its file ``stdin`` (or nothing), as
+    :func:`_run` runs it: by the warm worker of :mod:`planloop.pddl.fd_worker`, else
+    (``PLANLOOP_FD_WORKER=0`` in the environment, or no worker to be had) as a
+    subprocess of its own."""
+    env = dict(os.environ, PYTHONPATH=str(fast_downward_paths()[0]))
+    if os.environ.get(FD_WORKER_VARIABLE) != "0":
+        try:
+            return fd_worker.run(argv, folder, stdin, env, deadline, memory_limit_mb, stop)
+        except fd_worker.WorkerLost:  # what a lost search wrote is not to be trusted
+            for plan in Path(folder).glob("sas_plan*"):
+                plan.unlink()
+    if argv[0] == "-m":
+        argv = [sys.executable, "-S", *argv]
+    with open(Path(folder, stdin)) if stdin else nullcontext(subprocess.DEVNULL) as source:
+        return _run(argv, folder, env, source, deadline, memory_limit_mb, stop)
 
 
 def _best_plan(folder: Path) -> tuple[str, ...] | None:

@@ -1,0 +1,81 @@
+"""What Fast Downward's start-up costs each ``solve(..., planner="lama-first")`` call on a
+small task (a 4-block Blocksworld in IPC-2000's layout, by default), with the translator
+kept warm (:mod:`planloop.pddl.fd_worker`) and with a translator process per call
+(``PLANLOOP_FD_WORKER=0``, the old path).
+
+Each path runs in a fresh Python process of its own, so that its run 1 pays every
+first-call cost (the warm worker's start included); plan caching plays no part (it is
+``solve`` itself that is timed). Prints run 1, the median of runs 2 to ``--runs``, and
+their ratio, for both paths.
+
+    python benchmarks/bench_fd_startup.py --runs 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from planloop.envs.blocksworld import generate_problem
+from planloop.pddl import solve
+from planloop.pddl.planners import FD_WORKER_VARIABLE
+
+DOMAIN = (
+    Path(__file__).resolve().parent.parent / "tests" / "data" / "ipc2000-blocks" / "domain.pddl"
+)
+PATHS = {"warm": "1", "per-call": "0"}
+
+
+def timings(blocks: int, runs: int) -> list[float]:
+    """The seconds of ``runs`` solves of one ``blocks``-block task in this process."""
+    problem = generate_problem(blocks, seed=3, style="ipc")
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        result = solve(DOMAIN, problem, planner="lama-first")
+        times.append(time.perf_counter() - start)
+        if not result.solved:
+            raise SystemExit(f"not solved: {result.status}: {result.message}")
+    return times
+
+
+def measure(path: str, blocks: int, runs: int) -> list[float]:
+    """:func:`timings` in a fresh process taking ``path``."""
+    env = dict(os.environ, **{FD_WORKER_VARIABLE: PATHS[path]})
+    out = subprocess.run(
+        [sys.executable, __file__, "--blocks", str(blocks), "--runs", str(runs), "--child"],
+        env=env,
+        check=True,
+        stdout=subprocess.PIPE,
+        text=True,
+    ).stdout
+    return json.loads(out)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--blocks", type=int, default=4)
+    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(timings(args.blocks, args.runs)))
+        return
+    print(f"solve(lama-first), {args.blocks} blocks, {os.cpu_count()} cores")
+    for path in PATHS:
+        times = measure(path, args.blocks, args.runs)
+        first, rest = times[0], statistics.median(times[1:])
+        print(
+            f"{path:>9}: run 1 {first * 1000:6.1f} ms, median of runs 2-{args.runs} "
+            f"{rest * 1000:6.1f} ms, ratio {rest / first:.2f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
