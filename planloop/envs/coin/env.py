@@ -73,10 +73,9 @@ class CoinCollectorEnv(TextEnv):
         )
         self.world = World(house)
         self._random = JavaRandom(0)
-        self._valid = self._random.shuffle(self.world.valid_actions())
+        self._valid = self._random.shuffle(list(self.world.view.actions))
         self.moves = 0
-        obs = self.world.look()
-        return self._emit(obs, no_error(cause="")), self._info
+        return self._emit(self.world.view.description, no_error(cause="")), self._info
 
     def step(self, action: str):
         if self.world is None:
@@ -89,12 +88,12 @@ class CoinCollectorEnv(TextEnv):
         world = self.world
         before = world.score
         self.moves += 1
-        if command in self._valid:
+        if command in world.view.commands:
             obs, unmet = world.execute(command)
             error = (
                 self._error("inapplicable", obs, command, unmet) if unmet else no_error(cause="")
             )
-            self._valid = self._random.shuffle(world.valid_actions())
+            self._valid = self._random.shuffle(list(world.view.actions))
         else:
             obs, error = text.UNKNOWN, self._invalid(command)
         obs = self._emit(obs, error)
@@ -172,8 +171,8 @@ class CoinCollectorEnv(TextEnv):
             "action_error": error,
             "score": world.score,
             "moves": self.moves,
-            "look": world.look(),
-            "inventory": world.inventory_text(),
+            "look": world.view.description,
+            "inventory": world.inventory_text,
             "instance": self.instance,
         }
         return self._show(observation(self.feedback, obs, error))
