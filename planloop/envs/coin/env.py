@@ -13,7 +13,7 @@ from .causes import command_cause, fact_cause
 from .generate import check_house, generate_house
 from .layout import House, load_layout
 from .names import fact
-from .shuffle import JavaRandom
+from .shuffle import EpisodeShuffle
 from .symbolic import DOMAIN, plan_commands, problem_text, true_facts
 from .vocab import DIRECTION_VERBS, DIRECTIONS
 from .world import World
@@ -72,7 +72,7 @@ class CoinCollectorEnv(TextEnv):
             else generate_house(**self.params, seed=self.instance)
         )
         self.world = World(house)
-        self._random = JavaRandom(0)
+        self._random = EpisodeShuffle()
         self._valid = self._random.shuffle(list(self.world.view.actions))
         self.moves = 0
         return self._emit(self.world.view.description, no_error(cause="")), self._info

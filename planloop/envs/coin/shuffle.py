@@ -1,34 +1,82 @@
-"""The shuffle TextWorld Express applies to valid actions: ``java.util.Random(0)`` and
-``Collections.shuffle``."""
+"""The shuffle TextWorld Express applies to valid actions: ``Collections.shuffle`` with a
+``java.util.Random(0)`` made for each episode.
+
+Every episode draws the same numbers, so the first ``STREAM`` are drawn once, here, and
+each episode reads them until it needs more (then it draws its own). The table stops
+before any draw that ``nextInt(n)`` could reject for ``n <= FAST_LENGTH``, so reading it
+needs no rejection test.
+"""
 
 from __future__ import annotations
 
 _MULTIPLIER = 0x5DEECE66D
 _MASK = (1 << 48) - 1
+_SEED = (0 ^ _MULTIPLIER) & _MASK  # Random(0)'s scrambled seed
+_TOP = 1 << 31  # next(31) draws are below this
+FAST_LENGTH = 64  # longest list shuffled from the table
+STREAM = 1 << 13  # draws in the table: 200 moves of 40 valid actions
 
 
-class JavaRandom:
-    """``java.util.Random``, as far as ``Collections.shuffle`` uses it."""
+def _next(state: int) -> int:
+    return (state * _MULTIPLIER + 0xB) & _MASK
 
-    def __init__(self, seed: int = 0):
-        self.state = (seed ^ _MULTIPLIER) & _MASK
+
+def _safe_draws(count: int) -> tuple[int, ...]:
+    """Random(0)'s first ``count`` ``next(31)`` draws, cut before the first that
+    ``nextInt(n)`` rejects for some ``n <= FAST_LENGTH``."""
+    draws, state = [], _SEED
+    for _ in range(count):
+        state = _next(state)
+        if (state >> 17) > _TOP - FAST_LENGTH:
+            break
+        draws.append(state >> 17)
+    return tuple(draws)
+
+
+_DRAWS = _safe_draws(STREAM)
+
+
+class EpisodeShuffle:
+    """``Collections.shuffle(list, random)`` with one episode's ``random = new Random(0)``."""
+
+    def __init__(self) -> None:
+        self.drawn = 0  # draws read from the table
+        self._table_end = len(_DRAWS) + 1  # read the table while drawn + len(items) <= this
+        self._state = _SEED  # the generator's own state, once past the table
 
     def shuffle(self, items: list) -> list:
-        """Shuffle ``items`` in place as ``Collections.shuffle(list, this)`` does; return it.
+        """Shuffle ``items`` in place as Java does (``nextInt`` inlined); return them."""
+        n = len(items)
+        drawn = self.drawn
+        if n > FAST_LENGTH or drawn + n > self._table_end:
+            return self._shuffle_live(items)
+        draws = _DRAWS
+        for i in range(n - 1, 0, -1):
+            bits = draws[drawn]
+            drawn += 1
+            k = bits % (i + 1) if i & (i + 1) else ((i + 1) * bits) >> 31
+            items[i], items[k] = items[k], items[i]
+        self.drawn = drawn
+        return items
 
-        ``nextInt(n)`` is inlined: this runs at every step of the game.
-        """
-        state = self.state
-        for size in range(len(items), 1, -1):
+    def _shuffle_live(self, items: list) -> list:
+        """The shuffle past the table (or of a long list), drawing from the generator."""
+        state = self._state
+        if self._table_end:  # leaving the table for good: replay the draws read from it
+            for _ in range(self.drawn):
+                state = _next(state)
+            self._table_end = 0
+        for i in range(len(items) - 1, 0, -1):
+            size = i + 1
             while True:
-                state = (state * _MULTIPLIER + 0xB) & _MASK
+                state = _next(state)
                 bits = state >> 17
-                if size & -size == size:
+                if not size & i:  # a power of two
                     k = (size * bits) >> 31
                     break
                 k = bits % size
-                if bits - k + (size - 1) < (1 << 31):
+                if bits - k + i < _TOP:
                     break
-            items[size - 1], items[k] = items[k], items[size - 1]
-        self.state = state
+            items[i], items[k] = items[k], items[i]
+        self._state = state
         return items
