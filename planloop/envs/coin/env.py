@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from ..arguments import integer
 from ..feedback import check_feedback, no_error, observation, slip_of
 from ..text_env import MAX_OBS, TextEnv
 from . import text
-from .causes import command_cause, fact_cause
+from .causes import Refusal, command_cause, refusal
 from .generate import check_house, generate_house
 from .layout import House, load_layout
 from .names import fact
@@ -89,10 +88,8 @@ class CoinCollectorEnv(TextEnv):
         before = world.score
         self.moves += 1
         if command in world.view.commands:
-            obs, unmet = world.execute(command)
-            error = (
-                self._error("inapplicable", obs, command, unmet) if unmet else no_error(cause="")
-            )
+            obs, refused = world.execute(command)
+            error = no_error(cause="") if refused is None else _error("inapplicable", refused)
             self._valid = self._random.shuffle(list(world.view.actions))
         else:
             obs, error = text.UNKNOWN, self._invalid(command)
@@ -135,31 +132,19 @@ class CoinCollectorEnv(TextEnv):
         """Why a command is not valid now: a case or spacing slip of a valid command is
         malformed; a move, door or take command naming a direction or an item of this
         house is inapplicable; anything else is unknown."""
+        world = self._started()
         verb, _, target = command.rpartition(" ")
+        kind = "unknown"
         if slip_of(command, self._valid) is not None:
-            return self._error("malformed", text.UNKNOWN, command)
-        if verb in DIRECTION_VERBS and target in DIRECTIONS:
-            return self._error("inapplicable", text.UNKNOWN, command)
-        world = self._started()
-        if command.startswith("take ") and command[5:] in world.items:
-            return self._error(
-                "inapplicable",
-                text.UNKNOWN,
-                command,
-                [fact("in-room", command[5:], world.room)],
-            )
-        return self._error("unknown", text.UNKNOWN, command)
-
-    def _error(self, kind: str, message: str, command: str, unmet: Sequence[str] = ()) -> dict:
-        """An ``action_error``; its cause comes from the unmet facts, else from the
-        command and the valid ones."""
-        world = self._started()
-        cause = (
-            fact_cause(world, command, unmet)
-            if unmet
-            else command_cause(command, self._valid, f"the {world.room}")
-        )
-        return {"kind": kind, "message": message, "unmet": list(unmet), "cause": cause}
+            kind = "malformed"
+        elif verb in DIRECTION_VERBS and target in DIRECTIONS:
+            kind = "inapplicable"
+        elif command.startswith("take ") and command[5:] in world.items:
+            unmet = (fact("in-room", command[5:], world.room),)
+            room = world.house.room(world.room)
+            return _error("inapplicable", refusal(room, command, text.UNKNOWN, unmet))
+        cause = command_cause(command, self._valid, f"the {world.room}")
+        return _error(kind, Refusal(text.UNKNOWN, (), cause))
 
     def _emit(self, obs: str, error: dict) -> str:
         world = self._started()
@@ -176,3 +161,13 @@ class CoinCollectorEnv(TextEnv):
             "instance": self.instance,
         }
         return self._show(observation(self.feedback, obs, error))
+
+
+def _error(kind: str, refused: Refusal) -> dict:
+    """The ``action_error`` of a command refused as ``kind``."""
+    return {
+        "kind": kind,
+        "message": refused.message,
+        "unmet": list(refused.unmet),
+        "cause": refused.cause,
+    }

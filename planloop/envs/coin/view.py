@@ -1,4 +1,5 @@
-"""What a CoinCollector room shows in one state: its description and its valid commands."""
+"""What a CoinCollector room shows in one state: its description, its valid commands and
+those of them the game refuses there."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from . import text
+from .causes import Refusal, refusal
 from .layout import Room
+from .names import door_object, fact
 
 
 class View(NamedTuple):
@@ -15,6 +18,7 @@ class View(NamedTuple):
     description: str
     actions: tuple[str, ...]  # in TextWorld Express's canonical (unshuffled) order
     commands: frozenset[str]
+    refusals: Mapping[str, Refusal]  # the move and door commands refused here
     links: frozenset[tuple[str, str]]  # (room, direction)
 
 
@@ -38,5 +42,24 @@ def room_view(
         text.room_description(room.name, objects, exits),
         tuple(actions),
         frozenset(actions),
+        _refusals(room, passable),
         frozenset((room.name, d) for d in room.exits if passable[d]),
     )
+
+
+def _refusals(room: Room, passable: Mapping[str, bool]) -> dict[str, Refusal]:
+    """Moves through closed doors; opening an open door, closing a closed one."""
+    refused = {}
+    for d, x in room.exits.items():
+        if x.door is None:
+            continue
+        closed = fact("closed", door_object(x.door, room.name, x.to))
+        if passable[d]:
+            refused[f"open door to {d}"] = (text.ALREADY_OPEN, (closed,))
+        else:
+            refused[f"move {d}"] = (
+                text.DOOR_CLOSED,
+                (f"(not {fact('blocked', room.name, x.to)})",),
+            )
+            refused[f"close door to {d}"] = (text.ALREADY_CLOSED, (f"(not {closed})",))
+    return {command: refusal(room, command, *answer) for command, answer in refused.items()}

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections import deque
 
 from . import text
+from .causes import Refusal, refusal
 from .layout import House
-from .names import SLOTS, door_object, fact
+from .names import SLOTS, fact
 from .view import View, room_view
 
 FULL = tuple(fact("free", slot) for slot in SLOTS)  # what taking with a full inventory lacks
@@ -15,10 +16,10 @@ FULL = tuple(fact("free", slot) for slot in SLOTS)  # what taking with a full in
 class World:
     """One game in a house: where the player is, which doors are open, where items lie.
 
-    ``view`` is what the current room shows; each room's views are kept by the state of
-    its doors until an item leaves the room. ``execute`` applies a command already
-    known to be valid and returns the game's answer and, when the game refused it, the
-    failed preconditions as PDDL facts.
+    ``view`` is what the current room shows, built once for each state of the room (its
+    doors and items) and kept in ``house.views`` for every game in the house.
+    ``execute`` applies a command already known to be valid and returns the game's
+    answer and, when the game refused it, why.
     """
 
     def __init__(self, house: House):
@@ -46,21 +47,20 @@ class World:
             for item in (*room.loose, *(i for f in room.furniture for i in (*f.items, *f.hidden)))
         )
         self.visited = {house.start}
-        self._views: dict[str, dict[tuple[bool, ...], View]] = {r.name: {} for r in house.rooms}
+        self._contents = {room.name: tuple(self.visible_items(room.name)) for room in house.rooms}
         self.view = self._view()
         self.known_links = set(self.view.links)  # (room, direction) seen leading somewhere
 
     # -- what the player sees ---------------------------------------------------------
     def _view(self) -> View:
-        """The current room's view, built once per state of its doors and items."""
+        """The current room's view, built once per state of the room in this house."""
         passable = self.passable[self.room]
-        views = self._views[self.room]
-        key = tuple(passable.values())
-        view = views.get(key)
+        key = (self.room, tuple(passable.values()), self._contents[self.room])
+        view = self.house.views.get(key)
         if view is None:
             room = self.house.room(self.room)
             on = [self.on[room.name, i] for i in range(len(room.furniture))]
-            view = views[key] = room_view(room, on, self.loose[room.name], passable)
+            view = self.house.views[key] = room_view(room, on, self.loose[room.name], passable)
         return view
 
     def visible_items(self, room_name: str | None = None) -> list[str]:
@@ -71,12 +71,15 @@ class World:
         return items + self.loose[name]
 
     # -- effects ----------------------------------------------------------------------
-    def execute(self, command: str) -> tuple[str, tuple[str, ...]]:
-        """Apply a valid command: the game's answer, and the unmet facts if it refused."""
+    def execute(self, command: str) -> tuple[str, Refusal | None]:
+        """Apply a valid command: the game's answer, and why if it refused."""
+        refused = self.view.refusals.get(command)
+        if refused is not None:
+            return refused.message, refused
         if command == "look around":
-            return self.view.description, ()
+            return self.view.description, None
         if command == "inventory":
-            return self.inventory_text, ()
+            return self.inventory_text, None
         verb, _, rest = command.partition(" ")
         if verb == "take":
             return self._take(rest)
@@ -85,25 +88,19 @@ class World:
             return self._move(direction)
         return self._toggle_door(direction, verb == "open")
 
-    def _move(self, direction: str) -> tuple[str, tuple[str, ...]]:
-        to = self.house.room(self.room).exits[direction].to
-        if not self.passable[self.room][direction]:
-            return text.DOOR_CLOSED, (f"(not {fact('blocked', self.room, to)})",)
-        self.room = to
-        self.visited.add(to)
+    def _move(self, direction: str) -> tuple[str, None]:
+        """A move the view does not refuse: through no door, or an open one."""
+        self.room = self.house.room(self.room).exits[direction].to
+        self.visited.add(self.room)
         self.view = self._view()
         self.known_links |= self.view.links
-        return self.view.description, ()
+        return self.view.description, None
 
-    def _toggle_door(self, direction: str, opening: bool) -> tuple[str, tuple[str, ...]]:
+    def _toggle_door(self, direction: str, opening: bool) -> tuple[str, None]:
+        """Open a closed door or close an open one (the view refuses the rest)."""
         exit_ = self.house.room(self.room).exits[direction]
         door = exit_.door
         assert door is not None  # "open/close door to" is a valid command only at a door
-        if opening == self.passable[self.room][direction]:
-            closed_fact = fact("closed", door_object(door, self.room, exit_.to))
-            if opening:
-                return text.ALREADY_OPEN, (closed_fact,)
-            return text.ALREADY_CLOSED, (f"(not {closed_fact})",)
         for d, x in self.house.room(exit_.to).exits.items():
             if x.to == self.room and x.door is not None:
                 self.passable[exit_.to][d] = opening
@@ -111,12 +108,13 @@ class World:
         self.view = self._view()
         if opening:
             self.known_links.add((self.room, direction))
-            return text.opened(door, exit_.to), ()
-        return text.closed(door, exit_.to), ()
+            return text.opened(door, exit_.to), None
+        return text.closed(door, exit_.to), None
 
-    def _take(self, item: str) -> tuple[str, tuple[str, ...]]:
+    def _take(self, item: str) -> tuple[str, Refusal | None]:
         if len(self.inventory) >= text.CAPACITY:
-            return text.INVENTORY_FULL, FULL
+            room = self.house.room(self.room)
+            return text.INVENTORY_FULL, refusal(room, f"take {item}", text.INVENTORY_FULL, FULL)
         if item in self.loose[self.room]:
             self.loose[self.room].remove(item)
         else:
@@ -127,9 +125,9 @@ class World:
         self.inventory.append(item)
         self.inventory_text = text.inventory_text(self.inventory)
         self.score = float(self.inventory.count("coin"))
-        self._views[self.room].clear()  # items never come back to a room
+        self._contents[self.room] = tuple(self.visible_items())
         self.view = self._view()
-        return text.taken(item), ()
+        return text.taken(item), None
 
     # -- reference solution -----------------------------------------------------------
     def gold_path(self) -> list[str] | None:
