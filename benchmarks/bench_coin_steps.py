@@ -2,8 +2,14 @@
 
 Both play the same games (TextWorld Express's own houses, by seed; the native engine
 loads each house from the recorded transcripts in ``tests/data/twx_coin``, which
-hold the complete map) with the same seeded random walk over the valid actions.
-A step is ``env.step`` with the valid-action list of the new state.
+hold the complete map) with the same seeded random walk over the valid actions, each
+through its ordinary API: ``gym.make("CoinCollector-v0")`` with the wrappers it adds,
+and TextWorld Express's own ``TextWorldExpressEnv``. A step is one ``step`` call, which
+returns the valid actions of the new state. An episode ends when the coin is taken
+or after ``CoinCollector-v0``'s 200 steps; resets are not timed. Both walks must
+print the same text at every step, or the run fails. The native walks run first, with
+no Java process about (as a native user runs them); then TextWorld Express's Java
+process starts and, after an untimed ``--warmup`` walk, plays the same walks.
 
     python benchmarks/bench_coin_steps.py --steps 3000
 """
@@ -14,49 +20,90 @@ import argparse
 import json
 import random
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-from planloop.envs.coin import coin_collector
+import gymnasium as gym
+
+import planloop  # noqa: F401  (registers CoinCollector-v0)
 
 GAMES = sorted((Path(__file__).parents[1] / "tests" / "data" / "twx_coin").glob("coin_*.json"))
+EPISODE = gym.spec("CoinCollector-v0").max_episode_steps
+
+Step = Callable[[str], tuple[str, list[str], bool]]  # command -> text, valid actions, won
 
 
-def walk(env, seed: int, steps: int) -> tuple[float, int]:
-    """Seconds spent in ``steps`` random steps, and how many resets happened."""
+def walk(reset: Callable[[], tuple[str, list[str]]], step: Step, seed: int, steps: int):
+    """Seconds spent in ``steps`` random steps, and every text printed."""
     rng = random.Random(seed)
-    _, info = env.reset(seed=seed)
-    spent, resets = 0.0, 0
+    obs, valid = reset()
+    texts, spent, moves = [obs], 0.0, 0
     for _ in range(steps):
-        action = rng.choice(sorted(info["admissible_actions"]))
+        action = rng.choice(sorted(valid))
         start = time.perf_counter()
-        _, _, terminated, truncated, info = env.step(action)
+        obs, valid, won = step(action)
         spent += time.perf_counter() - start
-        if terminated or truncated:
-            _, info = env.reset(seed=seed)
-            resets += 1
-    return spent, resets
+        texts.append(obs)
+        moves += 1
+        if won or moves == EPISODE:
+            obs, valid = reset()
+            texts.append(obs)
+            moves = 0
+    return spent, texts
+
+
+def native(path: Path, seed: int, steps: int):
+    env = gym.make("CoinCollector-v0", layout=path)
+
+    def reset():
+        obs, info = env.reset(seed=seed)
+        return obs, info["admissible_actions"]
+
+    def step(action):
+        obs, _, won, _, info = env.step(action)
+        return obs, info["admissible_actions"], won
+
+    return walk(reset, step, seed, steps)
+
+
+def textworld_express(env, game: dict, steps: int):
+    """The walk on TextWorld Express's ``env`` (a ``TextWorldExpressEnv``)."""
+    env.load(gameName="coin", gameParams=game["game_params"]["string"])
+
+    def reset():
+        obs, infos = env.reset(seed=game["seed"], gameFold=game["fold"])
+        return obs, infos["validActions"]
+
+    def step(action):
+        obs, _, _, infos = env.step(action)
+        return obs, infos["validActions"], infos["tasksuccess"]
+
+    return walk(reset, step, game["seed"], steps)
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=2000, help="steps per game")
     parser.add_argument("--games", type=int, default=6)
+    parser.add_argument(
+        "--warmup", type=int, default=3000, help="untimed TextWorld Express steps first"
+    )
     parser.add_argument("--json")
     args = parser.parse_args(argv)
+    games = [
+        (path, json.loads(path.read_text()))
+        for path in GAMES[:: max(1, len(GAMES) // args.games)][: args.games]
+    ]
+    natives = [native(path, game["seed"], args.steps) for path, game in games]
+    from textworld_express import TextWorldExpressEnv  # its Java process starts now
+
+    twx = TextWorldExpressEnv(envStepLimit=EPISODE)
+    textworld_express(twx, games[0][1], args.warmup)  # the JVM compiles its hot code
     rows = []
-    for path in GAMES[:: max(1, len(GAMES) // args.games)][: args.games]:
-        game = json.loads(path.read_text())
-        params = game["game_params"]["dict"]
-        kwargs = dict(
-            num_locations=params["numLocations"],
-            include_doors=bool(params["includeDoors"]),
-            num_distractor_items=params["numDistractorItems"],
-        )
-        twx = coin_collector("twx", fold=game["fold"], **kwargs)
-        native = coin_collector(layout=path)
-        twx_s, _ = walk(twx, game["seed"], args.steps)
-        native_s, _ = walk(native, game["seed"], args.steps)
-        twx.close()
+    for (path, game), (native_s, native_texts) in zip(games, natives, strict=True):
+        twx_s, twx_texts = textworld_express(twx, game, args.steps)
+        if native_texts != twx_texts:
+            raise SystemExit(f"{path.stem}: the two walks printed different texts")
         rows.append(
             {
                 "game": path.stem,
@@ -65,6 +112,7 @@ def main(argv=None) -> int:
                 "twx_us": 1e6 * twx_s / args.steps,
             }
         )
+    twx.close()
     print("| game | steps | native µs/step | TextWorld Express µs/step | ratio |")
     print("|---|---:|---:|---:|---:|")
     for r in rows:
@@ -76,7 +124,8 @@ def main(argv=None) -> int:
     twx_total = sum(r["twx_us"] for r in rows)
     print(
         f"\nall games: native {1e6 * len(rows) / native_total:,.0f} steps/s, TextWorld Express "
-        f"{1e6 * len(rows) / twx_total:,.0f} steps/s, ratio {twx_total / native_total:.1f}x"
+        f"{1e6 * len(rows) / twx_total:,.0f} steps/s, ratio {twx_total / native_total:.1f}x "
+        "(same walks, same texts)"
     )
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=2))
