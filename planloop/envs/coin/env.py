@@ -74,17 +74,17 @@ class CoinCollectorEnv(TextEnv):
         self._random = EpisodeShuffle()
         self._valid = self._random.shuffle(list(self.world.view.actions))
         self.moves = 0
-        return self._emit(self.world.view.description, no_error(cause="")), self._info
+        return self._emit(self.world, self.world.view.description, no_error(cause="")), self._info
 
     def step(self, action: str):
-        if self.world is None:
+        world = self.world
+        if world is None:
             raise RuntimeError("call reset() before step()")
         action = self._command(action)
         if action == "help":  # TextWorld Express's wrapper answers it; the game never sees it
             self._info = {**self._info, "feedback": text.TASK, "action_error": no_error(cause="")}
             return self._show(text.TASK), 0.0, False, False, self._info
         command = action.strip()
-        world = self.world
         before = world.score
         self.moves += 1
         if command in world.view.commands:
@@ -93,9 +93,8 @@ class CoinCollectorEnv(TextEnv):
             self._valid = self._random.shuffle(list(world.view.actions))
         else:
             obs, error = text.UNKNOWN, self._invalid(command)
-        obs = self._emit(obs, error)
-        won = world.score >= 1
-        return obs, world.score - before, won, False, self._info
+        obs = self._emit(world, obs, error)
+        return obs, world.score - before, world.score >= 1, False, self._info
 
     # -- ground truth for evaluators --------------------------------------------------
     def world_pddl(self) -> tuple[str, str]:
@@ -146,8 +145,7 @@ class CoinCollectorEnv(TextEnv):
         cause = command_cause(command, self._valid, f"the {world.room}")
         return _error(kind, Refusal(text.UNKNOWN, (), cause))
 
-    def _emit(self, obs: str, error: dict) -> str:
-        world = self._started()
+    def _emit(self, world: World, obs: str, error: dict) -> str:
         self._info = {
             "admissible_actions": list(self._valid),
             "task": text.TASK,
