@@ -42,7 +42,7 @@ def java_shuffle(items, rnd):
 @pytest.mark.parametrize("long_at", [None, 100])
 def test_episode_shuffle_is_collections_shuffle_past_its_table(long_at):
     """A long walk runs past the table; a list too long for it leaves the table early."""
-    lengths = random.Random(7).choices(range(30), k=3 * shuffle.STREAM // 14)
+    lengths = random.Random(7).choices(range(shuffle.FAST_LENGTH + 1), k=shuffle.STREAM // 10)
     if long_at is not None:
         lengths[long_at:long_at] = [shuffle.FAST_LENGTH + 1, 200]
     ours, java = EpisodeShuffle(), JavaRandom(0)

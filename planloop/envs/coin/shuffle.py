@@ -4,7 +4,9 @@
 Every episode draws the same numbers, so the first ``STREAM`` are drawn once, here, and
 each episode reads them until it needs more (then it draws its own). The table stops
 before any draw that ``nextInt(n)`` could reject for ``n <= FAST_LENGTH``, so reading it
-needs no rejection test.
+needs no rejection test. A shuffle of ``n`` items from draw ``p`` on picks
+``nextInt(s)`` from draw ``p + n - s`` for ``s = n, ..., 2``: with ``end = p + n``, the
+picks of every shuffle that ends there are one row, by ``s``, built once (``_row``).
 """
 
 from __future__ import annotations
@@ -34,6 +36,23 @@ def _safe_draws(count: int) -> tuple[int, ...]:
 
 
 _DRAWS = _safe_draws(STREAM)
+_ROWS: list[bytes | None] = [None] * (len(_DRAWS) + 2)  # by end, built when first read
+_DOWN = [range(n - 1, 0, -1) for n in range(FAST_LENGTH + 1)]  # the places a shuffle fills
+
+
+def _row(end: int) -> bytes:
+    """``nextInt(s)`` from draw ``end - s``, for each size ``s`` up to ``FAST_LENGTH``
+    (0 where there is no such draw)."""
+    row = bytes(
+        _pick(_DRAWS[end - s], s) if 2 <= s <= end else 0 for s in range(min(FAST_LENGTH, end) + 1)
+    )
+    _ROWS[end] = row
+    return row
+
+
+def _pick(bits: int, size: int) -> int:
+    """``nextInt(size)`` from an accepted ``next(31)`` draw."""
+    return (size * bits) >> 31 if not size & (size - 1) else bits % size
 
 
 class EpisodeShuffle:
@@ -45,18 +64,16 @@ class EpisodeShuffle:
         self._state = _SEED  # the generator's own state, once past the table
 
     def shuffle(self, items: list) -> list:
-        """Shuffle ``items`` in place as Java does (``nextInt`` inlined); return them."""
+        """Shuffle ``items`` in place as Java does; return them."""
         n = len(items)
-        drawn = self.drawn
-        if n > FAST_LENGTH or drawn + n > self._table_end:
+        if n < 2:
+            return items  # no draws
+        end = self.drawn + n
+        if n > FAST_LENGTH or end > self._table_end:
             return self._shuffle_live(items)
-        draws = _DRAWS
-        for i in range(n - 1, 0, -1):
-            bits = draws[drawn]
-            drawn += 1
-            k = bits % (i + 1) if i & (i + 1) else ((i + 1) * bits) >> 31
+        for i, k in zip(_DOWN[n], (_ROWS[end] or _row(end))[n:1:-1], strict=True):
             items[i], items[k] = items[k], items[i]
-        self.drawn = drawn
+        self.drawn = end - 1
         return items
 
     def _shuffle_live(self, items: list) -> list:
@@ -68,14 +85,11 @@ class EpisodeShuffle:
             self._table_end = 0
         for i in range(len(items) - 1, 0, -1):
             size = i + 1
-            while True:
+            while True:  # nextInt(size), rejections included
                 state = _next(state)
                 bits = state >> 17
-                if not size & i:  # a power of two
-                    k = (size * bits) >> 31
-                    break
-                k = bits % size
-                if bits - k + i < _TOP:
+                k = _pick(bits, size)
+                if not size & i or bits - k + i < _TOP:
                     break
             items[i], items[k] = items[k], items[i]
         self._state = state
