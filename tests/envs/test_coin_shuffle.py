@@ -56,3 +56,13 @@ def test_each_episode_shuffles_alike():
     assert [first.shuffle(list(range(9))) for _ in range(5)] == [
         second.shuffle(list(range(9))) for _ in range(5)
     ]
+
+
+@pytest.mark.parametrize("end", [20, 7000])
+def test_lists_of_any_length_ending_at_the_same_draw(end):
+    """Lists ending at one draw share a row of picks, lengthened for a longer list."""
+    for n in (2, 9, 16, 5):
+        ours, java = EpisodeShuffle(), JavaRandom(0)
+        for _ in range(end - n):  # one draw each
+            assert ours.shuffle([0, 1]) == java_shuffle([0, 1], java)
+        assert ours.shuffle(list(range(n))) == java_shuffle(list(range(n)), java)

@@ -6,7 +6,8 @@ each episode reads them until it needs more (then it draws its own). The table s
 before any draw that ``nextInt(n)`` could reject for ``n <= FAST_LENGTH``, so reading it
 needs no rejection test. A shuffle of ``n`` items from draw ``p`` on picks
 ``nextInt(s)`` from draw ``p + n - s`` for ``s = n, ..., 2``: with ``end = p + n``, the
-picks of every shuffle that ends there are one row, by ``s``, built once (``_row``).
+picks of every shuffle that ends there are one row, by ``s``, built once (``_row``) and
+lengthened when a longer list ends there.
 """
 
 from __future__ import annotations
@@ -36,16 +37,13 @@ def _safe_draws(count: int) -> tuple[int, ...]:
 
 
 _DRAWS = _safe_draws(STREAM)
-_ROWS: list[bytes | None] = [None] * (len(_DRAWS) + 2)  # by end, built when first read
+_ROWS = [b""] * (len(_DRAWS) + 2)  # by end, built as far as read
 _DOWN = [range(n - 1, 0, -1) for n in range(FAST_LENGTH + 1)]  # the places a shuffle fills
 
 
-def _row(end: int) -> bytes:
-    """``nextInt(s)`` from draw ``end - s``, for each size ``s`` up to ``FAST_LENGTH``
-    (0 where there is no such draw)."""
-    row = bytes(
-        _pick(_DRAWS[end - s], s) if 2 <= s <= end else 0 for s in range(min(FAST_LENGTH, end) + 1)
-    )
+def _row(end: int, size: int) -> bytes:
+    """``nextInt(s)`` from draw ``end - s``, for each ``s`` up to ``size`` (0 for s < 2)."""
+    row = bytes(_pick(_DRAWS[end - s], s) if s >= 2 else 0 for s in range(size + 1))
     _ROWS[end] = row
     return row
 
@@ -71,7 +69,10 @@ class EpisodeShuffle:
         end = self.drawn + n
         if n > FAST_LENGTH or end > self._table_end:
             return self._shuffle_live(items)
-        for i, k in zip(_DOWN[n], (_ROWS[end] or _row(end))[n:1:-1], strict=True):
+        row = _ROWS[end]
+        if len(row) <= n:
+            row = _row(end, n)
+        for i, k in zip(_DOWN[n], row[n:1:-1], strict=True):
             items[i], items[k] = items[k], items[i]
         self.drawn = end - 1
         return items
