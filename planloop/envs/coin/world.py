@@ -47,21 +47,34 @@ class World:
             for item in (*room.loose, *(i for f in room.furniture for i in (*f.items, *f.hidden)))
         )
         self.visited = {house.start}
+        self._exits = {(room.name, d): x for room in house.rooms for d, x in room.exits.items()}
+        doors: dict[frozenset[str], list[tuple[str, str]]] = {}
+        for (name, d), x in self._exits.items():
+            if x.door is not None:
+                doors.setdefault(frozenset((name, x.to)), []).append((name, d))
+        self._sides = {side: tuple(sides) for sides in doors.values() for side in sides}
         self._contents = {room.name: tuple(self.visible_items(room.name)) for room in house.rooms}
+        self._keys: dict[str, tuple] = {}  # each room's state, as the key of its view
+        for room in house.rooms:
+            self._rekey(room.name)
         self.view = self._view()
         self.known_links = set(self.view.links)  # (room, direction) seen leading somewhere
 
     # -- what the player sees ---------------------------------------------------------
     def _view(self) -> View:
         """The current room's view, built once per state of the room in this house."""
-        passable = self.passable[self.room]
-        key = (self.room, tuple(passable.values()), self._contents[self.room])
+        key = self._keys[self.room]
         view = self.house.views.get(key)
         if view is None:
             room = self.house.room(self.room)
             on = [self.on[room.name, i] for i in range(len(room.furniture))]
+            passable = self.passable[room.name]
             view = self.house.views[key] = room_view(room, on, self.loose[room.name], passable)
         return view
+
+    def _rekey(self, room: str) -> None:
+        """Note a change to ``room``'s doors or items."""
+        self._keys[room] = (room, tuple(self.passable[room].values()), self._contents[room])
 
     def visible_items(self, room_name: str | None = None) -> list[str]:
         """Takeable items of a room, in the order the room lists them."""
@@ -90,7 +103,7 @@ class World:
 
     def _move(self, direction: str) -> tuple[str, None]:
         """A move the view does not refuse: through no door, or an open one."""
-        self.room = self.house.room(self.room).exits[direction].to
+        self.room = self._exits[self.room, direction].to
         self.visited.add(self.room)
         self.view = self._view()
         self.known_links |= self.view.links
@@ -98,13 +111,12 @@ class World:
 
     def _toggle_door(self, direction: str, opening: bool) -> tuple[str, None]:
         """Open a closed door or close an open one (the view refuses the rest)."""
-        exit_ = self.house.room(self.room).exits[direction]
+        exit_ = self._exits[self.room, direction]
         door = exit_.door
         assert door is not None  # "open/close door to" is a valid command only at a door
-        for d, x in self.house.room(exit_.to).exits.items():
-            if x.to == self.room and x.door is not None:
-                self.passable[exit_.to][d] = opening
-        self.passable[self.room][direction] = opening
+        for room, d in self._sides[self.room, direction]:
+            self.passable[room][d] = opening
+            self._rekey(room)
         self.view = self._view()
         if opening:
             self.known_links.add((self.room, direction))
@@ -126,6 +138,7 @@ class World:
         self.inventory_text = text.inventory_text(self.inventory)
         self.score = float(self.inventory.count("coin"))
         self._contents[self.room] = tuple(self.visible_items())
+        self._rekey(self.room)
         self.view = self._view()
         return text.taken(item), None
 
