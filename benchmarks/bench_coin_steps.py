@@ -4,9 +4,9 @@ Both play the same games (TextWorld Express's own houses, by seed; the native en
 loads each house from the recorded transcripts in ``tests/data/twx_coin``, which
 hold the complete map) with the same seeded random walk over the valid actions, each
 through its ordinary API: ``gym.make("CoinCollector-v0")`` with the wrappers it adds,
-and TextWorld Express's own ``TextWorldExpressEnv``. A step is one ``step`` call, which
-returns the valid actions of the new state. An episode ends when the coin is taken
-or after ``CoinCollector-v0``'s 200 steps; resets are not timed. Both walks must
+and TextWorld Express's own ``TextWorldExpressEnv``. A step is one ``step`` call, timed
+alone; it returns the valid actions of the new state. An episode ends when the coin is
+taken or after ``CoinCollector-v0``'s 200 steps; resets are not timed. Both walks must
 print the same text at every step, or the run fails. The native walks run first, with
 no Java process about (as a native user runs them); then TextWorld Express's Java
 process starts and, after an untimed ``--warmup`` walk, plays the same walks. Each walk
@@ -32,23 +32,26 @@ import planloop  # noqa: F401  (registers CoinCollector-v0)
 GAMES = sorted((Path(__file__).parents[1] / "tests" / "data" / "twx_coin").glob("coin_*.json"))
 EPISODE = gym.spec("CoinCollector-v0").max_episode_steps
 
-Step = Callable[[str], tuple[str, list[str], bool]]  # command -> text, valid actions, won
+Read = Callable[[tuple], tuple[str, list[str], bool]]  # a step's result -> text, valid, won
 
 
-def walk(reset: Callable[[], tuple[str, list[str]]], step: Step, seed: int, steps: int):
-    """Seconds spent in ``steps`` random steps, and every text printed."""
+def walk(reset: Callable[[], tuple], step: Callable, read: Read, seed: int, steps: int):
+    """Seconds spent in ``steps`` random calls of ``step`` (the env's own), and every text
+    printed; ``read`` takes the text, the valid actions and whether the game is won
+    from a result (untimed)."""
     rng = random.Random(seed)
-    obs, valid = reset()
+    obs, valid, _ = read(reset())
     texts, spent, moves = [obs], 0.0, 0
     for _ in range(steps):
         action = rng.choice(sorted(valid))
         start = time.perf_counter()
-        obs, valid, won = step(action)
+        result = step(action)
         spent += time.perf_counter() - start
+        obs, valid, won = read(result)
         texts.append(obs)
         moves += 1
         if won or moves == EPISODE:
-            obs, valid = reset()
+            obs, valid, _ = read(reset())
             texts.append(obs)
             moves = 0
     return spent, texts
@@ -62,30 +65,23 @@ def fastest(runs: Iterable[tuple[float, list[str]]]) -> tuple[float, list[str]]:
 def native(path: Path, seed: int, steps: int):
     env = gym.make("CoinCollector-v0", layout=path)
 
-    def reset():
-        obs, info = env.reset(seed=seed)
-        return obs, info["admissible_actions"]
+    def read(result):  # (obs, info) or (obs, reward, terminated, truncated, info)
+        return result[0], result[-1]["admissible_actions"], len(result) == 5 and result[2]
 
-    def step(action):
-        obs, _, won, _, info = env.step(action)
-        return obs, info["admissible_actions"], won
-
-    return walk(reset, step, seed, steps)
+    return walk(lambda: env.reset(seed=seed), env.step, read, seed, steps)
 
 
 def textworld_express(env, game: dict, steps: int):
     """The walk on TextWorld Express's ``env`` (a ``TextWorldExpressEnv``)."""
     env.load(gameName="coin", gameParams=game["game_params"]["string"])
 
+    def read(result):  # (obs, infos) or (obs, reward, done, infos)
+        return result[0], result[-1]["validActions"], result[-1]["tasksuccess"]
+
     def reset():
-        obs, infos = env.reset(seed=game["seed"], gameFold=game["fold"])
-        return obs, infos["validActions"]
+        return env.reset(seed=game["seed"], gameFold=game["fold"])
 
-    def step(action):
-        obs, _, _, infos = env.step(action)
-        return obs, infos["validActions"], infos["tasksuccess"]
-
-    return walk(reset, step, game["seed"], steps)
+    return walk(reset, env.step, read, game["seed"], steps)
 
 
 def main(argv=None) -> int:
