@@ -10,12 +10,13 @@ here." is said alike of an item elsewhere in the house and of one in no house at
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from ...pddl import quote
 from ..feedback import not_a_command, slip_cause
+from .layout import Room
 from .text import CAPACITY
 from .vocab import DIRECTION_VERBS, DIRECTIONS
-from .world import World
 
 FACTS = {  # (predicate, wanted) -> sentence
     ("blocked", False): "The {door} to the {direction} is closed.",
@@ -32,11 +33,24 @@ COMMANDS = (
 )
 
 
-def fact_cause(world: World, command: str, unmet: Sequence[str]) -> str:
-    """The sentences of a refused command's unmet facts (about the exit or the item the
-    command names)."""
+class Refusal(NamedTuple):
+    """A command the game refuses: its answer, the unmet facts and the cause in words."""
+
+    message: str
+    unmet: tuple[str, ...]
+    cause: str
+
+
+def refusal(room: Room, command: str, message: str, unmet: tuple[str, ...]) -> Refusal:
+    """``command``, refused in ``room`` with ``message`` for want of ``unmet``."""
+    return Refusal(message, unmet, fact_cause(room, command, unmet))
+
+
+def fact_cause(room: Room, command: str, unmet: Sequence[str]) -> str:
+    """The sentences of the unmet facts of ``command`` in ``room`` (about the exit or the
+    item the command names)."""
     direction = command.rsplit(" ", 1)[-1]
-    exit_ = world.house.room(world.room).exits.get(direction)
+    exit_ = room.exits.get(direction)
     fields = {"direction": direction, "door": exit_ and exit_.door, "item": _item(command)}
     return " ".join(dict.fromkeys(FACTS[_key(fact)].format(**fields) for fact in unmet))
 

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from ..arguments import integer
 from ..feedback import check_feedback, no_error, observation, slip_of
 from ..text_env import MAX_OBS, TextEnv
 from . import text
-from .causes import command_cause, fact_cause
+from .causes import Refusal, command_cause, refusal
 from .generate import check_house, generate_house
 from .layout import House, load_layout
 from .names import fact
-from .shuffle import JavaRandom
+from .shuffle import EpisodeShuffle
 from .symbolic import DOMAIN, plan_commands, problem_text, true_facts
 from .vocab import DIRECTION_VERBS, DIRECTIONS
 from .world import World
@@ -72,34 +71,30 @@ class CoinCollectorEnv(TextEnv):
             else generate_house(**self.params, seed=self.instance)
         )
         self.world = World(house)
-        self._random = JavaRandom(0)
-        self._valid = self._random.shuffle(self.world.valid_actions())
+        self._random = EpisodeShuffle()
+        self._valid = self._random.shuffle(list(self.world.view.actions))
         self.moves = 0
-        obs = self.world.look()
-        return self._emit(obs, no_error(cause="")), self._info
+        return self._emit(self.world, self.world.view.description, no_error(cause="")), self._info
 
     def step(self, action: str):
-        if self.world is None:
+        world = self.world
+        if world is None:
             raise RuntimeError("call reset() before step()")
         action = self._command(action)
         if action == "help":  # TextWorld Express's wrapper answers it; the game never sees it
             self._info = {**self._info, "feedback": text.TASK, "action_error": no_error(cause="")}
             return self._show(text.TASK), 0.0, False, False, self._info
         command = action.strip()
-        world = self.world
         before = world.score
         self.moves += 1
-        if command in self._valid:
-            obs, unmet = world.execute(command)
-            error = (
-                self._error("inapplicable", obs, command, unmet) if unmet else no_error(cause="")
-            )
-            self._valid = self._random.shuffle(world.valid_actions())
+        if command in world.view.commands:
+            obs, refused = world.execute(command)
+            error = no_error(cause="") if refused is None else _error("inapplicable", refused)
+            self._valid = self._random.shuffle(list(world.view.actions))
         else:
             obs, error = text.UNKNOWN, self._invalid(command)
-        obs = self._emit(obs, error)
-        won = world.score >= 1
-        return obs, world.score - before, won, False, self._info
+        obs = self._emit(world, obs, error)
+        return obs, world.score - before, world.score >= 1, False, self._info
 
     # -- ground truth for evaluators --------------------------------------------------
     def world_pddl(self) -> tuple[str, str]:
@@ -136,34 +131,21 @@ class CoinCollectorEnv(TextEnv):
         """Why a command is not valid now: a case or spacing slip of a valid command is
         malformed; a move, door or take command naming a direction or an item of this
         house is inapplicable; anything else is unknown."""
+        world = self._started()
         verb, _, target = command.rpartition(" ")
+        kind = "unknown"
         if slip_of(command, self._valid) is not None:
-            return self._error("malformed", text.UNKNOWN, command)
-        if verb in DIRECTION_VERBS and target in DIRECTIONS:
-            return self._error("inapplicable", text.UNKNOWN, command)
-        world = self._started()
-        if command.startswith("take ") and command[5:] in world.items:
-            return self._error(
-                "inapplicable",
-                text.UNKNOWN,
-                command,
-                [fact("in-room", command[5:], world.room)],
-            )
-        return self._error("unknown", text.UNKNOWN, command)
+            kind = "malformed"
+        elif verb in DIRECTION_VERBS and target in DIRECTIONS:
+            kind = "inapplicable"
+        elif command.startswith("take ") and command[5:] in world.items:
+            unmet = (fact("in-room", command[5:], world.room),)
+            room = world.house.room(world.room)
+            return _error("inapplicable", refusal(room, command, text.UNKNOWN, unmet))
+        cause = command_cause(command, self._valid, f"the {world.room}")
+        return _error(kind, Refusal(text.UNKNOWN, (), cause))
 
-    def _error(self, kind: str, message: str, command: str, unmet: Sequence[str] = ()) -> dict:
-        """An ``action_error``; its cause comes from the unmet facts, else from the
-        command and the valid ones."""
-        world = self._started()
-        cause = (
-            fact_cause(world, command, unmet)
-            if unmet
-            else command_cause(command, self._valid, f"the {world.room}")
-        )
-        return {"kind": kind, "message": message, "unmet": list(unmet), "cause": cause}
-
-    def _emit(self, obs: str, error: dict) -> str:
-        world = self._started()
+    def _emit(self, world: World, obs: str, error: dict) -> str:
         self._info = {
             "admissible_actions": list(self._valid),
             "task": text.TASK,
@@ -172,8 +154,18 @@ class CoinCollectorEnv(TextEnv):
             "action_error": error,
             "score": world.score,
             "moves": self.moves,
-            "look": world.look(),
-            "inventory": world.inventory_text(),
+            "look": world.view.description,
+            "inventory": world.inventory_text,
             "instance": self.instance,
         }
         return self._show(observation(self.feedback, obs, error))
+
+
+def _error(kind: str, refused: Refusal) -> dict:
+    """The ``action_error`` of a command refused as ``kind``."""
+    return {
+        "kind": kind,
+        "message": refused.message,
+        "unmet": list(refused.unmet),
+        "cause": refused.cause,
+    }

@@ -8,9 +8,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import arguments
 from .vocab import DIRECTIONS
+
+if TYPE_CHECKING:
+    from .view import View
 
 
 @dataclass(frozen=True)
@@ -51,6 +55,12 @@ class House:
     @cached_property
     def _by_name(self) -> dict[str, Room]:
         return {room.name: room for room in self.rooms}
+
+    @cached_property
+    def views(self) -> dict[tuple, View]:
+        """What its rooms have shown, by room and state (filled by ``World``): a house
+        never changes, so they hold for every game in it."""
+        return {}
 
     @property
     def coin_room(self) -> str | None:

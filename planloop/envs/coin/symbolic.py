@@ -56,7 +56,7 @@ def true_facts(world: World, observed_only: bool = False) -> list[str]:
             if x.door is not None:
                 door = door_object(x.door, room.name, x.to)
                 facts.append(fact("door-between", door, room.name, x.to))
-                if not world.door_open(room.name, d):
+                if not world.passable[room.name][d]:
                     facts += [fact("closed", door), fact("blocked", room.name, x.to)]
         if not observed_only or room.name in world.visited:
             facts += [fact("in-room", item, room.name) for item in world.visible_items(room.name)]

@@ -1,25 +1,37 @@
-"""The state of a CoinCollector game and its rules: descriptions, valid commands, effects."""
+"""The state of a CoinCollector game and its rules: valid commands and their effects."""
 
 from __future__ import annotations
 
 from collections import deque
 
 from . import text
+from .causes import Refusal, refusal
 from .layout import House
-from .names import SLOTS, door_object, fact
+from .names import SLOTS, fact
+from .view import View, room_view
+
+FULL = tuple(fact("free", slot) for slot in SLOTS)  # what taking with a full inventory lacks
 
 
 class World:
     """One game in a house: where the player is, which doors are open, where items lie.
 
-    ``execute`` applies a command already known to be valid and returns the game's answer
-    and, when the game refused it, the failed preconditions as PDDL facts.
+    ``view`` is what the current room shows, built once for each state of the room (its
+    doors and items) and kept in ``house.views`` for every game in the house.
+    ``execute`` applies a command already known to be valid and returns the game's
+    answer and, when the game refused it, why.
     """
 
     def __init__(self, house: House):
         self.house = house
         self.room = house.start
-        self.open_doors = set(house.open_doors)
+        self.passable = {  # room -> direction -> no door on the way, or an open one
+            room.name: {
+                d: x.door is None or frozenset((room.name, x.to)) in house.open_doors
+                for d, x in room.exits.items()
+            }
+            for room in house.rooms
+        }
         self.on = {
             (room.name, i): list(f.items)
             for room in house.rooms
@@ -27,48 +39,42 @@ class World:
         }
         self.loose = {room.name: list(room.loose) for room in house.rooms}
         self.inventory: list[str] = []
+        self.inventory_text = text.inventory_text(self.inventory)
+        self.score = 0.0
         self.items = frozenset(
             item
             for room in house.rooms
             for item in (*room.loose, *(i for f in room.furniture for i in (*f.items, *f.hidden)))
         )
         self.visited = {house.start}
-        self.known_links: set[tuple[str, str]] = set()  # (room, direction) seen leading somewhere
-        self._seen: tuple | None = None  # look(), valid_actions(), inventory_text() until a change
-        self._rooms: dict[str, tuple[str, list[str]]] = {}  # description, valid commands
-        self._describe_seen()
+        self._exits = {(room.name, d): x for room in house.rooms for d, x in room.exits.items()}
+        doors: dict[frozenset[str], list[tuple[str, str]]] = {}
+        for (name, d), x in self._exits.items():
+            if x.door is not None:
+                doors.setdefault(frozenset((name, x.to)), []).append((name, d))
+        self._sides = {side: tuple(sides) for sides in doors.values() for side in sides}
+        self._contents = {room.name: tuple(self.visible_items(room.name)) for room in house.rooms}
+        self._keys: dict[str, tuple] = {}  # each room's state, as the key of its view
+        for room in house.rooms:
+            self._rekey(room.name)
+        self.view = self._view()
+        self.known_links = set(self.view.links)  # (room, direction) seen leading somewhere
 
     # -- what the player sees ---------------------------------------------------------
-    def door_open(self, room: str, direction: str) -> bool:
-        return frozenset((room, self.house.room(room).exits[direction].to)) in self.open_doors
+    def _view(self) -> View:
+        """The current room's view, built once per state of the room in this house."""
+        key = self._keys[self.room]
+        view = self.house.views.get(key)
+        if view is None:
+            room = self.house.room(self.room)
+            on = [self.on[room.name, i] for i in range(len(room.furniture))]
+            passable = self.passable[room.name]
+            view = self.house.views[key] = room_view(room, on, self.loose[room.name], passable)
+        return view
 
-    def look(self) -> str:
-        return self._view()[0]
-
-    def _view(self) -> tuple[str, list[str], str]:
-        """The room description, the valid commands and the inventory, rebuilt only after
-        a change."""
-        if self._seen is None:
-            room = self._rooms.get(self.room)
-            if room is None:  # a room changes only when its items or doors do
-                room = self._rooms[self.room] = (self._describe(), self._valid_actions())
-            self._seen = (*room, text.inventory_text(self.inventory))
-        return self._seen
-
-    def _describe(self) -> str:
-        room = self.house.room(self.room)
-        objects = [
-            text.furniture_phrase(f, self.on[room.name, i]) for i, f in enumerate(room.furniture)
-        ]
-        objects += [text.item_phrase(item) for item in self.loose[room.name]]
-        exits = [
-            text.exit_sentence(d, x.to, x.door, self.door_open(room.name, d))
-            for d, x in room.exits.items()
-        ]
-        return text.room_description(room.name, objects, exits)
-
-    def inventory_text(self) -> str:
-        return self._view()[2]
+    def _rekey(self, room: str) -> None:
+        """Note a change to ``room``'s doors or items."""
+        self._keys[room] = (room, tuple(self.passable[room].values()), self._contents[room])
 
     def visible_items(self, room_name: str | None = None) -> list[str]:
         """Takeable items of a room, in the order the room lists them."""
@@ -77,30 +83,16 @@ class World:
         items = [item for i in range(len(room.furniture)) for item in self.on[name, i]]
         return items + self.loose[name]
 
-    def valid_actions(self) -> list[str]:
-        """The valid commands in TextWorld Express's canonical (unshuffled) order."""
-        return list(self._view()[1])
-
-    def _valid_actions(self) -> list[str]:
-        exits = self.house.room(self.room).exits
-        actions = ["look around", "inventory"] + [f"move {d}" for d in exits]
-        for d, x in exits.items():
-            if x.door is not None:
-                actions += [f"open door to {d}", f"close door to {d}"]
-        return actions + [f"take {item}" for item in self.visible_items()]
-
-    @property
-    def score(self) -> float:
-        return float(self.inventory.count("coin"))
-
     # -- effects ----------------------------------------------------------------------
-    def execute(self, command: str) -> tuple[str, list[str]]:
-        """Apply a valid command: the game's answer, and the unmet facts if it refused."""
+    def execute(self, command: str) -> tuple[str, Refusal | None]:
+        """Apply a valid command: the game's answer, and why if it refused."""
+        refused = self.view.refusals.get(command)
+        if refused is not None:
+            return refused.message, refused
         if command == "look around":
-            return self.look(), []
+            return self.view.description, None
         if command == "inventory":
-            return self.inventory_text(), []
-        self._seen = None  # every other command may change the room or its contents
+            return self.inventory_text, None
         verb, _, rest = command.partition(" ")
         if verb == "take":
             return self._take(rest)
@@ -109,37 +101,32 @@ class World:
             return self._move(direction)
         return self._toggle_door(direction, verb == "open")
 
-    def _move(self, direction: str) -> tuple[str, list[str]]:
-        exit_ = self.house.room(self.room).exits[direction]
-        if exit_.door is not None and not self.door_open(self.room, direction):
-            return text.DOOR_CLOSED, [f"(not {fact('blocked', self.room, exit_.to)})"]
-        self.room = exit_.to
+    def _move(self, direction: str) -> tuple[str, None]:
+        """A move the view does not refuse: through no door, or an open one."""
+        self.room = self._exits[self.room, direction].to
         self.visited.add(self.room)
-        self._describe_seen()
-        return self.look(), []
+        self.view = self._view()
+        self.known_links |= self.view.links
+        return self.view.description, None
 
-    def _toggle_door(self, direction: str, opening: bool) -> tuple[str, list[str]]:
-        exit_ = self.house.room(self.room).exits[direction]
+    def _toggle_door(self, direction: str, opening: bool) -> tuple[str, None]:
+        """Open a closed door or close an open one (the view refuses the rest)."""
+        exit_ = self._exits[self.room, direction]
         door = exit_.door
         assert door is not None  # "open/close door to" is a valid command only at a door
-        key = frozenset((self.room, exit_.to))
-        closed_fact = fact("closed", door_object(door, self.room, exit_.to))
-        if opening == (key in self.open_doors):
-            if opening:
-                return text.ALREADY_OPEN, [closed_fact]
-            return text.ALREADY_CLOSED, [f"(not {closed_fact})"]
-        self._rooms.pop(self.room, None)
-        self._rooms.pop(exit_.to, None)
+        for room, d in self._sides[self.room, direction]:
+            self.passable[room][d] = opening
+            self._rekey(room)
+        self.view = self._view()
         if opening:
-            self.open_doors.add(key)
             self.known_links.add((self.room, direction))
-            return text.opened(door, exit_.to), []
-        self.open_doors.discard(key)
-        return text.closed(door, exit_.to), []
+            return text.opened(door, exit_.to), None
+        return text.closed(door, exit_.to), None
 
-    def _take(self, item: str) -> tuple[str, list[str]]:
+    def _take(self, item: str) -> tuple[str, Refusal | None]:
         if len(self.inventory) >= text.CAPACITY:
-            return text.INVENTORY_FULL, [fact("free", slot) for slot in SLOTS]
+            room = self.house.room(self.room)
+            return text.INVENTORY_FULL, refusal(room, f"take {item}", text.INVENTORY_FULL, FULL)
         if item in self.loose[self.room]:
             self.loose[self.room].remove(item)
         else:
@@ -148,14 +135,12 @@ class World:
             )
             self.on[place].remove(item)
         self.inventory.append(item)
-        self._rooms.pop(self.room, None)
-        return text.taken(item), []
-
-    def _describe_seen(self) -> None:
-        """Record the exits whose far room the current room's description names."""
-        for d, x in self.house.room(self.room).exits.items():
-            if x.door is None or self.door_open(self.room, d):
-                self.known_links.add((self.room, d))
+        self.inventory_text = text.inventory_text(self.inventory)
+        self.score = float(self.inventory.count("coin"))
+        self._contents[self.room] = tuple(self.visible_items())
+        self._rekey(self.room)
+        self.view = self._view()
+        return text.taken(item), None
 
     # -- reference solution -----------------------------------------------------------
     def gold_path(self) -> list[str] | None:
@@ -179,7 +164,7 @@ class World:
         while (parent := parents[room]) is not None:
             here, d = parent
             commands.append(f"move {d}")
-            if self.house.room(here).exits[d].door is not None and not self.door_open(here, d):
+            if not self.passable[here][d]:
                 commands.append(f"open door to {d}")
             room = here
         return commands[::-1]
