@@ -62,19 +62,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--blocks", type=int, default=4)
     parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--json", type=Path, help="also write the results as JSON here")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         print(json.dumps(timings(args.blocks, args.runs)))
         return
     print(f"solve(lama-first), {args.blocks} blocks, {os.cpu_count()} cores")
+    found = {}
     for path in PATHS:
         times = measure(path, args.blocks, args.runs)
         first, rest = times[0], statistics.median(times[1:])
+        found[path] = {"first_s": first, "rest_median_s": rest, "ratio": rest / first}
         print(
             f"{path:>9}: run 1 {first * 1000:6.1f} ms, median of runs 2-{args.runs} "
             f"{rest * 1000:6.1f} ms, ratio {rest / first:.2f}"
         )
+    if args.json:
+        args.json.write_text(json.dumps({"blocks": args.blocks, "runs": args.runs, **found}))
 
 
 if __name__ == "__main__":
