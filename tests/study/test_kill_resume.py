@@ -38,7 +38,7 @@ PROVENANCE = {
     "prompt_version",
 }
 STUDIES = {  # script: (arguments, episodes)
-    "planner_baseline": (["--env", "Mystery-BW-v0", "--instances", "0:16"], 16),
+    "planner_baseline": (["--env", "Mystery-BW-v0", "--instances", "0:48"], 48),
     "mystery": (["--conditions", "planner", "--instances", "0:16"], 16),
     "pddlego": (["--llm", "groundtruth", "--env", "CoinCollector-v0", "--instances", "0:30"], 30),
     "formalize": (
