@@ -50,7 +50,7 @@ from .model import (
     When,
 )
 from .sexpr import SList, Sym, extract_define, snippet
-from .source import DEFAULT_LIMITS, Limits, read_source
+from .source import DEFAULT_LIMITS, Limits, read_source, source_path
 
 SUPPORTED_REQUIREMENTS = frozenset(
     {
@@ -465,6 +465,18 @@ DOMAINS: Memo[Domain] = Memo()
 PROBLEMS: Memo[tuple[Domain, Problem]] = Memo()
 
 
+def _memo_key(source: object, stage: str, limits: Limits) -> str | None:
+    """The memo key of ``source``: its text's hash, a file's contents' (read within
+    ``limits``); None when it is neither (the reading then says what is wrong)."""
+    key = text_key(source)
+    if key is None and source_path(source) is not None:
+        try:
+            key = text_key(read_source(source, stage, limits))
+        except PDDLError:
+            return None
+    return key
+
+
 def parse_domain(
     source: str | os.PathLike,
     limits: Limits = DEFAULT_LIMITS,
@@ -473,8 +485,9 @@ def parse_domain(
 ) -> Domain:
     """Read a domain from a path or from PDDL text; ``strict`` refuses what planners
     tolerate, ``contingent`` reads sensing actions (see the module's docstring). The same
-    text read the same way again is the same Domain (:data:`DOMAINS`, an LRU)."""
-    key = text_key(source)
+    text read the same way again is the same Domain (:data:`DOMAINS`, an LRU), a file's
+    by its contents."""
+    key = _memo_key(source, "domain", limits)
     if key is None:
         return _read_domain(source, limits, strict, contingent)
     return DOMAINS.get(
@@ -811,8 +824,8 @@ def parse_problem(
     """Read a problem of ``domain`` from a path or from PDDL text; ``strict`` refuses what
     planners tolerate, ``contingent`` reads unknown facts and the constraints on them (see
     the module's docstring). The same text read against the same Domain object the same
-    way again is the same Problem (:data:`PROBLEMS`, an LRU)."""
-    key = text_key(source)
+    way again is the same Problem (:data:`PROBLEMS`, an LRU), a file's by its contents."""
+    key = _memo_key(source, "problem", limits)
     if key is None:
         return _read_problem(source, domain, limits, strict, contingent)
     kept, problem = PROBLEMS.get(

@@ -20,6 +20,15 @@ def test_the_same_text_read_the_same_way_is_the_same_object():
     assert parse_domain(DOMAIN + " ") is not domain  # another text
 
 
+def test_a_file_is_kept_by_its_contents(tmp_path):
+    path = tmp_path / "domain.pddl"
+    path.write_text(DOMAIN)
+    first = parse_domain(path)
+    assert parse_domain(str(path)) is first and parse_domain(DOMAIN) is first
+    path.write_text(DOMAIN.replace("(define", "; edited\n(define", 1))
+    assert parse_domain(path) is not first  # new contents, read anew
+
+
 def test_a_problem_is_kept_for_its_domain_object_only():
     domain = parse_domain(DOMAIN)
     strict = parse_domain(DOMAIN, strict=True)
