@@ -1,4 +1,5 @@
 import importlib.util
+import time
 from pathlib import Path
 
 import gymnasium as gym
@@ -13,6 +14,16 @@ DATA = Path(__file__).parent / "data"
 PLANBENCH = DATA / "planbench"
 IPC = DATA / "ipc2000-blocks"
 EXPERIMENTS = Path(__file__).parents[1] / "experiments"
+
+
+def wait_for(condition, seconds: float) -> bool:
+    """Whether ``condition()`` comes true within ``seconds`` (polled every 20 ms)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return condition()
 
 
 def load_experiment(name: str):

@@ -17,7 +17,7 @@ from planloop.envs.blocksworld import generate_problem
 from planloop.pddl import fd_worker, load, parse, solve, validate
 from planloop.pddl.planners import FD_WORKER_VARIABLE, _solve_fast_downward
 
-from conftest import IPC, PLANBENCH
+from conftest import IPC, PLANBENCH, wait_for
 
 DOMAIN = IPC / "domain.pddl"
 SLOW = generate_problem(100, seed=3, style="ipc")  # seconds of translation
@@ -85,15 +85,6 @@ def children(pid: int) -> list[int]:
         if int(fields[1]) == pid and fields[0] not in "ZX":
             found.append(int(stat.parent.name))
     return found
-
-
-def wait_for(condition, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return condition()
 
 
 def in_thread(call):

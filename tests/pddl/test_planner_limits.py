@@ -6,7 +6,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,7 @@ import pytest
 from planloop.envs.blocksworld import generate_problem
 from planloop.pddl import solve
 
-from conftest import IPC
+from conftest import IPC, wait_for
 
 DOMAIN = IPC / "domain.pddl"
 HARD = generate_problem(40, seed=3, style="ipc")  # minutes for astar(lmcut())
@@ -38,15 +37,6 @@ def name_of(pid: int) -> str | None:
         return Path(f"/proc/{pid}/comm").read_text().strip()
     except OSError:  # it ended
         return None
-
-
-def wait_for(condition, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 @pytest.fixture
