@@ -77,7 +77,7 @@ def parser() -> argparse.ArgumentParser:
         metavar="N",
         help="the ground actions the open sessions' tasks may hold "
         "together, each task counted at its largest possible size before it is "
-        f"grounded (default {MAX_GROUND_ACTIONS:,}, about 1 GB); a larger task "
+        f"grounded (default {MAX_GROUND_ACTIONS:,}, about 200 MB); a larger task "
         "is an error",
     )
     return cli

@@ -10,7 +10,7 @@ publish; a session's ``error`` answer, and any other bad input, is a
 The registry is bounded: at most ``max_sessions`` live at once, a session unused for
 ``idle_timeout`` seconds is closed (on the next call), and the PDDL tasks of the live
 sessions may ground ``max_ground_actions`` actions together, each task counted at its
-largest possible size before it is grounded (about 3.7 KB of memory an action).
+largest possible size before it is grounded (about 0.7 KB of memory an action).
 Session ids are random tokens.
 """
 
@@ -57,7 +57,7 @@ class SessionError(ValueError):
 
 MAX_SESSIONS = 64
 IDLE_TIMEOUT = 900.0  # seconds
-MAX_GROUND_ACTIONS = 250_000  # about 1 GB of grounded tasks
+MAX_GROUND_ACTIONS = 250_000  # about 200 MB of grounded tasks (0.7 KB an action)
 
 
 @dataclass
