@@ -15,7 +15,7 @@ from abc import ABC, abstractmethod
 from collections import deque
 from dataclasses import replace
 
-from ..pddl import parse, parse_command, solve, write_problem
+from ..pddl import parse, parse_command, parse_domain, solve, write_problem
 from ..pddl.model import And, Atom, Exists, Formula
 from .extract import Files
 from .matching import ASSUMED_PREFIX
@@ -41,13 +41,21 @@ class _GroundTruth(ABC):
         self.planner = planner
 
     def write(self, request: Request) -> Draft:
-        domain_text, problem_text = self.env.world_pddl()
-        domain, world = parse(domain_text, problem_text)
+        domain_text, world = self._world()
+        domain = parse_domain(domain_text)
         observed = {_atom(f) for f in self.env.observed_facts()}
         objects, init, goal = self._formalize(domain, world, observed)
         problem = replace(world, objects=objects, init=tuple(sorted(init, key=str)), goal=goal)
         text = self._rename(write_problem(problem, domain), world)
         return Draft(Files(domain_text, text), None, "")
+
+    def _world(self):
+        """The hidden world's domain text, and its problem as reading its text gives it
+        (handed over unwritten by an env with ``world_model()``, such as ALFWorld's)."""
+        if hasattr(self.env, "world_model"):
+            return self.env.world_model()
+        domain_text, problem_text = self.env.world_pddl()
+        return domain_text, parse(domain_text, problem_text)[1]
 
     def _rename(self, text: str, world) -> str:
         return text
@@ -183,6 +191,14 @@ class ALFWorldGroundTruth(_GroundTruth):
             for oid, entity in self.env.game.entities.items()
             if world.objects.get(oid) in ("object", "receptacle")
         }
+
+    def _world(self):
+        """The hidden world's domain text, and its problem as reading its text gives it
+        (handed over unwritten by an env with ``world_model()``, such as ALFWorld's)."""
+        if hasattr(self.env, "world_model"):
+            return self.env.world_model()
+        domain_text, problem_text = self.env.world_pddl()
+        return domain_text, parse(domain_text, problem_text)[1]
 
     def _rename(self, text: str, world) -> str:
         names = self._names(world)

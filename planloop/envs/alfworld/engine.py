@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import islice, product
 
-from ...pddl import ActionLookupError, GroundAction, UnmetFact, quote
+from ...pddl import ActionLookupError, GroundAction, UnmetFact, quote, write_domain
 from ...pddl.model import And, Atom
 from .game import Game
 from .grammar import Key
@@ -175,6 +175,11 @@ class Engine:
             for obj, name, pattern in self._name_patterns
             if name in text and pattern.search(text)
         }
+
+    @cached_property
+    def domain_pddl(self) -> str:
+        """The game's domain as written for planners (the same every time)."""
+        return write_domain(self.task.domain)
 
     @cached_property
     def _name_patterns(self) -> list[tuple[str, str, re.Pattern]]:

@@ -7,7 +7,8 @@ from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
-from ...pddl import Limits, write_domain, write_problem
+from ...pddl import Limits, write_problem
+from ...pddl.model import Problem
 from .. import arguments
 from ..feedback import check_feedback, no_error, observation
 from ..text_env import MAX_OBS, TextEnv
@@ -211,6 +212,12 @@ class ALFWorldEnv(TextEnv):
         ALFWorld's ``look`` marks a location ``checked``, a predicate typed for
         receptacles; such ill-typed facts (which no precondition reads) are left out so
         that the problem reads cleanly."""
+        domain_text, problem = self.world_model()
+        return domain_text, write_problem(problem, self._started()[0].task.domain)
+
+    def world_model(self) -> tuple[str, Problem]:
+        """:meth:`world_pddl` without writing the problem: the domain text, and the
+        Problem that reading the problem text against it gives."""
         engine, world = self._started()
         task = engine.task
         domain = task.domain
@@ -224,8 +231,7 @@ class ALFWorldEnv(TextEnv):
                 )
             )
         )
-        problem = replace(task.problem, init=well_typed)
-        return write_domain(task.domain), write_problem(problem, task.domain)
+        return engine.domain_pddl, replace(task.problem, init=well_typed)
 
     def observed_facts(self) -> list[str]:
         """The true facts about what the texts shown since the reset have named: every
