@@ -192,14 +192,6 @@ class ALFWorldGroundTruth(_GroundTruth):
             if world.objects.get(oid) in ("object", "receptacle")
         }
 
-    def _world(self):
-        """The hidden world's domain text, and its problem as reading its text gives it
-        (handed over unwritten by an env with ``world_model()``, such as ALFWorld's)."""
-        if hasattr(self.env, "world_model"):
-            return self.env.world_model()
-        domain_text, problem_text = self.env.world_pddl()
-        return domain_text, parse(domain_text, problem_text)[1]
-
     def _rename(self, text: str, world) -> str:
         names = self._names(world)
         return re.sub(r"[^\s()]+", lambda m: names.get(m.group(0), m.group(0)), text)
