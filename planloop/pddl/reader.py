@@ -465,16 +465,20 @@ DOMAINS: Memo[Domain] = Memo()
 PROBLEMS: Memo[tuple[Domain, Problem]] = Memo()
 
 
-def _memo_key(source: object, stage: str, limits: Limits) -> str | None:
-    """The memo key of ``source``: its text's hash, a file's contents' (read within
-    ``limits``); None when it is neither (the reading then says what is wrong)."""
-    key = text_key(source)
-    if key is None and source_path(source) is not None:
-        try:
-            key = text_key(read_source(source, stage, limits))
-        except PDDLError:
-            return None
-    return key
+def _as_read(
+    source: str | os.PathLike, stage: str, limits: Limits
+) -> tuple[str | os.PathLike, str | None]:
+    """``source`` and its memo key: for a file, its text (read once, within ``limits``)
+    and that text's hash; for text, itself and its hash; else ``source`` and None (the
+    reading then says what is wrong)."""
+    if source_path(source) is None:
+        return source, text_key(source)
+    try:
+        text = read_source(source, stage, limits)
+    except PDDLError:
+        return source, None
+    key = text_key(text)
+    return (source, None) if key is None else (text, key)
 
 
 def parse_domain(
@@ -487,7 +491,7 @@ def parse_domain(
     tolerate, ``contingent`` reads sensing actions (see the module's docstring). The same
     text read the same way again is the same Domain (:data:`DOMAINS`, an LRU), a file's
     by its contents."""
-    key = _memo_key(source, "domain", limits)
+    source, key = _as_read(source, "domain", limits)
     if key is None:
         return _read_domain(source, limits, strict, contingent)
     return DOMAINS.get(
@@ -825,7 +829,7 @@ def parse_problem(
     planners tolerate, ``contingent`` reads unknown facts and the constraints on them (see
     the module's docstring). The same text read against the same Domain object the same
     way again is the same Problem (:data:`PROBLEMS`, an LRU), a file's by its contents."""
-    key = _memo_key(source, "problem", limits)
+    source, key = _as_read(source, "problem", limits)
     if key is None:
         return _read_problem(source, domain, limits, strict, contingent)
     kept, problem = PROBLEMS.get(
