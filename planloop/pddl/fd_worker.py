@@ -27,7 +27,7 @@ from pathlib import Path
 from .fd_worker_process import die_with_parent, kill_group
 
 KILL_WAIT_SECONDS = 5.0  # then a worker that has not confirmed a kill is killed itself
-_STOP_POLL_SECONDS = 0.02
+STOP_POLL_SECONDS = 0.02  # how often a wait checks its stop event (planners' too)
 
 
 class WorkerLost(RuntimeError):
@@ -197,10 +197,10 @@ def run(
     """Run ``argv`` (a program's, or ``["-m", module, *args]`` for a module on the
     ``PYTHONPATH`` of ``env``, as ``python -S`` would) in folder ``cwd`` reading its file
     ``stdin`` (or nothing), with environment ``env`` (a module: the environment the worker
-    started with, the first call's): (its exit code, or None when stopped at ``deadline`` or once ``stop`` is set, and its
-    output). Its process group is killed however this call ends, and when the worker dies;
-    ``memory_limit_mb`` caps its address space. Raises WorkerLost (see the module's
-    docstring)."""
+    started with, the first call's): (its exit code, or None when stopped at ``deadline``
+    or once ``stop`` is set, and its output). Its process group is killed however this
+    call ends, and when the worker dies; ``memory_limit_mb`` caps its address space.
+    Raises WorkerLost (see the module's docstring)."""
     worker = _worker(env)
     memory = memory_limit_mb * 1024 * 1024 if memory_limit_mb else None
     ident, call = worker.submit(
@@ -225,5 +225,5 @@ def _wait(done: threading.Event, deadline: float, stop: threading.Event | None) 
         left = deadline - time.monotonic()
         if left <= 0 or (stop is not None and stop.is_set()):
             return done.is_set()
-        if done.wait(left if stop is None else min(left, _STOP_POLL_SECONDS)):
+        if done.wait(left if stop is None else min(left, STOP_POLL_SECONDS)):
             return True

@@ -458,16 +458,15 @@ def _run(
             proc.wait()
 
 
-_STOP_POLL_SECONDS = 0.02
-
-
 def _communicate(proc: subprocess.Popen, deadline: float, stop: threading.Event | None):
     """``proc.communicate()``; raises TimeoutExpired at ``deadline`` or soon after ``stop``
     is set."""
     while True:
         left = max(0.01, deadline - time.monotonic())
         try:
-            return proc.communicate(timeout=left if stop is None else min(left, _STOP_POLL_SECONDS))
+            return proc.communicate(
+                timeout=left if stop is None else min(left, fd_worker.STOP_POLL_SECONDS)
+            )
         except subprocess.TimeoutExpired:
             if stop is None or stop.is_set() or time.monotonic() >= deadline:
                 raise
