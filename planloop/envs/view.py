@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
+from typing import Callable, NamedTuple, TypeVar
 
 from ..pddl import (
     ActionLookupError,
@@ -35,6 +35,7 @@ from ..pddl.writer import formula_text, write_domain, write_problem
 from .arguments import choice
 
 OBS_FORMATS = ("text", "pddl")
+T = TypeVar("T")
 
 
 class Outcome(NamedTuple):
@@ -142,19 +143,14 @@ class TaskView:
         """The commands of the actions applicable in ``state`` (see :data:`STATE_MEMO_BYTES`
         for what is kept)."""
         kept = self._cache(task).admissible
-        found = kept.get(state)
-        if found is None:
-            found = _keep(kept, state, tuple(self.commands(task.applicable(state), task)), task)
-        return list(found)
+        return list(
+            _kept(kept, state, task, lambda: tuple(self.commands(task.applicable(state), task)))
+        )
 
     def state(self, task: Task, state: int) -> str:
         """The facts true in ``state`` in the agent's words (see :data:`STATE_MEMO_BYTES`
         for what is kept)."""
-        kept = self._cache(task).states
-        found = kept.get(state)
-        if found is None:
-            found = _keep(kept, state, self._render_state(task, state), task)
-        return found
+        return _kept(self._cache(task).states, state, task, lambda: self._render_state(task, state))
 
     def _render_state(self, task: Task, state: int) -> str:
         texts, facts = self._cache(task).facts, task.facts
@@ -251,12 +247,15 @@ STATE_MEMO_BYTES = 1 << 20  # a view keeps each task's last states up to about t
 # episode that comes back to a state shows it without rendering it again
 
 
-def _keep(kept: OrderedDict, state: int, value, task: Task):
-    """Keep ``value`` for ``state`` in ``kept``, dropping the oldest past the budget."""
-    kept[state] = value
-    if len(kept) > min(1024, STATE_MEMO_BYTES // (len(task.facts) // 8 + 1)):
-        kept.popitem(last=False)
-    return value
+def _kept(kept: OrderedDict, state: int, task: Task, make: Callable[[], T]) -> T:
+    """What ``kept`` holds for ``state`` of ``task``, else ``make()``, kept (the oldest
+    dropped past the budget of :data:`STATE_MEMO_BYTES`)."""
+    found = kept.get(state)
+    if found is None:
+        found = kept[state] = make()
+        if len(kept) > min(1024, STATE_MEMO_BYTES // (len(task.facts) // 8 + 1)):
+            kept.popitem(last=False)
+    return found
 
 
 def _goal_literals(goal) -> list[Atom] | None:
