@@ -44,10 +44,12 @@ class _GroundTruth(ABC):
         domain_text, world = self._world()
         domain = parse_domain(domain_text)
         observed = {_atom(f) for f in self.env.observed_facts()}
-        objects, init, goal = self._formalize(domain, world, observed)
+        return Draft(Files(domain_text, self._formalize(domain_text, domain, world, observed)))
+
+    def _text(self, domain, world, objects: dict, init: set[Atom], goal: Formula) -> str:
+        """The problem file of ``objects``, ``init`` and ``goal``, in the game's names."""
         problem = replace(world, objects=objects, init=tuple(sorted(init, key=str)), goal=goal)
-        text = self._rename(write_problem(problem, domain), world)
-        return Draft(Files(domain_text, text), None, "")
+        return self._rename(write_problem(problem, domain), world)
 
     def _world(self):
         """The hidden world's domain text, and its problem as reading its text gives it
@@ -61,8 +63,8 @@ class _GroundTruth(ABC):
         return text
 
     @abstractmethod
-    def _formalize(self, domain, world, observed) -> tuple[dict, set[Atom], Formula]:
-        """(objects, initial facts, goal) of the problem to write."""
+    def _formalize(self, domain_text: str, domain, world, observed) -> str:
+        """The problem file to hand over (see :meth:`_text`)."""
 
 
 class CoinGroundTruth(_GroundTruth):
@@ -75,7 +77,7 @@ class CoinGroundTruth(_GroundTruth):
         super().__init__(env, planner)
         self.coin_taken = coin_taken
 
-    def _formalize(self, domain, world, observed):
+    def _formalize(self, domain_text, domain, world, observed):
         init = set(observed)
         visited = {a.args[0] for a in observed if a.predicate == "visited"}
         here = next(a.args[0] for a in observed if a.predicate == "player-at")
@@ -93,9 +95,11 @@ class CoinGroundTruth(_GroundTruth):
                 init |= self._door(world, room, far, unknown, objects)
         coin = [a for a in observed if a.predicate == "in-room" and a.args[0] == "coin"]
         if not self.coin_taken and (coin or Atom("holding", ("coin",)) in observed):
-            return objects, init, And((Atom("holding", ("coin",)),))
-        target = _nearest(here, init, visited)
-        return objects, init, And((Atom("player-at", (target,)),)) if target else And(())
+            goal = And((Atom("holding", ("coin",)),))
+        else:
+            target = _nearest(here, init, visited)
+            goal = And((Atom("player-at", (target,)),)) if target else And(())
+        return self._text(domain, world, objects, init, goal)
 
     @staticmethod
     def _door(world, room, far, unknown, objects) -> set[Atom]:
@@ -140,7 +144,7 @@ class ALFWorldGroundTruth(_GroundTruth):
         super().__init__(env, planner)
         self._searched: set[str] = set()
 
-    def _formalize(self, domain, world, observed):
+    def _formalize(self, domain_text, domain, world, observed):
         shown = {arg for a in observed for arg in a.args}
         for fact in world.init:
             if fact.predicate == "atlocation":  # the agent knows where it is
@@ -150,10 +154,12 @@ class ALFWorldGroundTruth(_GroundTruth):
         shown |= {o for o, t in world.objects.items() if t in _ALWAYS_KNOWN}
         init = {a for a in world.init if all(arg in shown for arg in a.args)}
         objects = {o: t for o, t in world.objects.items() if o in shown}
-        attempt = replace(world, objects=objects, init=tuple(init))
-        if solve(domain, attempt, planner=self.planner, timeout=30).solved:
-            return objects, init, world.goal
-        return objects, init, self._search_goal(world, init, objects)
+        # the text handed over is the one asked about: the policy's planner then reads
+        # and grounds what was read and grounded here
+        text = self._text(domain, world, objects, init, world.goal)
+        if solve(domain_text, text, planner=self.planner, timeout=30).solved:
+            return text
+        return self._text(domain, world, objects, init, self._search_goal(world, init, objects))
 
     def _search_goal(self, world, init, objects) -> Formula:
         agent = next(a.args[0] for a in init if a.predicate == "atlocation")
