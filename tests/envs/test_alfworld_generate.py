@@ -11,6 +11,7 @@ import pytest
 
 import planloop  # noqa: F401
 from planloop.envs.alfworld import TASK_TYPES, ALFWorldEnv, load_game
+from planloop.envs.alfworld import env as env_module
 from planloop.envs.alfworld import generate as gen
 from planloop.envs.alfworld.generate import (
     LOGIC_FILES,
@@ -202,18 +203,47 @@ def test_unknown_task_type():
 
 
 def test_unsolvable_draws_are_redrawn_then_refused(monkeypatch):
-    real, calls = gen.walkthrough, []
+    real, calls = gen.winnable, []
 
-    def fail_first(game, planner, timeout):
+    def fail_first(game, timeout):
         calls.append(game["attempt"])
-        return (None, "refused") if len(calls) == 1 else real(game, planner, timeout)
+        return (False, "refused") if len(calls) == 1 else real(game, timeout)
 
-    monkeypatch.setattr(gen, "walkthrough", fail_first)
+    monkeypatch.setattr(gen, "winnable", fail_first)
     game = generate_game("pick_and_place_simple", 5, logic_dir=LOGIC)
     assert calls == [0, 1] and game["attempt"] == 1 and game["walkthrough"]
-    monkeypatch.setattr(gen, "walkthrough", lambda *args: (None, "refused"))
+    monkeypatch.setattr(gen, "winnable", lambda *args: (False, "refused"))
     with pytest.raises(RuntimeError, match="10 attempts.*refused"):
         generate_game("pick_and_place_simple", 5, logic_dir=LOGIC)
+
+
+def test_winnable_refuses_a_lost_game_and_a_won_one():
+    game = game_for("pick_and_place_simple", 0)
+    assert gen.winnable(game) == (True, "")
+    target = game["pddl_params"]["object_target"]
+    # no object of the target's type: nothing to put anywhere
+    init, goal = game["pddl_problem"].split("(:goal", 1)
+    init = re.sub(rf"\(objectType \S+ {target}Type\)", "", init)
+    lost = {**game, "pddl_problem": f"{init}(:goal{goal}"}
+    won, why = gen.winnable(lost)
+    assert not won and why.startswith("gbfs: unsolvable")
+    with pytest.raises(RuntimeError, match="no walkthrough: lama-first: unsolvable"):
+        gen.walkthrough(lost)
+
+
+def test_generated_games_plan_their_walkthrough_when_asked(monkeypatch):
+    planned = []
+    real = env_module.walkthrough
+    monkeypatch.setattr(env_module, "walkthrough", lambda game: planned.append(1) or real(game))
+    env = gym.make("ALFWorld-v0", task_types=["pick_heat_then_place_in_recep"])
+    env.reset(options={"instance": 1})
+    assert planned == []  # resetting checks the game winnable, no more
+    expected = generate_game("pick_heat_then_place_in_recep", 1)["walkthrough"]
+    assert env.unwrapped.walkthrough() == expected == env.unwrapped.walkthrough()
+    assert planned == [1]
+    for command in expected:
+        *_, terminated, _, info = env.step(command)
+    assert terminated and info["won"]
 
 
 def test_logic_dir_from_alfworld_data(tmp_path, monkeypatch):

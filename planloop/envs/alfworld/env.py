@@ -15,7 +15,7 @@ from ..text_env import MAX_OBS, TextEnv
 from .causes import explain
 from .engine import Engine, Outcome, World
 from .game import Game, load_game
-from .generate import find_logic_dir, generate_game
+from .generate import find_logic_dir, generate_game, walkthrough
 from .sources import (
     RELEASE,
     SPLITS,
@@ -95,6 +95,7 @@ class ALFWorldEnv(TextEnv):
             self.logic_dir = find_logic_dir(logic_dir)
             self.games = generated_entries(task_types, num_generated)
         self._engines: dict[int, Engine] = {}
+        self._generated: dict[int, dict] = {}  # generated games, walkthrough once asked for
         self.engine: Engine | None = None
         self.world: World | None = None
         self.instance = 0
@@ -120,7 +121,9 @@ class ALFWorldEnv(TextEnv):
                 # An entry without a path is a generated game's: generated_entries gives
                 # each its task type and seed.
                 assert entry.task_type is not None and entry.seed is not None
-                source = generate_game(entry.task_type, entry.seed, self.logic_dir)
+                source = self._generated[index] = generate_game(
+                    entry.task_type, entry.seed, self.logic_dir, with_walkthrough=False
+                )
             engine = self._engines[index] = Engine(load_game(source, self.limits))
         return engine
 
@@ -137,10 +140,16 @@ class ALFWorldEnv(TextEnv):
         return None if self.world is None else self.world.state
 
     def walkthrough(self) -> list[str]:
-        """The game file's walkthrough: commands that win from the start."""
+        """The game file's walkthrough: commands that win from the start (a generated
+        game's is planned the first time it is asked for)."""
         if self.engine is None:
             raise RuntimeError("call reset() first")
-        return list(self.engine.game.walkthrough)
+        generated = self._generated.get(self.instance)
+        if generated is None:
+            return list(self.engine.game.walkthrough)
+        if not generated["walkthrough"]:
+            generated["walkthrough"] = walkthrough(generated)
+        return list(generated["walkthrough"])
 
     # -- gymnasium API ---------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
