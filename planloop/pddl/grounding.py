@@ -484,7 +484,8 @@ class Task:
         """The objects of ``types`` in declaration order, and as a set."""
         found = self._typed.get(types)
         if found is None:
-            typed = [o for o, t in self.objects.items() if self.domain.is_subtype(t, types)]
+            kinds = {t for t in set(self.objects.values()) if self.domain.is_subtype(t, types)}
+            typed = [o for o, t in self.objects.items() if t in kinds]
             found = self._typed[types] = (typed, frozenset(typed))
         return found
 
@@ -500,10 +501,15 @@ class Task:
         them (the caller refuses more)."""
         if not all(self.objects_of(p.types) for p in params):
             return
-        statics = self._statics(conjuncts)
-        pools = self._pools(params, statics, binding)
-        order = self._join_order(params, statics, pools, set(binding))
-        levels = self._levels([params[i] for i in order], statics, pools, set(binding))
+        statics, bound = self._statics(conjuncts), frozenset(binding)
+        outer = self._memo(
+            conjuncts, ("outer", params, bound), lambda: self._pool_terms(params, statics, bound)
+        )
+        order, levels = self._memo(
+            conjuncts,
+            ("plan", params, bound, tuple([binding[t] for t in outer])),
+            lambda: self._plan(params, statics, binding),
+        )
         found = self._extend(levels, 0, dict(binding))
         if order == sorted(order):
             yield from found
@@ -521,6 +527,35 @@ class Task:
             sorted_binding = dict(binding)
             sorted_binding.update(zip(names, value, strict=True))
             yield sorted_binding
+
+    def _plan(self, params: tuple[Param, ...], statics, binding) -> tuple[list[int], list]:
+        """The join order of ``params`` and its levels (see :meth:`_levels`), given the
+        variables ``binding`` binds. Only the pools look at its values, and only at those
+        of :meth:`_pool_terms`, so a quantifier is planned once per such values."""
+        pools = self._pools(params, statics, binding)
+        order = self._join_order(params, statics, pools, set(binding))
+        return order, self._levels([params[i] for i in order], statics, pools, set(binding))
+
+    def _pool_terms(self, params: tuple[Param, ...], statics, bound) -> tuple[str, ...]:
+        """The bound variables the pools of ``params`` are filtered by (see :meth:`_pools`)."""
+        checks = self._alone(params, statics).values()
+        return tuple(sorted({t for c in checks for _, f in c for t in _terms(f) if t in bound}))
+
+    @staticmethod
+    def _alone(params: tuple[Param, ...], statics) -> dict[Param, list[tuple[bool, Formula]]]:
+        """For each parameter no positive static atom indexes, the static checks that name
+        no other of ``params``."""
+        indexed = {t for polarity, f in statics if polarity and isinstance(f, Atom) for t in f.args}
+        names = {p.name for p in params}
+        return {
+            param: [
+                (polarity, f)
+                for polarity, f in statics
+                if {t for t in _terms(f) if t in names} == {param.name}
+            ]
+            for param in params
+            if param.name not in indexed
+        }
 
     def _levels(self, ordered: list[Param], statics, pools, bound: set[str]) -> list[tuple]:
         """Per parameter in binding order: (its name, the static fact indexes that list its
@@ -546,17 +581,9 @@ class Task:
         """(objects, their set) for each parameter that no static atom indexes but static
         checks on it alone filter, such as ALFWorld's ``(or (objecttype ?ko knifetype)
         (objecttype ?ko butterknifetype))``: filtered once, not at every partial binding."""
-        indexed = {t for polarity, f in statics if polarity and isinstance(f, Atom) for t in f.args}
-        names = {p.name for p in params}
         pools = {}
-        for param in params:
-            if param.name in indexed:
-                continue
-            alone = [
-                (self._grounder(f, True), polarity)
-                for polarity, f in statics
-                if {t for t in _terms(f) if t in names} == {param.name}
-            ]
+        for param, checks in self._alone(params, statics).items():
+            alone = [(self._grounder(f, True), polarity) for polarity, f in checks]
             if alone:
                 trial = dict(binding)
                 kept = []
@@ -738,6 +765,8 @@ class Task:
             condition = self._grounder(f.condition, simplify)
             consequence = self._grounder(f.consequence, simplify)
             return lambda b: cond.disjoin([cond.negate(condition(b)), consequence(b)])
+        if isinstance(f, (Exists, Forall)) and not all(self.objects_of(p.types) for p in f.params):
+            return lambda b: isinstance(f, Forall)  # over a type without objects
         if isinstance(f, Exists):
             body, params, conjuncts = self._grounder(f.body, simplify), f.params, _conjuncts(f.body)
             return lambda b: cond.disjoin(body(x) for x in self._bindings(params, conjuncts, b))

@@ -125,3 +125,35 @@ def test_a_task_past_a_limit_states_its_size_and_the_keyword_that_raises_it():
             problem=problem,
             limits={"max_ground_facts": 100},
         ).reset()
+
+
+QUANTIFIED_DOMAIN = """(define (domain q) (:requirements :adl :typing)
+  (:types node tag)
+  (:predicates (linked ?x ?y - node) (ready ?y - node) (done ?x - node) (marked ?t - tag))
+  (:action finish :parameters (?x - node)
+    :precondition (exists (?y - node) (and (not (linked ?x ?y)) (ready ?y)))
+    :effect (done ?x))
+  (:action never :parameters (?x - node)
+    :precondition (exists (?t - tag) (marked ?t))
+    :effect (done ?x))
+  (:action always :parameters (?x - node)
+    :precondition (forall (?t - tag) (marked ?t))
+    :effect (ready ?x)))"""
+QUANTIFIED_PROBLEM = """(define (problem q1) (:domain q)
+  (:objects a b c - node)
+  (:init (linked a b) (linked a c) (linked b a) (ready a))
+  (:goal (done c)))"""
+
+
+def test_a_quantifier_is_planned_per_value_of_the_bound_variables_its_pools_read():
+    """The pool of ?y is filtered by (not (linked ?x ?y)), which reads the action's ?x:
+    each ?x gets its own disjuncts, though the quantifier's join is planned once."""
+    task = load(QUANTIFIED_DOMAIN, QUANTIFIED_PROBLEM)
+    ready = {o: task.fact_id(Atom("ready", (o,))) for o in "abc"}
+    finish = {a.args[0]: a.precondition for a in task._grounded if a.name == "finish"}
+    assert finish["a"] == ("atom", ready["a"])
+    assert finish["b"] == ("or", (("atom", ready["b"]), ("atom", ready["c"])))
+    assert finish["c"] == ("or", tuple(("atom", ready[o]) for o in "abc"))
+    # a quantifier over a type without objects: exists never holds, forall always does
+    assert not [a for a in task._grounded if a.name == "never"]
+    assert sorted(a.args for a in task.actions if a.name == "always") == [("a",), ("b",), ("c",)]
