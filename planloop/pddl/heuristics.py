@@ -18,6 +18,7 @@ that state in the task itself: a cheap proof that no plan exists. Costs are unit
 
 from __future__ import annotations
 
+import copy
 import heapq
 import math
 
@@ -41,6 +42,28 @@ class RelaxedTask:
         self._disjunctions: dict[tuple, int] = {}
         for index, action in enumerate(self.actions):
             self._add_action(index, action)
+        self._actions_end = (len(self.pre), self.nodes, dict(self._disjunctions))
+        self._add_goal(task)
+
+    def fits(self, task: Task) -> bool:
+        """Whether ``task`` has this relaxation's actions and facts (goals aside)."""
+        return task.actions == self.actions and len(task.facts) == self.facts
+
+    def with_goal(self, task: Task) -> RelaxedTask:
+        """The relaxation of ``task``, which has this one's actions and facts and another
+        goal, without compiling the actions again."""
+        if not self.fits(task):
+            raise ValueError("with_goal needs a task with the same actions and facts")
+        relaxed = copy.copy(self)
+        ops, relaxed.nodes, disjunctions = self._actions_end
+        relaxed.pre, relaxed.eff = self.pre[:ops], self.eff[:ops]
+        relaxed.cost, relaxed.action_of = self.cost[:ops], self.action_of[:ops]
+        relaxed._disjunctions = dict(disjunctions)
+        relaxed._add_goal(task)
+        return relaxed
+
+    def _add_goal(self, task: Task) -> None:
+        """The goal's operator, then the indexes over every operator."""
         goal = self._requirements(task.goal)
         self.goal: int | None = None  # None: the relaxed goal can never hold
         if goal is not None:

@@ -343,8 +343,9 @@ def _auto_task(
 ) -> tuple[Task, RelaxedTask | None]:
     """``ground(d, p, limits, check)`` and, when it has at most AUTO_MAX_ACTIONS actions, its
     relaxation. Both come from the last task of ``d`` when ``p`` has its objects and
-    static facts (the ground actions, see :meth:`Task.with_problem`) and its goal and
-    reachable actions (the relaxation). The last tasks of 8 domains are kept."""
+    static facts (the ground actions, see :meth:`Task.with_problem`) and its reachable
+    actions and facts (the relaxation, compiled again for another goal only:
+    :meth:`RelaxedTask.with_goal`). The last tasks of 8 domains are kept."""
     key = (id(d), limits)
     with _LAST_TASKS_LOCK:
         last, last_relaxed = _LAST_TASKS.get(key, (None, None))
@@ -353,8 +354,12 @@ def _auto_task(
         task = ground(d, p, limits, check)
     relaxed = None
     if len(task.actions) <= AUTO_MAX_ACTIONS:
-        same = last is not None and task.actions == last.actions and task.goal == last.goal
-        relaxed = last_relaxed if same and last_relaxed is not None else RelaxedTask(task)
+        if last is None or last_relaxed is None or not last_relaxed.fits(task):
+            relaxed = RelaxedTask(task)
+        elif task.goal == last.goal:
+            relaxed = last_relaxed
+        else:
+            relaxed = last_relaxed.with_goal(task)
     with _LAST_TASKS_LOCK:
         _LAST_TASKS[key] = task, relaxed
         _LAST_TASKS.move_to_end(key)

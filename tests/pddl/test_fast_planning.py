@@ -1,6 +1,7 @@
 """h_add / h_FF, greedy best-first search, the ``auto`` planner and PlanCache."""
 
 import math
+import random
 import threading
 from dataclasses import replace
 from pathlib import Path
@@ -102,6 +103,29 @@ def test_relaxation_of_negative_conditions_disjunctions_and_conditional_effects(
     plan = greedy_best_first(task)
     assert [a.text for a in plan] == ["(toggle s2)", "(light)"]  # s1 is broken
     assert validate(task, [a.text for a in plan]).valid
+
+
+def test_a_relaxation_for_another_goal_equals_one_compiled_afresh():
+    """with_goal keeps the actions' operators and compiles the goal alone: every
+    heuristic equals that of a relaxation compiled from the task, along a random walk,
+    for goals with disjunctions (which add nodes after the actions')."""
+    first = load(SWITCHES, SWITCHES_PROBLEM)
+    relaxed = RelaxedTask(first)
+    for goal in ("(and (on s2) (lit))", "(or (on s1) (broken s2))", "(not (lit))"):
+        problem = parse(SWITCHES, SWITCHES_PROBLEM.replace("(:goal (lit))", f"(:goal {goal})"))[1]
+        task = first.with_problem(problem)
+        assert task is not None and relaxed.fits(task)
+        again, fresh = relaxed.with_goal(task), RelaxedTask(task)
+        state, rng = task.init, random.Random(goal)
+        for _ in range(12):
+            assert again.h_add(state) == fresh.h_add(state)
+            assert again.h_ff(state) == fresh.h_ff(state)
+            assert again.relaxed_plan(state) == fresh.relaxed_plan(state)
+            state = rng.choice(task.applicable(state)).apply(state)
+    assert relaxed.h_ff(first.init) == 2  # the relaxation it came from is as it was
+    other = load(SWITCHES, SWITCHES_PROBLEM.replace("(broken s1)", "(broken s2)"))
+    with pytest.raises(ValueError, match="same actions and facts"):
+        relaxed.with_goal(other)
 
 
 # -- greedy best-first search -------------------------------------------------------------
