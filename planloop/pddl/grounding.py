@@ -16,6 +16,7 @@ from itertools import islice, product
 from typing import Callable, Iterable, Iterator, Sequence
 
 from . import conditions as cond
+from .collection import collection_paused
 from .deadline import Check
 from .diagnostics import Diagnostic, PDDLError, quote
 from .memo import Memo
@@ -86,24 +87,18 @@ class GroundAction:
         literals = cond.literal_ids(precondition)
         self.pre, self.pre_not, self.extra = literals if literals else ((), (), _NEVER)
         self.extra_test = cond.compile_condition(cond.conjoin(self.extra)) if self.extra else None
-        # kept only when the literals and the rest do not rebuild it in its own order
-        self._precondition = None if self._rebuilds(precondition) else precondition
-        self.adds, self.deletes = adds, deletes
-        self.conditional = conditional  # ((test, condition, add mask, delete mask), ...)
-        self._text = self._pre_pos = self._pre_neg = self._add = self._delete = None
-
-    def _rebuilds(self, precondition: cond.Condition) -> bool:
-        """Whether :meth:`_rebuilt` gives ``precondition``: at once for a conjunction of
-        distinct atoms (most actions), else by rebuilding it."""
-        if (
+        # a conjunction of distinct atoms (most actions) is rebuilt from them when asked for
+        atoms_only = (
             not self.pre_not
             and not self.extra
             and type(precondition) is tuple
             and precondition[0] == "and"
             and len(precondition[1]) == len(self.pre)
-        ):
-            return True
-        return self._rebuilt() == precondition
+        )
+        self._precondition = None if atoms_only else precondition
+        self.adds, self.deletes = adds, deletes
+        self.conditional = conditional  # ((test, condition, add mask, delete mask), ...)
+        self._text = self._pre_pos = self._pre_neg = self._add = self._delete = None
 
     def _rebuilt(self) -> cond.Condition:
         literals = [cond.atom(f) for f in self.pre]
@@ -230,7 +225,8 @@ class Task:
         self._static = _static_facts(domain, problem)
         self._index_cache: dict = {}
         self._typed: dict[tuple[str, ...], tuple[list[str], frozenset[str]]] = {}
-        self._start(problem, None)
+        with collection_paused():
+            self._start(problem, None)
 
     def _start(self, problem: Problem, base: Task | None) -> None:
         """Take ``problem``'s initial state and goal; ground the actions, or take the
@@ -284,6 +280,11 @@ class Task:
             self._next_check = self._spent + self.CHECK_EVERY
             if self._check is not None:
                 self._check()
+
+    @property
+    def instantiated(self) -> int:
+        """How many actions grounding instantiated (before the unreachable were dropped)."""
+        return len(self._grounded)
 
     def with_problem(self, problem: Problem) -> Task | None:
         """The task of ``problem``, another problem of this domain, without grounding again

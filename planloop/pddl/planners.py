@@ -247,9 +247,7 @@ def _race(
 ) -> PlanResult:
     """The in-process side of ``race``, and the answer of the race."""
     try:
-        task, relaxed = _auto_ground(
-            d, p, limits, both(race.check, deadline_check(start + timeout))
-        )
+        task, relaxed = _auto_task(d, p, limits, both(race.check, deadline_check(start + timeout)))
     except PDDLError as exc:
         return _rival(race, f"not grounded in-process ({exc})")
     except SearchTimeout:
@@ -279,15 +277,13 @@ def _race(
     return _rival(race, f"no in-process plan within {min(AUTO_SEARCH_SECONDS, timeout)} s")
 
 
-def _auto_ground(
-    d: Domain, p: Problem, limits: Limits, check: Check | None
-) -> tuple[Task, RelaxedTask | None]:
-    """:func:`_auto_task` in full when at most AUTO_GROUND_LIMIT actions can be enumerated
-    (see :func:`_most_ground_actions`), else within AUTO_TRY_GROUND_LIMIT actions."""
+def _auto_limits(d: Domain, p: Problem, limits: Limits) -> Limits:
+    """``limits`` for grounding in-process: at most AUTO_GROUND_LIMIT actions when no more
+    can be enumerated (see :func:`_most_ground_actions`), else AUTO_TRY_GROUND_LIMIT."""
     most = min(limits.max_ground_actions, AUTO_GROUND_LIMIT)
     if _most_ground_actions(d, p) > most:
         most = min(most, AUTO_TRY_GROUND_LIMIT)
-    return _auto_task(d, p, replace(limits, max_ground_actions=most), check)
+    return replace(limits, max_ground_actions=most)
 
 
 def _most_ground_actions(d: Domain, p: Problem) -> int:
@@ -341,17 +337,20 @@ _LAST_TASKS_LOCK = threading.Lock()
 def _auto_task(
     d: Domain, p: Problem, limits: Limits, check: Check | None
 ) -> tuple[Task, RelaxedTask | None]:
-    """``ground(d, p, limits, check)`` and, when it has at most AUTO_MAX_ACTIONS actions, its
-    relaxation. Both come from the last task of ``d`` when ``p`` has its objects and
+    """``ground(d, p, ...)`` within :func:`_auto_limits`'s limits, calling ``check``, and,
+    when it has at most AUTO_MAX_ACTIONS actions, its relaxation. Both come from the last task of ``d`` when ``p`` has its objects and
     static facts (the ground actions, see :meth:`Task.with_problem`) and its reachable
     actions and facts (the relaxation, compiled again for another goal only:
     :meth:`RelaxedTask.with_goal`). The last tasks of 8 domains are kept."""
     key = (id(d), limits)
     with _LAST_TASKS_LOCK:
         last, last_relaxed = _LAST_TASKS.get(key, (None, None))
-    task = last.with_problem(p) if last is not None and last.domain is d else None
+    task = None
+    within = min(limits.max_ground_actions, AUTO_GROUND_LIMIT)  # a task grounded within it
+    if last is not None and last.domain is d and last.instantiated <= within:
+        task = last.with_problem(p)
     if task is None:
-        task = ground(d, p, limits, check)
+        task = ground(d, p, _auto_limits(d, p, limits), check)
     relaxed = None
     if len(task.actions) <= AUTO_MAX_ACTIONS:
         if last is None or last_relaxed is None or not last_relaxed.fits(task):

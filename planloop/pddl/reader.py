@@ -24,6 +24,7 @@ import os
 from dataclasses import replace
 from functools import cached_property
 
+from .collection import collection_paused
 from .diagnostics import Diagnostic, PDDLError, quote
 from .memo import Memo, text_key
 from .model import (
@@ -499,6 +500,7 @@ def parse_domain(
     )
 
 
+@collection_paused()
 def _read_domain(
     source: str | os.PathLike, limits: Limits, strict: bool, contingent: bool
 ) -> Domain:
@@ -841,6 +843,7 @@ def parse_problem(
     return problem
 
 
+@collection_paused()
 def _read_problem(
     source: str | os.PathLike, domain: Domain, limits: Limits, strict: bool, contingent: bool
 ) -> Problem:

@@ -97,7 +97,7 @@ def read_form(
                         )
                     ]
                 )
-            parts = _GLUED.split(word) if glued is not None else [word]
+            parts = _GLUED.split(word) if glued is not None and "?" in word[1:] else [word]
             for part in parts:
                 sym = Sym(part.lower())
                 sym.line, sym.col = line, col
