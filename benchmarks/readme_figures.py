@@ -134,7 +134,8 @@ def fd_startup(quick: bool) -> dict[str, float]:
         "warm_first_ms": out["warm"]["first_s"] * 1e3,
         "warm_rest_ms": out["warm"]["rest_median_s"] * 1e3,
         "warm_ratio": out["warm"]["ratio"],
-        "cold_rest_ms": out["per-call"]["rest_median_s"] * 1e3,
+        "warm_other_ms": out["warm"]["other_median_s"] * 1e3,
+        "cold_other_ms": out["per-call"]["other_median_s"] * 1e3,
     }
 
 
@@ -546,9 +547,11 @@ def table(results: dict, quick: bool) -> str:
     rows.append(
         (
             '`solve(planner="lama-first")` on a 4-block task, 10 solves in a fresh process: '
-            "median of solves 2-10 / solve 1 (warm worker; per call: "
-            + rng(r, "fd_startup", "cold_rest_ms", " ms", 0)
-            + " a solve)",
+            "median of solves 2-10 / solve 1 (its translation kept); a new 4-block task: "
+            + rng(r, "fd_startup", "warm_other_ms", " ms", 0)
+            + " warm, "
+            + rng(r, "fd_startup", "cold_other_ms", " ms", 0)
+            + " with a translator process per call",
             rng(r, "fd_startup", "warm_rest_ms", " ms", 0)
             + " (solve 1: "
             + rng(r, "fd_startup", "warm_first_ms", " ms", 0)

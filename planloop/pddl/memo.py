@@ -43,19 +43,30 @@ class Memo(Generic[T]):
         _EVERY.add(self)
 
     def get(self, key: Hashable, read: Callable[[], T]) -> T:
-        with self._lock:
-            if key in self._values:
-                self._values.move_to_end(key)
-                self.hits += 1
-                return self._values[key]
+        found = self.find(key)
+        if found is not None:
+            return found
         value = read()
+        self.keep(key, value)
+        return value
+
+    def find(self, key: Hashable) -> T | None:
+        """The value kept for ``key`` (now the most recently used), or None."""
         with self._lock:
-            self.misses += 1
+            if key not in self._values:
+                self.misses += 1
+                return None
+            self._values.move_to_end(key)
+            self.hits += 1
+            return self._values[key]
+
+    def keep(self, key: Hashable, value: T) -> None:
+        """Keep ``value`` for ``key``, dropping the least recently used past ``size``."""
+        with self._lock:
             self._values[key] = value
             self._values.move_to_end(key)
             while len(self._values) > self.size:
                 self._values.popitem(last=False)
-        return value
 
     def clear(self) -> None:
         with self._lock:

@@ -17,6 +17,7 @@ or more even with the warm worker, 90 ms started per call).
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import math
 import os
@@ -43,6 +44,7 @@ from .fd_worker_process import die_with_parent
 from .grounding import Task, _conjuncts, ground
 from .heuristics import RelaxedTask
 from .invariants import impossible_pair
+from .memo import Memo
 from .model import Atom, Domain, Problem
 from .plans import parse_plan
 from .portfolio import Checked, Race
@@ -70,6 +72,10 @@ AUTO_MAX_ACTIONS = 10_000
 AUTO_ALONE_SECONDS = 0.1
 AUTO_SEARCH_SECONDS = 10.0
 AUTO_INVARIANT_SECONDS = 0.5  # the most the invariant check may take (it then gives up)
+# Fast Downward's translations (SAS files) of the last 16 (domain, problem) texts, by their
+# hash, each of at most 4 MiB: solving the same task again costs the search alone
+TRANSLATIONS: Memo[bytes] = Memo(16)
+TRANSLATION_MAX_BYTES = 4 << 20
 FD_WORKER_VARIABLE = "PLANLOOP_FD_WORKER"  # "0": Fast Downward's stages started per call
 _DIR_PREFIX = "planloop-fd-"  # then the owner's pid: planloop-fd-<pid>-XXXX
 _OWNED_DIR = re.compile(re.escape(_DIR_PREFIX) + r"(\d+)-")
@@ -561,24 +567,35 @@ def _solve_fast_downward(
         _sigterm_exits(),
         tempfile.TemporaryDirectory(prefix=f"{_DIR_PREFIX}{os.getpid()}-") as tmp,
     ):
-        Path(tmp, "domain.pddl").write_text(write_domain(d))
-        Path(tmp, "problem.pddl").write_text(write_problem(p, d))
-        code, out = _stage(
-            ["-m", "fast_downward.translate", "domain.pddl", "problem.pddl"]
-            + ["--sas-file", "output.sas"],
-            tmp,
-            None,
-            deadline,
-            memory_limit_mb,
-            stop,
-        )
-        if code is None:
-            return result("timeout", f"translation did not finish within {timeout} s")
-        if code != 0:
-            status = _classify(code)
-            if status in ("solved", "error"):  # a crash, e.g. out of memory before its handler
-                status = "out_of_memory" if memory_limit_mb and "MemoryError" in out else "error"
-            return result(status, f"translator exit code {code}: {_tail(out)}", code=code)
+        texts = (write_domain(d), write_problem(p, d))
+        key = hashlib.sha256("\0".join(texts).encode("utf-8", "surrogatepass")).digest()
+        sas = Path(tmp, "output.sas")
+        translated = TRANSLATIONS.find(key)
+        if translated is not None:
+            sas.write_bytes(translated)
+        else:
+            Path(tmp, "domain.pddl").write_text(texts[0])
+            Path(tmp, "problem.pddl").write_text(texts[1])
+            code, out = _stage(
+                ["-m", "fast_downward.translate", "domain.pddl", "problem.pddl"]
+                + ["--sas-file", "output.sas"],
+                tmp,
+                None,
+                deadline,
+                memory_limit_mb,
+                stop,
+            )
+            if code is None:
+                return result("timeout", f"translation did not finish within {timeout} s")
+            if code != 0:
+                status = _classify(code)
+                if status in ("solved", "error"):  # a crash, e.g. out of memory first
+                    status = (
+                        "out_of_memory" if memory_limit_mb and "MemoryError" in out else "error"
+                    )
+                return result(status, f"translator exit code {code}: {_tail(out)}", code=code)
+            if sas.stat().st_size <= TRANSLATION_MAX_BYTES:
+                TRANSLATIONS.keep(key, sas.read_bytes())
         code, out = _stage(
             [str(downward), *search_options(planner)],
             tmp,

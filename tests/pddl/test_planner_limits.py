@@ -12,6 +12,7 @@ import pytest
 
 from planloop.envs.blocksworld import generate_problem
 from planloop.pddl import solve
+from planloop.pddl.memo import clear_all
 
 from conftest import IPC, wait_for
 
@@ -68,6 +69,7 @@ def test_a_timeout_leaves_nothing_behind(tmp):
     ],
 )
 def test_out_of_memory_leaves_nothing_behind(tmp, blocks, megabytes, code):
+    clear_all()  # the translator runs: no translation kept from an earlier solve
     problem = generate_problem(blocks, seed=3, style="ipc")
     result = solve(DOMAIN, problem, planner="lama-first", timeout=30, memory_limit_mb=megabytes)
     assert (result.status, result.exit_code) == ("out_of_memory", code), result.message

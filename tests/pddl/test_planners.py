@@ -5,7 +5,8 @@ import tempfile
 import pytest
 
 from planloop.envs.blocksworld import generate_problem
-from planloop.pddl import load, solve, validate
+from planloop.pddl import load, planners, solve, validate
+from planloop.pddl.memo import clear_all
 
 from conftest import IPC, PLANBENCH
 
@@ -113,3 +114,47 @@ def test_constants_only_the_problem_declares_reach_fast_downward():
       (:init (is cup sinktype)) (:goal (clean cup)))"""
     result = solve(domain, problem, planner="lama-first", timeout=30)
     assert result.status == "solved" and list(result.plan) == ["(wash cup)"]
+
+
+def test_a_translation_is_kept_so_the_same_task_again_costs_the_search(monkeypatch):
+    """The second solve of a task runs no translator, and plans as the first did; another
+    task, a failed translation and a translation past TRANSLATION_MAX_BYTES are not
+    served from the memo."""
+    stages = []
+    real = planners._stage
+
+    def stage(argv, *args):
+        stages.append("translate" if "fast_downward.translate" in argv else "search")
+        return real(argv, *args)
+
+    monkeypatch.setattr(planners, "_stage", stage)
+    clear_all()
+    problem = generate_problem(4, seed=21, style="ipc")
+    first = solve(IPC / "domain.pddl", problem, planner="lama-first")
+    again = solve(
+        IPC / "domain.pddl", problem, planner="seq-sat-lama-2011"
+    )  # the translation is shared
+    assert first.solved and again.solved and stages == ["translate", "search", "search"]
+    assert solve(IPC / "domain.pddl", problem, planner="lama-first").plan == first.plan
+    stages.clear()
+    assert solve(
+        IPC / "domain.pddl", generate_problem(4, seed=22, style="ipc"), "lama-first"
+    ).solved
+    assert stages == ["translate", "search"]
+
+    stages.clear()
+    monkeypatch.setattr(planners, "TRANSLATION_MAX_BYTES", 10)
+    big = generate_problem(5, seed=23, style="ipc")
+    assert (
+        solve(IPC / "domain.pddl", big, "lama-first").solved
+        and solve(IPC / "domain.pddl", big, "lama-first").solved
+    )
+    assert stages == ["translate", "search", "translate", "search"]
+
+    stages.clear()
+    monkeypatch.setattr(planners, "TRANSLATION_MAX_BYTES", 4 << 20)
+    starved = generate_problem(4, seed=24, style="ipc")  # 20 MB: the translator fails
+    for _ in range(2):
+        result = solve(IPC / "domain.pddl", starved, "lama-first", memory_limit_mb=20)
+        assert result.status == "out_of_memory", result.message
+    assert stages == ["translate", "translate"]

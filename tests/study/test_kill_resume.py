@@ -42,8 +42,8 @@ STUDIES = {  # script: (arguments, episodes)
     "mystery": (["--conditions", "planner", "--instances", "0:16"], 16),
     "pddlego": (["--llm", "groundtruth", "--env", "CoinCollector-v0", "--instances", "0:30"], 30),
     "formalize": (
-        ["--llm", "groundtruth", "--domains", "blocksworld", "--sizes", "5", "--per-cell", "12"],
-        12,
+        ["--llm", "groundtruth", "--domains", "blocksworld", "--sizes", "5", "--per-cell", "36"],
+        36,
     ),
     "horizon_sweep": (
         ["--env", "Mystery-BW-v0", "--instances", "0:7", "--horizons", "1,open", "--trials", "1"],
