@@ -202,17 +202,12 @@ class PDDLEnv(TextEnv):
                 "message": feedback,
                 "unmet": [view.unmet(u, task.domain) for u in outcome.unmet],
             }
-        info = {
-            "admissible_actions": view.admissible(task, self.state),
-            "task": view.goal(task),
-            "won": bool(outcome is not None and outcome.won),
-            "feedback": feedback or "",
-            "action_error": error,
-            **view.task_pddl(task),
-            "instance": self.instance,
-        }
-        if view.description is not None:
-            info["domain_description"] = view.description
+        info = view.info(task)  # a copy: the keys every step has, those of the task set
+        info["admissible_actions"] = view.admissible(task, self.state)
+        info["won"] = bool(outcome is not None and outcome.won)
+        info["feedback"] = feedback or ""
+        info["action_error"] = error
+        info["instance"] = self.instance
         if self.goal_distance is not None:
             info["goal_distance"] = self.distance(self.goal_distance)
         return obs, info

@@ -181,8 +181,13 @@ class TaskView:
         domain = task.domain
         if outcome.kind == "ok":
             assert outcome.action is not None  # an action was read and done
-            text = f"Done: {self.action_phrase(outcome.action, task)}."
-            return text + (" The goal is achieved." if outcome.won else "")
+            done = self._cache(task).done
+            key = (outcome.action, outcome.won)
+            text = done.get(key)
+            if text is None:
+                text = f"Done: {self.action_phrase(outcome.action, task)}."
+                text = done[key] = text + (" The goal is achieved." if outcome.won else "")
+            return text
         if outcome.kind == "inapplicable":
             assert outcome.action is not None  # an action was read and refused
             needs = ", ".join(self.unmet(u, domain) for u in outcome.unmet) or "its precondition"
@@ -207,6 +212,24 @@ class TaskView:
         if feedback is None:
             return f"{state_line}\nGoal: {self.goal(task)}"
         return f"{feedback}\n{state_line}"
+
+    def info(self, task: Task) -> dict:
+        """A new ``info`` dict in the order of keys a step's has, with the task's goal,
+        PDDL and the domain's description filled in (the step fills in the rest)."""
+        texts = self._cache(task)
+        if texts.info is None:
+            texts.info = {
+                "admissible_actions": [],
+                "task": self.goal(task),
+                "won": False,
+                "feedback": "",
+                "action_error": None,
+                **self.task_pddl(task),
+                "instance": None,
+            }
+            if self.description is not None:
+                texts.info["domain_description"] = self.description
+        return texts.info.copy()
 
     def task_pddl(self, task: Task) -> dict[str, str]:
         """``domain_pddl`` and ``problem_pddl`` as the agent sees them (cached)."""
@@ -236,8 +259,10 @@ class _TaskTexts:
     commands: dict = field(default_factory=dict)  # GroundAction -> command
     actions: dict = field(default_factory=dict)  # command -> GroundAction
     phrases: dict = field(default_factory=dict)  # GroundAction -> words for feedback
+    done: dict = field(default_factory=dict)  # (GroundAction, won) -> the feedback on it
     goal: str | None = None
     pddl: dict | None = None
+    info: dict | None = None  # see TaskView.info
     states: OrderedDict = field(default_factory=OrderedDict)  # state -> its text
     admissible: OrderedDict = field(default_factory=OrderedDict)  # state -> its commands
 
