@@ -5,14 +5,16 @@ Fast Downward comes from the ``up-fast-downward`` wheel: its translator runs in 
 ``fast_downward`` package in site-packages is seen), then its ``downward`` binary
 searches. Both are forked by a warm worker (see :mod:`planloop.pddl.fd_worker`);
 ``PLANLOOP_FD_WORKER=0`` in the environment starts them per call instead
-(``python -S -m fast_downward.translate``, then ``downward``). Model text only ever
+(``python -S -m fast_downward.translate``, then ``downward``). A task's translation is
+kept by the hash of its texts (:data:`TRANSLATIONS`): the same task again costs the
+search alone. Model text only ever
 reaches the planner as files written by :mod:`planloop.pddl.writer`, and only argv lists
 are run.
 
 ``auto`` is a portfolio with the contract of ``lama-first`` (any valid plan): an
 invariant check, then the in-process search racing ``lama-first``, which starts only
-when the in-process search has not answered quickly (a Fast Downward solve costs 30 ms
-or more even with the warm worker, 90 ms started per call).
+when the in-process search has not answered quickly (a new small task costs Fast
+Downward about 40 ms with the warm worker, 115 ms started per call).
 """
 
 from __future__ import annotations
@@ -344,10 +346,11 @@ def _auto_task(
     d: Domain, p: Problem, limits: Limits, check: Check | None
 ) -> tuple[Task, RelaxedTask | None]:
     """``ground(d, p, ...)`` within :func:`_auto_limits`'s limits, calling ``check``, and,
-    when it has at most AUTO_MAX_ACTIONS actions, its relaxation. Both come from the last task of ``d`` when ``p`` has its objects and
-    static facts (the ground actions, see :meth:`Task.with_problem`) and its reachable
-    actions and facts (the relaxation, compiled again for another goal only:
-    :meth:`RelaxedTask.with_goal`). The last tasks of 8 domains are kept."""
+    when it has at most AUTO_MAX_ACTIONS actions, its relaxation. Both come from the last
+    task of ``d`` when ``p`` has its objects and static facts (the ground actions, see
+    :meth:`Task.with_problem`) and its reachable actions and facts (the relaxation,
+    compiled again for another goal only: :meth:`RelaxedTask.with_goal`). The last tasks
+    of 8 domains are kept."""
     key = (id(d), limits)
     with _LAST_TASKS_LOCK:
         last, last_relaxed = _LAST_TASKS.get(key, (None, None))
@@ -567,35 +570,14 @@ def _solve_fast_downward(
         _sigterm_exits(),
         tempfile.TemporaryDirectory(prefix=f"{_DIR_PREFIX}{os.getpid()}-") as tmp,
     ):
-        texts = (write_domain(d), write_problem(p, d))
-        key = hashlib.sha256("\0".join(texts).encode("utf-8", "surrogatepass")).digest()
-        sas = Path(tmp, "output.sas")
-        translated = TRANSLATIONS.find(key)
-        if translated is not None:
-            sas.write_bytes(translated)
-        else:
-            Path(tmp, "domain.pddl").write_text(texts[0])
-            Path(tmp, "problem.pddl").write_text(texts[1])
-            code, out = _stage(
-                ["-m", "fast_downward.translate", "domain.pddl", "problem.pddl"]
-                + ["--sas-file", "output.sas"],
-                tmp,
-                None,
-                deadline,
-                memory_limit_mb,
-                stop,
-            )
-            if code is None:
-                return result("timeout", f"translation did not finish within {timeout} s")
-            if code != 0:
-                status = _classify(code)
-                if status in ("solved", "error"):  # a crash, e.g. out of memory first
-                    status = (
-                        "out_of_memory" if memory_limit_mb and "MemoryError" in out else "error"
-                    )
-                return result(status, f"translator exit code {code}: {_tail(out)}", code=code)
-            if sas.stat().st_size <= TRANSLATION_MAX_BYTES:
-                TRANSLATIONS.keep(key, sas.read_bytes())
+        code, out = _translate(d, p, tmp, deadline, memory_limit_mb, stop)
+        if code is None:
+            return result("timeout", f"translation did not finish within {timeout} s")
+        if code != 0:
+            status = _classify(code)
+            if status in ("solved", "error"):  # a crash, e.g. out of memory before its handler
+                status = "out_of_memory" if memory_limit_mb and "MemoryError" in out else "error"
+            return result(status, f"translator exit code {code}: {_tail(out)}", code=code)
         code, out = _stage(
             [str(downward), *search_options(planner)],
             tmp,
@@ -615,6 +597,35 @@ def _solve_fast_downward(
         if status == "solved":
             return result("error", f"search exit code {code} but no plan file", code=code)
         return result(status, f"search exit code {code}: {_tail(out)}", code=code)
+
+
+def _translate(
+    d: Domain,
+    p: Problem,
+    folder: str,
+    deadline: float,
+    memory_limit_mb: int | None,
+    stop: threading.Event | None,
+) -> tuple[int | None, str]:
+    """``output.sas`` in ``folder``: the translation kept for the task's texts (see
+    :data:`TRANSLATIONS`), else the translator's, as :func:`_stage` runs it (its exit code
+    and output)."""
+    texts = (write_domain(d), write_problem(p, d))
+    key = hashlib.sha256("\0".join(texts).encode("utf-8", "surrogatepass")).digest()
+    sas = Path(folder, "output.sas")
+    kept = TRANSLATIONS.find(key)
+    if kept is not None:
+        sas.write_bytes(kept)
+        return 0, ""
+    Path(folder, "domain.pddl").write_text(texts[0])
+    Path(folder, "problem.pddl").write_text(texts[1])
+    argv = ["-m", "fast_downward.translate", "domain.pddl", "problem.pddl"]
+    code, out = _stage(
+        [*argv, "--sas-file", "output.sas"], folder, None, deadline, memory_limit_mb, stop
+    )
+    if code == 0 and sas.stat().st_size <= TRANSLATION_MAX_BYTES:
+        TRANSLATIONS.keep(key, sas.read_bytes())
+    return code, out
 
 
 def _stage(

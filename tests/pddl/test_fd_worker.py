@@ -15,7 +15,7 @@ import pytest
 
 from planloop.envs.blocksworld import generate_problem
 from planloop.pddl import fd_worker, load, parse, solve, validate
-from planloop.pddl.planners import FD_WORKER_VARIABLE, _solve_fast_downward
+from planloop.pddl.planners import FD_WORKER_VARIABLE, TRANSLATIONS, _solve_fast_downward
 
 from conftest import IPC, PLANBENCH, wait_for
 
@@ -49,10 +49,22 @@ def task(name: str):
     return domain, problem
 
 
+@pytest.fixture(autouse=True)
+def translations_forgotten():
+    """Each test's solves translate: none is served a translation an earlier one kept."""
+    TRANSLATIONS.clear()
+
+
 @pytest.fixture
 def per_call(monkeypatch):
-    """Call it to solve with the per-call subprocesses until the test ends."""
-    return lambda: monkeypatch.setenv(FD_WORKER_VARIABLE, "0")
+    """Call it to solve with the per-call subprocesses until the test ends (translating
+    again what the warm worker translated)."""
+
+    def switch():
+        monkeypatch.setenv(FD_WORKER_VARIABLE, "0")
+        TRANSLATIONS.clear()
+
+    return switch
 
 
 def untimed(message: str) -> str:
