@@ -5,6 +5,7 @@ that a rerun resumes where the last run stopped."""
 from __future__ import annotations
 
 import functools
+import gc
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -197,19 +198,39 @@ def _run(
         flush=True,
     )
     if todo:
-        _play_all(
-            study,
-            todo,
-            play,
-            results,
-            workers,
-            env,
-            Progress(len(jobs), len(jobs) - len(todo), stream),
-            backend,
-            max_failed_in_a_row,
-        )
+        with _collector_tuned():
+            _play_all(
+                study,
+                todo,
+                play,
+                results,
+                workers,
+                env,
+                Progress(len(jobs), len(jobs) - len(todo), stream),
+                backend,
+                max_failed_in_a_row,
+            )
     latest = latest_records(results.records)
     return [latest[job.key] for job in jobs if job.key in latest]
+
+
+STUDY_GC_THRESHOLDS = (20_000, 50, 50)  # see _collector_tuned; Python's default (700, 10, 10)
+
+
+@contextmanager
+def _collector_tuned() -> Iterator[None]:
+    """While the episodes play, the cyclic garbage collector runs less often
+    (:data:`STUDY_GC_THRESHOLDS`): a study holds the tasks it read and grounded, so each
+    full collection walks 100,000 objects or more (0.14 s in a 12-episode ALFWorld
+    PDDLego+ study, whose collections took a sixth of its episodes' time; with these
+    thresholds, a twenty-fifth). Reference counting frees as before; the thresholds are
+    restored after."""
+    before = gc.get_threshold()
+    gc.set_threshold(*STUDY_GC_THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
 
 
 def _make(study: Study) -> gym.Env | None:

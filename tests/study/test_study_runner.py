@@ -1,5 +1,6 @@
 """planloop.study.runner: resumable, parallel episodes with the harness's record fields."""
 
+import gc
 import json
 import re
 import sys
@@ -12,6 +13,7 @@ import pytest
 import planloop
 from planloop.llm import InteractiveModel, LLMError, ScriptedModel
 from planloop.study import Job, Study, StudyError, latest_records, run_study
+from planloop.study.runner import STUDY_GC_THRESHOLDS
 
 STUDY = Study("demo", "Mystery-BW-v0", {"obs_format": "text"}, "m", "URL@m", {"temperature": 0.5})
 HORIZONS = [{"horizon": 1}, {"horizon": "open"}]
@@ -254,3 +256,22 @@ def test_a_bug_in_play_stops_the_study_and_surfaces(tmp_path, capsys):
 
     records = run_study(STUDY, jobs, lambda env, job: {"won": True}, out=tmp_path, workers=2)
     assert len(records) == 10 and len(lines(tmp_path)) == 10  # a rerun plays what was left
+
+
+def test_episodes_play_with_the_study_thresholds_of_the_collector_then_they_are_restored(
+    tmp_path,
+):
+    seen = []
+
+    def play(env, job):
+        seen.append(gc.get_threshold())
+        if job.instance == 1:
+            raise RuntimeError("a bug in play")
+        return {"won": True}
+
+    before = gc.get_threshold()
+    run_study(STUDY, STUDY.jobs(HORIZONS[:1], [0], 1), play, out=tmp_path)
+    assert seen == [STUDY_GC_THRESHOLDS] and gc.get_threshold() == before
+    with pytest.raises(RuntimeError, match="a bug in play"):
+        run_study(STUDY, STUDY.jobs(HORIZONS[:1], [1], 1), play, out=tmp_path)
+    assert gc.get_threshold() == before
