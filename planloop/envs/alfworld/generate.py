@@ -726,9 +726,9 @@ def _rng(task_type: str, seed: int, attempt: int) -> random.Random:
 def winnable(game: dict, timeout: float = 30.0) -> tuple[bool, str]:
     """(True, "") when some plan wins ``game``, else (False, why not): the goal holds
     from the start, or greedy best-first search in-process, which is complete on these
-    finite tasks, exhausts them or times out. Its answer is the same as Fast Downward
-    finding a plan that replays to a win (600 of 600 default games, every draw kept),
-    at a tenth of the cost."""
+    finite tasks, exhausts them or times out. On the 600 default games it keeps the
+    draws that Fast Downward's replayed plan kept (the first of each); its search takes
+    about 4 ms where Fast Downward's takes 100."""
     task = load_game(game).task  # reads the domain as Fast Downward does
     if task.is_goal(task.init):
         return False, "the goal holds from the start"
