@@ -18,7 +18,10 @@ FEEDBACK_MODES = ("game", "detailed")
 
 def no_error(**keys) -> dict:
     """The ``action_error`` of a step that did not fail (``keys``: more empty fields)."""
-    return {"kind": "", "message": "", "unmet": [], **keys}
+    error = {"kind": "", "message": "", "unmet": []}
+    if keys:
+        error.update(keys)
+    return error
 
 
 def action_failure(info: dict) -> dict | None:

@@ -136,9 +136,10 @@ class PDDLEnv(TextEnv):
         return self._observe()
 
     def step(self, action: str):
-        if self.task is None:
+        task = self.task
+        if task is None:
             raise RuntimeError("call reset() before step()")
-        self._outcome = outcome = self._execute(self._command(action))
+        self._outcome = outcome = self._execute(task, self._command(action))
         obs, info = self._observe()
         return obs, float(outcome.won), outcome.won, False, info
 
@@ -148,11 +149,10 @@ class PDDLEnv(TextEnv):
             raise RuntimeError("call reset() first")
         return self.task
 
-    def _execute(self, command: str) -> Outcome:
-        task = self.started()
+    def _execute(self, task: Task, command: str) -> Outcome:
         action = self.view.known_command(command, task)
         if action is not None and action.applicable(self.state):
-            return self._apply(command, action)
+            return self._apply(task, command, action)
         try:
             name, args = self.view.read_command(command)
         except ActionLookupError as exc:
@@ -167,11 +167,11 @@ class PDDLEnv(TextEnv):
             return Outcome(
                 "inapplicable", command, action, unmet=tuple(task.unmet(self.state, action))
             )
-        return self._apply(command, action)
+        return self._apply(task, command, action)
 
-    def _apply(self, command: str, action) -> Outcome:
-        self.state = action.apply(self.state)
-        return Outcome("ok", command, action, won=self.started().is_goal(self.state))
+    def _apply(self, task: Task, command: str, action) -> Outcome:
+        self.state = state = action.apply(self.state)
+        return Outcome("ok", command, action, "", (), task.is_goal(state))
 
     def distance(self, heuristic: str = "ff") -> float:
         """The current state's relaxed-plan distance to the goal: h_FF (``"ff"``) or

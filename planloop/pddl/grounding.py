@@ -140,16 +140,17 @@ class GroundAction:
         return self._delete
 
     def applicable(self, state: int) -> bool:
-        pos = self.pre_pos
+        pos = self.pre_pos if self._pre_pos is None else self._pre_pos  # (a step's hot path)
         return (
             state & pos == pos
-            and not state & self.pre_neg
+            and not state & (self.pre_neg if self._pre_neg is None else self._pre_neg)
             and (self.extra_test is None or self.extra_test(state))
         )
 
     def apply(self, state: int) -> int:
         if not self.conditional:
-            return (state & ~self.delete) | self.add
+            delete = self.delete if self._delete is None else self._delete
+            return (state & ~delete) | (self.add if self._add is None else self._add)
         add, delete = self.add, self.delete
         for test, _, c_add, c_delete in self.conditional:
             if test(state):
