@@ -140,8 +140,8 @@ class PDDLEnv(TextEnv):
         if task is None:
             raise RuntimeError("call reset() before step()")
         self._outcome = outcome = self._execute(task, self._command(action))
-        obs, info = self._observe()
-        return obs, float(outcome.won), outcome.won, False, info
+        obs, info = self.observe()
+        return self._show(obs), float(outcome.won), outcome.won, False, info
 
     def started(self) -> Task:
         """``self.task``, once :meth:`reset` has set it."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
-from typing import Callable, NamedTuple, TypeVar
+from typing import NamedTuple, TypeVar
 
 from ..pddl import (
     ActionLookupError,
@@ -143,14 +143,18 @@ class TaskView:
         """The commands of the actions applicable in ``state`` (see :data:`STATE_MEMO_BYTES`
         for what is kept)."""
         kept = self._cache(task).admissible
-        return list(
-            _kept(kept, state, task, lambda: tuple(self.commands(task.applicable(state), task)))
-        )
+        found = kept.get(state)
+        if found is None:
+            commands = tuple(self.commands(task.applicable(state), task))
+            found = _keep(kept, state, task, commands)
+        return list(found)
 
     def state(self, task: Task, state: int) -> str:
         """The facts true in ``state`` in the agent's words (see :data:`STATE_MEMO_BYTES`
         for what is kept)."""
-        return _kept(self._cache(task).states, state, task, lambda: self._render_state(task, state))
+        kept = self._cache(task).states
+        found = kept.get(state)
+        return _keep(kept, state, task, self._render_state(task, state)) if found is None else found
 
     def _render_state(self, task: Task, state: int) -> str:
         texts, facts = self._cache(task).facts, task.facts
@@ -272,15 +276,13 @@ STATE_MEMO_BYTES = 1 << 20  # a view keeps each task's last states up to about t
 # episode that comes back to a state shows it without rendering it again
 
 
-def _kept(kept: OrderedDict, state: int, task: Task, make: Callable[[], T]) -> T:
-    """What ``kept`` holds for ``state`` of ``task``, else ``make()``, kept (the oldest
-    dropped past the budget of :data:`STATE_MEMO_BYTES`)."""
-    found = kept.get(state)
-    if found is None:
-        found = kept[state] = make()
-        if len(kept) > min(1024, STATE_MEMO_BYTES // (len(task.facts) // 8 + 1)):
-            kept.popitem(last=False)
-    return found
+def _keep(kept: OrderedDict, state: int, task: Task, value: T) -> T:
+    """``value``, kept in ``kept`` for ``state`` of ``task`` (the oldest dropped past the
+    budget of :data:`STATE_MEMO_BYTES`)."""
+    kept[state] = value
+    if len(kept) > min(1024, STATE_MEMO_BYTES // (len(task.facts) // 8 + 1)):
+        kept.popitem(last=False)
+    return value
 
 
 def _goal_literals(goal) -> list[Atom] | None:
