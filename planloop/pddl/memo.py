@@ -34,7 +34,8 @@ def clear_all() -> None:
 class Memo(Generic[T]):
     """``get(key, read)``: the value kept for ``key``, else ``read()``, kept (at most
     ``size`` values, the least recently used dropped first). A ``read`` that raises keeps
-    nothing. :func:`clear_all` clears every memo."""
+    nothing; None is never a value (:meth:`find` answers None for a key not kept).
+    :func:`clear_all` clears every memo."""
 
     def __init__(self, size: int = SIZE):
         self.size, self.hits, self.misses = size, 0, 0
