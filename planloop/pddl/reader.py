@@ -242,9 +242,13 @@ class _FormulaReader:
         self.types, self.predicates, self.functions = domain_parts
         self.objects = objects
         self.external_constants: dict[str, Sym] = {}
+        self._fits: dict[tuple[str, tuple[str, ...]], bool] = {}  # (type, types) -> is in
 
-    def is_subtype(self, t: str, of) -> bool:
-        return any(a in of for a in _ancestors(self.types, t))
+    def is_subtype(self, t: str, of: tuple[str, ...]) -> bool:
+        fits = self._fits.get((t, of))
+        if fits is None:
+            fits = self._fits[(t, of)] = any(a in of for a in _ancestors(self.types, t))
+        return fits
 
     def term_types(self, term: Sym, scope) -> tuple[str, ...] | None:
         if term.startswith("?"):
