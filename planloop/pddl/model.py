@@ -155,6 +155,10 @@ class Domain:
     # predicates grounding treats as changing although no action changes them (those whose
     # initial value a contingent problem leaves unknown): never pruned as static
     uncertain_predicates: tuple[str, ...] = ()
+    # (type, types) -> is_subtype's answer, kept: a domain never changes
+    _subtypes: dict[tuple[str, tuple[str, ...]], bool] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
 
     def ancestors(self, type_name: str) -> tuple[str, ...]:
         """``type_name`` and every type above it, ending with ``object``."""
@@ -166,7 +170,12 @@ class Domain:
         return tuple(chain)
 
     def is_subtype(self, type_name: str, of: tuple[str, ...]) -> bool:
-        return any(t in of for t in self.ancestors(type_name))
+        found = self._subtypes.get((type_name, of))
+        if found is None:
+            found = self._subtypes[(type_name, of)] = any(
+                t in of for t in self.ancestors(type_name)
+            )
+        return found
 
     def changed_predicates(self) -> set[str]:
         """The predicates some action's effects change, and the uncertain ones; the others

@@ -230,20 +230,17 @@ class ALFWorldEnv(TextEnv):
         engine, world = self._started()
         task = engine.task
         domain = task.domain
-        fits: dict[tuple[str, tuple[str, ...]], bool] = {}  # (object's type, types) -> is in
-
-        def well_typed(fact) -> bool:
-            params = domain.predicates[fact.predicate].params
-            for arg, param in zip(fact.args, params, strict=True):
-                key = (task.objects[arg], param.types)
-                if key not in fits:
-                    fits[key] = domain.is_subtype(*key)
-                if not fits[key]:
-                    return False
-            return True
-
-        init = tuple(filter(well_typed, task.atoms(world.state)))
-        return engine.domain_pddl, replace(task.problem, init=init)
+        well_typed = tuple(
+            fact
+            for fact in task.atoms(world.state)
+            if all(
+                domain.is_subtype(task.objects[arg], param.types)
+                for arg, param in zip(
+                    fact.args, domain.predicates[fact.predicate].params, strict=True
+                )
+            )
+        )
+        return engine.domain_pddl, replace(task.problem, init=well_typed)
 
     def observed_facts(self) -> list[str]:
         """The true facts about what the texts shown since the reset have named: every
