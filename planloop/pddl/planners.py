@@ -7,9 +7,8 @@ searches. Both are forked by a warm worker (see :mod:`planloop.pddl.fd_worker`);
 ``PLANLOOP_FD_WORKER=0`` in the environment starts them per call instead
 (``python -S -m fast_downward.translate``, then ``downward``). A task's translation is
 kept by the hash of its texts (:data:`TRANSLATIONS`): the same task again costs the
-search alone. Model text only ever
-reaches the planner as files written by :mod:`planloop.pddl.writer`, and only argv lists
-are run.
+search alone. Model text only ever reaches the planner as files written by
+:mod:`planloop.pddl.writer`, and only argv lists are run.
 
 ``auto`` is a portfolio with the contract of ``lama-first`` (any valid plan): an
 invariant check, then the in-process search racing ``lama-first``, which starts only

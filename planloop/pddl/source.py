@@ -36,8 +36,8 @@ class Limits:
                                      (``forall``, ``exists``) counts the product of its
                                      variables' objects before it expands, each conditional
                                      effect 1, each action parameter binding tried 1
-    max_ground_actions   400,000     actions grounded (about 0.7 KB and 20 us each here: a
-                                     400-block Blocksworld, 320,800 actions, loads in 7 s)
+    max_ground_actions   400,000     actions grounded (about 0.7 KB and 12-20 us each here:
+                                     a 400-block Blocksworld, 320,800 actions, loads in 4-6 s)
     max_ground_facts     250,000     facts a grounded task names (a state is their bitset)
     ==================== =========== ==========================================================
     """
