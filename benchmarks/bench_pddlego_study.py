@@ -34,8 +34,11 @@ def play(tree: Path, instances: str, out: Path) -> dict:
     command = [sys.executable, str(tree / STUDY), "--env", "ALFWorld-v0", "--llm"]
     command += ["groundtruth", "--instances", instances, "--workers", "1", "--out", str(out)]
     started = time.monotonic()
-    subprocess.run(command, env=env, cwd=tree, check=True, capture_output=True)
+    done = subprocess.run(command, env=env, cwd=tree, capture_output=True, text=True)
     wall = time.monotonic() - started
+    if done.returncode != 0:  # the study's own one-line error, with the side it came from
+        said = done.stderr.strip().splitlines() or [f"exit status {done.returncode}"]
+        raise SystemExit(f"the study at {tree} failed: {said[-1]}")
     records = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
     records.sort(key=lambda r: r["instance"])
     return {

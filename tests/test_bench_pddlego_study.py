@@ -36,3 +36,8 @@ def test_a_base_without_the_study_is_refused(tmp_path, capsys):
     with pytest.raises(SystemExit):
         bench().main(["--base", str(tmp_path)])
     assert "holds no experiments/pddlego.py" in capsys.readouterr().err
+
+
+def test_a_study_that_fails_is_reported_in_one_line(capsys):
+    with pytest.raises(SystemExit, match=r"^the study at .* failed: .*there is no instance 9000"):
+        bench().main(["--base", str(BENCHMARK.parents[1]), "--runs", "1", "--instances", "9000"])
