@@ -60,14 +60,16 @@ from planloop.study import (
     open_model,
     run_options,
     run_study,
+    save_success_plot,
     show_success_plot,
     study_main,
     study_parser,
     success_cell,
     tally,
-    temperature,
     with_published,
+    with_request,
 )
+from planloop.study.runs import paper_heading, run_caption, single_run, split_runs
 
 CONDITIONS = tuple(ROWS)
 PLANNER_CONDITIONS = ("lama-first", "seq-sat-lama-2011")
@@ -173,8 +175,10 @@ def beside(row: str, column: str, value: str) -> str:
 
 
 def table_ii(groups: dict[str, list[dict]]) -> str:
-    """Table II's rows and columns, reproduced beside the paper's figures, with n,
-    success and its Wilson interval, and model errors."""
+    """Table II's rows and columns over the records of one run (by condition), headed by
+    its model and the paper's, reproduced beside the paper's figures, with n, success
+    and its Wilson interval, and model errors."""
+    records = single_run(r for group in groups.values() for r in group)
     rows = []
     for condition, group in groups.items():
         row, counts = ROWS[condition], [outcome(r) for r in group]
@@ -192,7 +196,9 @@ def table_ii(groups: dict[str, list[dict]]) -> str:
                 model_errors(group),
             ]
         )
-    return markdown_table(["Approach", "n", *COLUMNS, "success [95% Wilson]", "model errors"], rows)
+    return f"{paper_heading(AGENTIC.tables[0], records)}\n\n" + markdown_table(
+        ["Approach", "n", *COLUMNS, "success [95% Wilson]", "model errors"], rows
+    )
 
 
 def other_failures(groups: dict[str, list[dict]]) -> str:
@@ -243,15 +249,15 @@ def _mean(values) -> str:
     return f"{statistics.mean(values):.1f}" if values else "-"
 
 
-def report(records: list[dict], conditions: list[str], caption: str) -> str:
+def report(records: list[dict], conditions: list[str], caption: str, full: bool = True) -> str:
+    """Table II over one run's records, with its notes, then (``full``) the cost."""
     groups = by_condition(records, conditions)
-    return (
-        f"### {AGENTIC.tables[0].title}\n\n{table_ii(groups)}{caption}"
-        f"{other_failures(groups)}{model_failures(records)}\n\n"
+    text = (
+        f"{table_ii(groups)}{caption}{other_failures(groups)}{model_failures(records)}\n\n"
         f"n is every scheduled instance (the paper's: {AGENTIC.n}); an episode that "
         f"ended on a failed model call is a failure, also counted under model errors."
-        f"\n\n### Cost\n\n{cost_table(groups)}"
     )
+    return text + (f"\n\n### Cost\n\n{cost_table(groups)}" if full else "")
 
 
 def settings_line(args: argparse.Namespace) -> str:
@@ -267,7 +273,9 @@ def settings_line(args: argparse.Namespace) -> str:
 
 
 @study_main
-def main(argv=None, model=None) -> int:
+def main(argv=None, model=None, show: bool = True) -> int:
+    """The study; ``model`` replaces the one ``--llm`` names, ``show=False`` prints no
+    table or path (the files are written all the same)."""
     parser = study_parser(__doc__, env="PDDL-v0", out="results/agentic", llm_required=False)
     parser.add_argument(
         "--conditions",
@@ -275,20 +283,13 @@ def main(argv=None, model=None) -> int:
         default=list(CONDITIONS),
         help=f"a comma list of {', '.join(CONDITIONS)} (default all)",
     )
-    flags = PaperFlags(parser, AGENTIC)
+    flags = PaperFlags(parser, AGENTIC, temperature=0.2)
     flags.add(
         "--seconds",
         type=non_negative_float,
         default=180.0,
         metavar="S",
         help="every approach's wall-clock budget per instance (default 180; the paper's 180)",
-    )
-    flags.add(
-        "--temperature",
-        type=temperature,
-        default=0.2,
-        metavar="T",
-        help="of the direct baseline (default 0.2; the paper's 0.2)",
     )
     flags.add(
         "--max-attempts",
@@ -319,11 +320,15 @@ def main(argv=None, model=None) -> int:
         "facts (default), or success or failure only (outcome, the paper's)",
     )
     args = parser.parse_args(argv)
-    settings = flags.resolve(args)
+    settings = flags.resolve(args, model.name if model else None)
     kwargs = env_kwargs(args.env, args.option)
     uses_model = any(c not in PLANNER_CONDITIONS for c in args.conditions)
-    built = open_model(args.llm, args.call_timeout) if uses_model and model is None else None
-    model = model or built
+    built = (
+        open_model(args.llm, args.call_timeout, settings.request)
+        if uses_model and model is None
+        else None
+    )
+    model = with_request(model, settings.request) if model else built
     instances = args.instances or every_instance(args.env, kwargs)
     study = Study(
         "agentic",
@@ -331,7 +336,10 @@ def main(argv=None, model=None) -> int:
         kwargs,
         model.name if model else None,
         args.llm,
-        settings={**{key: getattr(args, key) for key in AGENTIC.settings}, **settings.recorded()},
+        settings={
+            **{key: getattr(args, key) for key in (*AGENTIC.settings, "temperature")},
+            **settings.recorded(),
+        },
     )
 
     def play(env, job) -> dict:
@@ -339,15 +347,21 @@ def main(argv=None, model=None) -> int:
         return episode_fields(policy, run_episode(env, policy, options={"instance": job.instance}))
 
     jobs = study.jobs([{"condition": c} for c in args.conditions], instances, args.trials)
-    records = run_study(study, jobs, play, check=built, **run_options(args))
+    records = run_study(study, jobs, play, check=built, model=model, **run_options(args))
     caption = f"\n\n{AGENTIC.caption(settings.overrides)}" if settings.paper else ""
-    text = f"## {args.env}, {study.model or 'no model'}\n\n{settings_line(args)}\n\n" + report(
-        records, args.conditions, caption
-    )
-    (args.out / "results.md").write_text(text + "\n")
-    print(text)
+
+    def text(full: bool) -> str:
+        return "\n\n".join(
+            f"## {args.env}, {run_caption(group)}\n\n{settings_line(args)}\n\n"
+            + report(group, args.conditions, caption, full)
+            for group in split_runs(records).values()
+        )
+
+    (args.out / "results.md").write_text(text(full=True) + "\n")
+    if show:
+        print(f"{text(full=False)}\n\nevery table: {args.out / 'results.md'}")
     groups = by_condition(records, args.conditions)
-    show_success_plot(
+    (show_success_plot if show else save_success_plot)(
         {"success": [(ROWS[c], *tally(g)) for c, g in groups.items()]},
         args.out / "success.png",
         "approach",

@@ -82,13 +82,15 @@ from planloop.study import (
     positive_int,
     run_options,
     run_study,
+    save_success_plot,
     show_success_plot,
     study_main,
     study_parser,
     success_cell,
-    temperature,
     with_published,
+    with_request,
 )
+from planloop.study.runs import paper_heading, run_caption, single_run, split_runs
 
 BUILT_IN = ("groundtruth", "scripted-defects")
 SIZED = tuple(name for name, problems in DOMAINS.items() if problems.sized)
@@ -273,7 +275,7 @@ def curve_table(records: list[dict], iterations: int) -> str:
     return markdown_table(["iteration", *(LABELS[m] for m in METRICS)], rows)
 
 
-def curve_plot(records: list[dict], iterations: int, path: Path) -> None:
+def curve_plot(records: list[dict], iterations: int, path: Path, show: bool = True) -> None:
     series = {
         LABELS[name]: [
             (
@@ -285,7 +287,7 @@ def curve_plot(records: list[dict], iterations: int, path: Path) -> None:
         ]
         for name in RATES
     }
-    show_success_plot(
+    (show_success_plot if show else save_success_plot)(
         series,
         path,
         "iteration (repairs made)",
@@ -296,10 +298,12 @@ def curve_plot(records: list[dict], iterations: int, path: Path) -> None:
 
 
 def paper_table(records: list[dict]) -> str:
-    """Table 3's layout: Baseline (the one-shot candidates) and Planner-in-the-loop (the
-    final ones) by SVR, PSR, TSR and CR over every scheduled problem, the paper's
-    figure beside each, then n and the model errors."""
+    """Table 3's layout over the records of one run, headed by its model and the paper's:
+    Baseline (the one-shot candidates) and Planner-in-the-loop (the final ones) by SVR,
+    PSR, TSR and CR over every scheduled problem, the paper's figure beside each, then n
+    and the model errors."""
     [table] = NL_PDDL.tables
+    records = single_run(records)
     by_row = {
         "Baseline": [metrics_at(r, 0) for r in records],
         "Planner-in-the-loop": [final_metrics(r) for r in records],
@@ -311,7 +315,9 @@ def paper_table(records: list[dict]) -> str:
             cell = metric_cell(by_row[row], column.lower())
             cells.append(with_published(cell, table.published.get((row, column))))
         rows.append([row, *cells, len(records), model_errors(records)])
-    return markdown_table(["", *table.columns, "n", "model errors"], rows)
+    return f"{paper_heading(table, records)}\n\n" + markdown_table(
+        ["", *table.columns, "n", "model errors"], rows
+    )
 
 
 # -- main --------------------------------------------------------------------------------
@@ -403,7 +409,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, PaperFlags]:
         default=",".join(SIZED),
         help=f"comma list of {', '.join(DOMAINS)} (default {','.join(SIZED)})",
     )
-    flags = PaperFlags(parser, NL_PDDL)
+    flags = PaperFlags(parser, NL_PDDL, temperature=0.0)
     flags.add("--sizes", default=SIZES, help=f"objects per generated problem (default {SIZES})")
     flags.add(
         "--per-cell",
@@ -440,15 +446,16 @@ def build_parser() -> tuple[argparse.ArgumentParser, PaperFlags]:
     parser.add_argument(
         "--timeout", type=positive_float, default=60.0, help="seconds per planner call"
     )
-    parser.add_argument("--temperature", type=temperature, default=0.0)
     return parser, flags
 
 
 @study_main
-def main(argv=None, model=None) -> int:
+def main(argv=None, model=None, show: bool = True) -> int:
+    """The study; ``model`` replaces the one ``--llm`` names, ``show=False`` prints no
+    table or path (the files are written all the same)."""
     parser, flags = build_parser()
     args = parser.parse_args(argv)
-    settings = flags.resolve(args)
+    settings = flags.resolve(args, model.name if model else None)
     if args.max_iterations < 0:
         raise StudyError("--max-iterations is 0 or more")
     built = None
@@ -457,7 +464,9 @@ def main(argv=None, model=None) -> int:
             "--llm is required: groundtruth, scripted-defects, openai:MODEL or URL@MODEL"
         )
     if model is None and args.llm not in BUILT_IN:
-        built = model = open_model(args.llm, args.call_timeout)
+        built = model = open_model(args.llm, args.call_timeout, settings.request)
+    elif model is not None:
+        model = with_request(model, settings.request)
     llm = model or args.llm
     cells = conditions(args)
     if args.llm == "scripted-defects":
@@ -491,23 +500,30 @@ def main(argv=None, model=None) -> int:
     def play(_, job) -> dict:
         return run_problem(llm, dict(job.condition), job.instance, args)
 
-    records = run_study(study, jobs, play, check=built, **run_options(args))
+    records = run_study(study, jobs, play, check=built, model=model, **run_options(args))
     fields = ("domain", "size", "defect") if args.llm == "scripted-defects" else ("domain", "size")
-    text = (
-        f"## Formalization, {study.model}\n\n### Final candidates\n\n"
-        f"{group_table(records, fields)}\n\n### Repair curve (the candidate kept after "
-        f"each iteration)\n\n{curve_table(records, args.max_iterations)}"
-    )
-    if settings.paper:
-        text += (
-            f"\n\n### {NL_PDDL.tables[0].title}\n\n{paper_table(records)}\n\n"
-            f"{NL_PDDL.caption(settings.overrides)}"
-        )
-    text += f"{model_failures(records)}\n"
-    print(text)
+    paper = f"\n\n{NL_PDDL.caption(settings.overrides)}" if settings.paper else ""
+
+    def section(group: list[dict], full: bool) -> str:
+        """One run's tables: the final candidates, then (``full``) the repair curve;
+        under ``--paper``, Table 3."""
+        text = f"## Formalization, {run_caption(group)}"
+        if full or not settings.paper:
+            text += f"\n\n### Final candidates\n\n{group_table(group, fields)}"
+        if full:
+            text += "\n\n### Repair curve (the candidate kept after each iteration)\n\n"
+            text += curve_table(group, args.max_iterations)
+        if settings.paper:
+            text += f"\n\n{paper_table(group)}{paper}"
+        return text + model_failures(group)
+
+    runs = split_runs(records).values()
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "results.md").write_text(text)
-    curve_plot(records, args.max_iterations, args.out / "repair.png")
+    (args.out / "results.md").write_text("\n\n".join(section(g, True) for g in runs) + "\n")
+    if show:
+        print("\n\n".join(section(g, False) for g in runs))
+        print(f"\nevery table: {args.out / 'results.md'}")
+    curve_plot(records, args.max_iterations, args.out / "repair.png", show)
     return 0
 
 

@@ -50,14 +50,16 @@ from planloop.study import (
     open_model,
     positive_int,
     run_study,
+    save_success_plot,
     show_success_plot,
     study_main,
     study_parser,
     success_cell,
     tally,
-    temperature,
     with_published,
+    with_request,
 )
+from planloop.study.runs import paper_heading, run_caption, single_run, split_runs
 from planloop.wrappers import ProgressFeedback
 
 OPEN = "open"
@@ -181,6 +183,7 @@ def run_sweep(
         check=check,
         backend=backend,
         max_failed_in_a_row=max_unreachable,
+        model=model,
     )
 
 
@@ -201,10 +204,11 @@ def success_table(records: list[dict], horizons, instances) -> str:
 
 
 def paper_table(records: list[dict], instances) -> str:
-    """The study's table: open loop, H = 5 and H = 1 by problem, ``k/n (pct) [95%
-    Wilson]`` beside the paper's figure, and the model errors of each row."""
+    """The study's table over the records of one run, headed by its model and the
+    paper's: open loop, H = 5 and H = 1 by problem, ``k/n (pct) [95% Wilson]`` beside
+    the paper's figure, and the model errors of each row."""
     [layout] = BAKING.tables
-    rows = []
+    records, rows = single_run(records), []
     for horizon, row in BAKING_ROWS.items():
         mine = [r for r in records if r["horizon"] == horizon]
         cells = []
@@ -215,11 +219,15 @@ def paper_table(records: list[dict], instances) -> str:
             cells.append(with_published(cell, layout.published.get((row, column))))
         rows.append([row, *cells, model_errors(mine)])
     columns = layout.columns[: len(rows[0]) - 2]
-    return f"### {layout.title}\n\n" + markdown_table(["", *columns, "model errors"], rows)
+    return f"{paper_heading(layout, records)}\n\n" + markdown_table(
+        ["", *columns, "model errors"], rows
+    )
 
 
 @study_main
-def main(argv=None, model=None) -> int:
+def main(argv=None, model=None, show: bool = True) -> int:
+    """The study; ``model`` replaces the one ``--llm`` names, ``show=False`` prints no
+    table or path (the files are written all the same)."""
     parser = study_parser(__doc__, env="Baking-v0", out="results/horizon_sweep", trials=5)
     parser.add_argument(
         "--horizons",
@@ -227,9 +235,8 @@ def main(argv=None, model=None) -> int:
         default=parse_horizons("1,5,open"),
         help="comma-separated horizons, 'open' for the open loop (default 1,5,open)",
     )
-    parser.add_argument("--temperature", type=temperature, default=0.7)
     parser.add_argument("--max-actions", type=positive_int, default=50)
-    paper = PaperFlags(parser, BAKING)
+    paper = PaperFlags(parser, BAKING, temperature=0.7)
     for key, choices in CHOICES.items():
         paper.add(
             f"--{key}",
@@ -253,9 +260,9 @@ def main(argv=None, model=None) -> int:
         "by h_FF or h_add (default off)",
     )
     args = parser.parse_args(argv)
-    settings = paper.resolve(args)
-    built = None if model else open_model(args.llm, args.call_timeout)
-    model = model or built
+    settings = paper.resolve(args, model.name if model else None)
+    built = None if model else open_model(args.llm, args.call_timeout, settings.request)
+    model = with_request(model, settings.request) if model else built
     env_kwargs = dict(args.option)
     instances = args.instances or every_instance(args.env, env_kwargs, limit=10)
     records = run_sweep(
@@ -277,17 +284,21 @@ def main(argv=None, model=None) -> int:
         protocol=settings.recorded(),
         max_unreachable=args.max_unreachable,
     )
-    table = f"## {args.env}, {model.name}\n\n" + success_table(records, args.horizons, instances)
+    runs = split_runs(records)
+    table = "\n\n".join(
+        f"## {args.env}, {run_caption(group)}\n\n" + success_table(group, args.horizons, instances)
+        for group in runs.values()
+    )
     if settings.paper:
         table += f"\n\n{BAKING.caption(settings.overrides)}"
     (args.out / "success.md").write_text(table + "\n")
-    print(table)
+    if show:
+        print(table)
     series = {
-        model.name: [
-            (str(h), *tally(r for r in records if r["horizon"] == h)) for h in args.horizons
-        ]
+        run.label: [(str(h), *tally(r for r in group if r["horizon"] == h)) for h in args.horizons]
+        for run, group in runs.items()
     }
-    show_success_plot(
+    (show_success_plot if show else save_success_plot)(
         series,
         args.out / "success.png",
         "horizon H (actions per plan)",

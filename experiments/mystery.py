@@ -85,9 +85,10 @@ from planloop.study import (
     study_parser,
     success_cell,
     tally,
-    temperature,
     with_published,
+    with_request,
 )
+from planloop.study.runs import paper_heading, run_caption, single_run, split_runs
 from planloop.wrappers import ProgressFeedback
 
 PIPELINES = {
@@ -320,10 +321,11 @@ def success_table(groups: dict[str, list[dict]], failed: Counter) -> str:
 
 
 def paper_table(records: list[dict]) -> str:
-    """Table 1's rows (direct one-shot, direct zero-shot, pipeline): success beside the
-    paper's figure, its Wilson interval, n and the model errors."""
+    """Table 1's rows (direct one-shot, direct zero-shot, pipeline) over the records of
+    one run, headed by its model and the paper's: success beside the paper's figure,
+    its Wilson interval, n and the model errors."""
     [layout] = MYSTERY.tables
-    rows = []
+    records, rows = single_run(records), []
     for condition, row in MYSTERY_ROWS.items():
         group = [r for r in records if r["condition"] == condition]
         wins, n = tally(group)
@@ -338,7 +340,7 @@ def paper_table(records: list[dict]) -> str:
                 model_errors(group),
             ]
         )
-    return f"### {layout.title}\n\n" + markdown_table(
+    return f"{paper_heading(layout, records)}\n\n" + markdown_table(
         ["", "success", "95% Wilson", "n", "model errors"], rows
     )
 
@@ -510,31 +512,41 @@ def save_hazard_plot(groups: dict[str, list[dict]], path: Path) -> bool:
     )
 
 
-def report(records: list[dict], conditions: list[str], budget: int, top: int) -> str:
+def report(
+    records: list[dict], conditions: list[str], budget: int, top: int, full: bool = True
+) -> str:
+    """The tables of one run's records: success, then (``full``) the tests, the retry
+    curve, the hazard, the failure composition, NPMI and the distributions."""
     groups = by_condition(records, conditions)
     failed = Counter(r["condition"] for r in records if r.get("error"))
-    sections = [
-        ("Success", success_table(groups, failed)),
-        ("Tests against the full pipeline (pooled two-proportion z-test)", tests_table(groups)),
-        ("Success against budget K (the retry-benefit curve)", retry_table(groups, budget)),
-        ("Hazard by step: plans failing first at a step / plans reaching it", hazard_table(groups)),
-        (
-            "Failure composition (failed episodes, kinds met over their attempts)",
-            composition_table(groups),
-        ),
-        (
-            f"Top-{top} NPMI between failing actions and their unmet predicates",
-            npmi_rows(groups, top),
-        ),
-        ("Distributions over the failing steps of every attempt", distribution_table(groups)),
-    ]
+    sections = [("Success", success_table(groups, failed))]
+    if full:
+        sections += [
+            ("Tests against the full pipeline (pooled two-proportion z-test)", tests_table(groups)),
+            ("Success against budget K (the retry-benefit curve)", retry_table(groups, budget)),
+            (
+                "Hazard by step: plans failing first at a step / plans reaching it",
+                hazard_table(groups),
+            ),
+            (
+                "Failure composition (failed episodes, kinds met over their attempts)",
+                composition_table(groups),
+            ),
+            (
+                f"Top-{top} NPMI between failing actions and their unmet predicates",
+                npmi_rows(groups, top),
+            ),
+            ("Distributions over the failing steps of every attempt", distribution_table(groups)),
+        ]
     return "\n\n".join(f"### {title}\n\n{body}" for title, body in sections) + model_failures(
         records
     )
 
 
 @study_main
-def main(argv=None, model=None) -> int:
+def main(argv=None, model=None, show: bool = True) -> int:
+    """The study; ``model`` replaces the one ``--llm`` names, ``show=False`` prints no
+    table or path (the files are written all the same)."""
     parser = study_parser(__doc__, env="Mystery-BW-v0", out="results/mystery", llm_required=False)
     parser.add_argument(
         "--conditions",
@@ -549,20 +561,13 @@ def main(argv=None, model=None) -> int:
         metavar="K",
         help="plans per episode for the LLM conditions (default 5)",
     )
-    paper = PaperFlags(parser, MYSTERY)
+    paper = PaperFlags(parser, MYSTERY, temperature=0.2)
     paper.add(
         "--direct-attempts",
         type=positive_int,
         default=None,
         metavar="K",
         help="plans per episode of the direct conditions (default: --attempts; the paper's 1)",
-    )
-    paper.add(
-        "--temperature",
-        type=temperature,
-        default=0.2,
-        metavar="T",
-        help="of every LLM condition (default 0.2, the paper's)",
     )
     parser.add_argument(
         "--max-seconds",
@@ -604,12 +609,16 @@ def main(argv=None, model=None) -> int:
         "--top-k", type=positive_int, default=5, help="NPMI pairs shown each way (default 5)"
     )
     args = parser.parse_args(argv)
-    settings = paper.resolve(args)
+    settings = paper.resolve(args, model.name if model else None)
     if any(c in PIPELINES for c in args.conditions):
         pipeline_class()
     uses_model = any(c != "planner" for c in args.conditions)
-    built = open_model(args.llm, args.call_timeout) if uses_model and model is None else None
-    model = model or built
+    built = (
+        open_model(args.llm, args.call_timeout, settings.request)
+        if uses_model and model is None
+        else None
+    )
+    model = with_request(model, settings.request) if model else built
     env_kwargs = dict(args.option)
     instances = args.instances or every_instance(args.env, env_kwargs)
     study = Study(
@@ -643,16 +652,21 @@ def main(argv=None, model=None) -> int:
         return episode_fields(env, run_episode(env, policy, options={"instance": job.instance}))
 
     jobs = study.jobs([{"condition": c} for c in args.conditions], instances, args.trials)
-    records = run_study(study, jobs, play, check=built, **run_options(args))
-    text = f"## {args.env}, {study.model or 'no model'}\n\n" + report(
-        records, args.conditions, args.attempts, args.top_k
-    )
-    if settings.paper:
-        text += f"\n\n{MYSTERY.caption(settings.overrides)}"
-    (args.out / "results.md").write_text(text + "\n")
-    print(text)
+    records = run_study(study, jobs, play, check=built, model=model, **run_options(args))
+    protocol = f"\n\n{MYSTERY.caption(settings.overrides)}" if settings.paper else ""
+
+    def text(full: bool) -> str:
+        return "\n\n".join(
+            f"## {args.env}, {run_caption(group)}\n\n"
+            + report(group, args.conditions, args.attempts, args.top_k, full)
+            for group in split_runs(records).values()
+        )
+
+    (args.out / "results.md").write_text(text(full=True) + protocol + "\n")
+    if show:
+        print(f"{text(full=False)}{protocol}\n\nevery table: {args.out / 'results.md'}")
     groups = by_condition(records, args.conditions)
-    show_success_plot(
+    (show_success_plot if show else save_success_plot)(
         {"success": [(c, *tally(g)) for c, g in groups.items()]},
         args.out / "success.png",
         "condition",

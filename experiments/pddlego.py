@@ -68,14 +68,17 @@ from planloop.study import (
     positive_int,
     run_options,
     run_study,
+    save_success_plot,
     show_success_plot,
     study_main,
     study_parser,
     success_cell,
     tally,
     with_published,
+    with_request,
     write_report,
 )
+from planloop.study.runs import dropped, paper_heading, run_caption, run_key, single_run
 from planloop.wrappers import AutoTakeCoin
 
 FAMILIES = {
@@ -294,9 +297,8 @@ def condition_label(record: dict) -> str:
 
 
 def configuration(record: dict) -> tuple[str, str, str, str, str]:
-    """(environment, its options, model, condition, settings: planner, retries and the
-    protocol): what a table row stands for; runs differing in any of them are rows of
-    their own."""
+    """(environment, its options, model (its run's label), condition, settings: planner,
+    retries and the protocol): what a table row shows (see :func:`by_configuration`)."""
     provenance = record.get("provenance", {})
     options = ", ".join(f"{k}={v}" for k, v in sorted((provenance.get("env_kwargs") or {}).items()))
     settings = provenance.get("settings") or {}
@@ -310,25 +312,39 @@ def configuration(record: dict) -> tuple[str, str, str, str, str]:
     return (
         str(provenance.get("env")),
         options or "-",
-        str(provenance.get("model")),
+        run_key(record).label,
         condition_label(record),
         ", ".join(shown) or "-",
     )
 
 
-def results_table(records: list[dict]) -> str:
-    """One row per configuration: success with its Wilson interval, errors met / fixed,
-    rounds, steps, model calls and tokens, and how many episodes failed on the model."""
+def by_configuration(records: list[dict]) -> list[tuple[tuple, list[dict]]]:
+    """(configuration, its records), one per configuration and run (two models, or two
+    runs differing in a setting the row does not show, are rows of their own), sorted."""
     groups: dict[tuple, list[dict]] = {}
     for record in records:
-        groups.setdefault(configuration(record), []).append(record)
+        groups.setdefault((configuration(record), run_key(record)), []).append(record)
+    return sorted(
+        ((config, group) for (config, _), group in groups.items()),
+        key=lambda item: natural(item[0]),
+    )
+
+
+def results_table(records: list[dict]) -> str:
+    """One row per configuration: success with its Wilson interval, errors met / fixed,
+    rounds, steps, model calls and tokens, and how many episodes failed on the model
+    (the model cell names the request parameters the model refused)."""
     rows = []
-    for config, group in sorted(groups.items(), key=lambda item: natural(item[0])):
+    for (env, options, model, *config), group in by_configuration(records):
         played = [r for r in group if not r.get("error")]
         usage = [r.get("usage", {}) for r in played]
         first = [r for r in group if "first_time" in r]
+        refused = dropped(group)
         rows.append(
             [
+                env,
+                options,
+                model + (f"; dropped by the model: {', '.join(refused)}" if refused else ""),
                 *config,
                 success_cell(*tally(group)),
                 success_cell(sum(r["first_time"] and not r.get("error") for r in first), len(first))
@@ -369,10 +385,11 @@ PAPER_COLUMNS = {"CoinCollector-v0": "CoinCollector", "ALFWorld-v0": "ALFWorld"}
 
 def paper_rows(records: list[dict]) -> dict[tuple[str, str], tuple[list[dict], int]]:
     """(row, column) of the paper's table -> (the records of the cell, their wins), over
-    the records of ``--paper`` runs: PDDLego+ and PlanGen as played, PDDLego (no error
-    fixing) read from PDDLego+'s (won with every plan cycle right the first time)."""
+    the records of one ``--paper`` run (a ValueError for records of several runs):
+    PDDLego+ and PlanGen as played, PDDLego (no error fixing) read from PDDLego+'s (won
+    with every plan cycle right the first time)."""
     cells: dict[tuple[str, str], tuple[list[dict], int]] = {}
-    for record in records:
+    for record in single_run(records):
         provenance = record.get("provenance") or {}
         column = PAPER_COLUMNS.get(provenance.get("env"))
         if (
@@ -396,9 +413,10 @@ def paper_rows(records: list[dict]) -> dict[tuple[str, str], tuple[list[dict], i
 
 
 def paper_tables(records: list[dict]) -> dict[str, str]:
-    """The paper's tables, by name: ``success`` (rows PDDLego+, PDDLego (no error
-    fixing), PlanGen; columns CoinCollector, ALFWorld; the published figure beside each
-    cell) and ``errors`` (solver, simulation and model errors of each cell)."""
+    """The paper's tables over the records of one run, by name, each headed by the run's
+    model and the paper's: ``success`` (rows PDDLego+, PDDLego (no error fixing),
+    PlanGen; columns CoinCollector, ALFWorld; the published figure beside each cell) and
+    ``errors`` (solver, simulation and model errors of each cell)."""
     [layout] = PDDLEGO_PLUS.tables
     cells = paper_rows(records)
     success, errors = [], []
@@ -431,8 +449,9 @@ def paper_tables(records: list[dict]) -> dict[str, str]:
         success.append(line)
     header = ["", *(f"{column} success [95% Wilson]" for column in layout.columns)]
     return {
-        "success": f"### {layout.title}\n\n" + markdown_table(header, success),
+        "success": f"{paper_heading(layout, records)}\n\n" + markdown_table(header, success),
         "errors": "### Errors met / fixed, and model errors\n\n"
+        + f"{run_caption(records, layout.paper_model)}\n\n"
         + markdown_table(
             [
                 "",
@@ -451,12 +470,11 @@ def paper_tables(records: list[dict]) -> dict[str, str]:
 def judgement_table(records: list[dict]) -> str:
     """One row per configuration: PDDLego+'s four error categories, counted from the
     hidden world (errors, and in how many rounds), and the formalizations' stability."""
-    groups: dict[tuple, list[dict]] = {}
-    for record in records:
-        if record.get("judgement") and not record.get("error"):
-            groups.setdefault(configuration(record), []).append(record["judgement"])
     rows = []
-    for config, judged in sorted(groups.items(), key=lambda item: natural(item[0])):
+    for config, group in by_configuration(
+        [r for r in records if r.get("judgement") and not r.get("error")]
+    ):
+        judged = [r["judgement"] for r in group]
         cells = [
             f"{sum(j[c] for j in judged)} in {sum(j['rounds_' + c] for j in judged)}"
             for c in ("hallucinated", "forgotten", "bad_goal", "action_semantics")
@@ -496,11 +514,11 @@ def _mean_of(judged: list[dict], key: str) -> str:
 
 def success_series(records: list[dict]) -> tuple[dict, str]:
     """Success by number of locations (CoinCollector) or by task type (ALFWorld), one
-    series per environment, model and condition."""
+    series per environment, model (its run's label) and condition."""
     series: dict[str, dict] = {}
     for record in records:
         provenance = record.get("provenance", {})
-        name = f"{provenance.get('env')} {provenance.get('model')}: {condition_label(record)}"
+        name = f"{provenance.get('env')} {run_key(record).label}: {condition_label(record)}"
         x = (
             record.get("task_type")
             or f"{(provenance.get('env_kwargs') or {}).get('num_locations', '-')} locations"
@@ -515,7 +533,9 @@ def success_series(records: list[dict]) -> tuple[dict, str]:
 
 
 @study_main
-def main(argv=None, model=None) -> int:
+def main(argv=None, model=None, show: bool = True) -> int:
+    """The study; ``model`` replaces the one ``--llm`` names, ``show=False`` prints no
+    table or path (the files are written all the same)."""
     parser = study_parser(
         __doc__,
         env="CoinCollector-v0",
@@ -626,7 +646,7 @@ def main(argv=None, model=None) -> int:
         "N times in all (default 1; the paper's 2)",
     )
     args = parser.parse_args(argv)
-    settings = paper.resolve(args)
+    settings = paper.resolve(args, model.name if model else None)
     family = family_of(args.env)
     args.prompt = args.prompt or ("generic" if family == "contingent" else "detailed")
     if family == "contingent" and args.prompt != "generic":
@@ -646,8 +666,8 @@ def main(argv=None, model=None) -> int:
             "--llm groundtruth writes the true domain: --domain-file and "
             "--domain-reuse are for models"
         )
-    built = None if model or truth else open_model(args.llm, args.call_timeout)
-    model = model or built
+    built = None if model or truth else open_model(args.llm, args.call_timeout, settings.request)
+    model = with_request(model, settings.request) if model else built
     frozen_df, domain = frozen_domain(args)
     env_kwargs = dict(args.option)
     if args.feedback == "detailed":
@@ -686,7 +706,7 @@ def main(argv=None, model=None) -> int:
         return {**episode_fields(env, episode, args.retries), "trial_attempts_used": attempts}
 
     jobs = study.jobs([condition], args.instances, args.trials)
-    run_study(study, jobs, play, check=built, **run_options(args))
+    mine = run_study(study, jobs, play, check=built, model=model, **run_options(args))
     records = [
         r for r in ResultsFile(args.out / "episodes.jsonl").records if r.get("study") == "pddlego"
     ]
@@ -701,17 +721,19 @@ def main(argv=None, model=None) -> int:
         + judgement_table(latest)
     )
     (args.out / "results.md").write_text(table + "\n")
-    print(table)
+    if show:
+        print(f"## PDDLego+, this run\n\n{results_table(mine)}{caption}{model_failures(mine)}")
     series, xlabel = success_series(latest)
     title = "PDDLego+: success by " + ("house size" if xlabel == "locations" else "task type")
-    show_success_plot(
+    (show_success_plot if show else save_success_plot)(
         series, args.out / "success.png", xlabel, ordered=xlabel == "locations", title=title
     )
     caption = f"{title}: each point k/n episodes, bars the 95% Wilson interval."
     report = write_report(
         latest, args.out / "report.html", "PDDLego+", plots=[(args.out / "success.png", caption)]
     )
-    print(f"\nreport: {report}")
+    if show:
+        print(f"\nevery run in {args.out}: {args.out / 'results.md'}\nreport: {report}")
     return 0
 
 

@@ -1,7 +1,11 @@
 """Reproduce a paper's tables with one command: the paper's protocol (each study's
 ``--paper``, ``planloop.protocols``) at the paper's n, each table written as
 ``DIR/<paper>-<table>.md`` with the paper's rows and columns, the published figure beside
-each reproduced one, Wilson intervals and the model errors.
+each reproduced one, Wilson intervals and the model errors: one table per run recorded in
+``DIR/<paper>/`` (a run is one model under one configuration: two models, or one model
+with other overrides, never share a cell), each naming its model and the paper's. It
+prints the tables of the model ``--llm`` names, once each, and the paths it wrote; the
+studies it runs print only their progress.
 
     python experiments/reproduce.py pddlego-plus --llm openai:o3-mini --workers 8
     python experiments/reproduce.py mystery --llm openai:gpt-4 --out results/papers
@@ -20,10 +24,12 @@ of ALFWorld's data (``$ALFWORLD_DATA``); without it, the first 134 generated gam
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
 import os
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from planloop.protocols import PROTOCOLS
@@ -38,14 +44,16 @@ from planloop.study import (
     study_main,
 )
 from planloop.study.flags import CALL_TIMEOUT
+from planloop.study.runs import Run, run_key, split_runs
 
 HERE = Path(__file__).resolve().parent
 COIN_SIZES = (3, 5, 7, 9, 11)
 COIN_SEEDS, ALFWORLD_GAMES, MYSTERY_INSTANCES, BAKING_TRIALS = 4, 134, 600, 5
 
 
+@functools.cache
 def study(name: str):
-    """The study script ``experiments/<name>.py`` as a module."""
+    """The study script ``experiments/<name>.py`` as a module (loaded once)."""
     spec = importlib.util.spec_from_file_location(f"planloop_study_{name}", HERE / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -75,18 +83,16 @@ class Runner:
             str(out),
             *self.extra,
         ]
-        code = study(name).main(argv, model=self.model if model else None)
+        code = study(name).main(argv, model=self.model if model else None, show=False)
         if code != 0:
             raise StudyError(f"{name}.py {' '.join(argv)} ended with exit code {code}")
         return list(latest_records(ResultsFile(out / "episodes.jsonl").records).values())
 
 
-def titled(paper: str, table: str) -> str:
-    """``table`` under the title of the paper's (first) table."""
-    return f"### {PROTOCOLS[paper].tables[0].title}\n\n{table}"
+Tables = Callable[[list[dict]], dict[str, str]]  # one run's records -> its tables, by name
 
 
-def pddlego_plus(runner: Runner, out: Path) -> dict[str, str]:
+def pddlego_plus(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
     truth = runner.args.llm == "groundtruth"
     alfworld = ["-o", "split=valid_unseen"] if os.environ.get("ALFWORLD_DATA") else []
     for policy in ("pddlego",) if truth else ("pddlego", "plangen"):
@@ -120,19 +126,29 @@ def pddlego_plus(runner: Runner, out: Path) -> dict[str, str]:
             ],
             model=not truth,
         )
-    tables = study("pddlego").paper_tables(records)
-    if not alfworld:
+    return records, pddlego_plus_tables
+
+
+def pddlego_plus_tables(records: list[dict]) -> dict[str, str]:
+    """PDDLego+'s tables over one run, with what sets the run apart from the paper's."""
+    script = study("pddlego")
+    tables = script.paper_tables(records)
+    provenances = [r.get("provenance") or {} for r in records]
+    if any(
+        p.get("env") == "ALFWorld-v0" and (p.get("env_kwargs") or {}).get("split") != "valid_unseen"
+        for p in provenances
+    ):
         tables["success"] += (
             "\n\nALFWorld: the first generated games, not the authors' "
             "134 valid_unseen games (set ALFWORLD_DATA to ALFWorld's data "
             "for those)."
         )
-    if truth:
+    if run_key(records[0]).model == script.GROUND_TRUTH:
         tables["success"] += "\n\nThe ground truth formalizes: PlanGen needs a model."
     return tables
 
 
-def mystery(runner: Runner, out: Path) -> dict[str, str]:
+def mystery(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
     records = runner.run(
         "mystery",
         out,
@@ -143,24 +159,25 @@ def mystery(runner: Runner, out: Path) -> dict[str, str]:
             f"0:{runner.first(MYSTERY_INSTANCES)}",
         ],
     )
-    return {"table-1": study("mystery").paper_table(records)}
+    return records, lambda run: {"table-1": study("mystery").paper_table(run)}
 
 
-def nl_pddl(runner: Runner, out: Path) -> dict[str, str]:
+def nl_pddl(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
     limit = [] if runner.args.limit is None else ["--per-cell", str(runner.args.limit)]
     records = runner.run("formalize", out, limit, model=runner.args.llm != "groundtruth")
-    return {"table-3": titled("nl-pddl", study("formalize").paper_table(records))}
+    return records, lambda run: {"table-3": study("formalize").paper_table(run)}
 
 
-def agentic(runner: Runner, out: Path) -> dict[str, str]:
+def agentic(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
     limit = [] if runner.args.limit is None else ["--instances", f"0:{runner.args.limit}"]
     records = runner.run("agentic", out, limit)
     script = study("agentic")
-    groups = script.by_condition(records, list(script.CONDITIONS))
-    return {"table-ii": titled("agentic", script.table_ii(groups))}
+    return records, lambda run: {
+        "table-ii": script.table_ii(script.by_condition(run, list(script.CONDITIONS)))
+    }
 
 
-def baking(runner: Runner, out: Path) -> dict[str, str]:
+def baking(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
     records = runner.run(
         "horizon_sweep",
         out,
@@ -175,7 +192,7 @@ def baking(runner: Runner, out: Path) -> dict[str, str]:
             str(runner.first(BAKING_TRIALS)),
         ],
     )
-    return {"table": study("horizon_sweep").paper_table(records, range(4))}
+    return records, lambda run: {"table": study("horizon_sweep").paper_table(run, range(4))}
 
 
 PAPERS = {
@@ -187,23 +204,43 @@ PAPERS = {
 }
 
 
-def write_tables(paper: str, tables: dict[str, str], out: Path, limit: int | None) -> list[Path]:
-    """Each table as ``out/<paper>-<name>.md``, headed by the protocol and its n."""
+def reproduce(paper: str, records: list[dict], tables: Tables) -> dict[Run, dict[str, str]]:
+    """The paper's tables of each run of its protocol recorded in the folder."""
+    ours = [
+        r
+        for r in records
+        if ((r.get("provenance") or {}).get("settings") or {}).get("protocol") == paper
+    ]
+    return {run: tables(group) for run, group in split_runs(ours).items()}
+
+
+def heading(paper: str, limit: int | None) -> str:
+    """The protocol and its n, over a paper's tables."""
     protocol = PROTOCOLS[paper]
     smoke = f" (a smoke run: the first {limit} of every cell)" if limit is not None else ""
+    return f"# {protocol.paper}\n\n{protocol.caption()}; the paper's n: {protocol.n}{smoke}"
+
+
+def write_tables(
+    paper: str, runs: dict[Run, dict[str, str]], out: Path, limit: int | None
+) -> list[Path]:
+    """Each table as ``out/<paper>-<name>.md``: the protocol and its n, then the table
+    of each run."""
+    names = dict.fromkeys(name for tables in runs.values() for name in tables)
     paths = []
-    for name, table in tables.items():
+    for name in names:
         path = out / f"{paper}-{re.sub(r'[^a-z0-9]+', '-', name.lower())}.md"
-        path.write_text(
-            f"# {protocol.paper}\n\n{protocol.caption()}; the paper's n: "
-            f"{protocol.n}{smoke}\n\n{table}\n"
-        )
+        sections = [heading(paper, limit), *(tables[name] for tables in runs.values())]
+        path.write_text("\n\n".join(sections) + "\n")
         paths.append(path)
     return paths
 
 
 @study_main
 def main(argv=None, model=None) -> int:
+    """Runs the paper's studies (quietly: their files are written, their tables not
+    printed), writes the paper's tables of every run in ``--out`` and prints those of
+    the model ``--llm`` names, once each, then the paths written."""
     argv = list(sys.argv[1:] if argv is None else argv)
     extra = argv[argv.index("--") + 1 :] if "--" in argv else []
     argv = argv[: argv.index("--")] if "--" in argv else argv
@@ -242,9 +279,15 @@ def main(argv=None, model=None) -> int:
         model = built = open_model(args.llm, args.call_timeout)
         check_model(built)
     args.out.mkdir(parents=True, exist_ok=True)
-    tables = PAPERS[args.paper](Runner(args, model, extra), args.out / args.paper)
-    for path in write_tables(args.paper, tables, args.out, args.limit):
-        print(f"\n{path}:\n\n{path.read_text()}")
+    folder = args.out / args.paper
+    runs = reproduce(args.paper, *PAPERS[args.paper](Runner(args, model, extra), folder))
+    paths = write_tables(args.paper, runs, args.out, args.limit)
+    mine = [tables for run, tables in runs.items() if run.spec == args.llm]
+    print(heading(args.paper, args.limit))
+    for name in dict.fromkeys(name for tables in mine for name in tables):
+        print("\n" + "\n\n".join(tables[name] for tables in mine if name in tables))
+    files = ", ".join(sorted(p.name for p in folder.iterdir() if not p.name.startswith(".")))
+    print("\nwritten (every run in the folder):", *paths, f"{folder}/ ({files})", sep="\n  ")
     return 0
 
 

@@ -10,24 +10,29 @@ from .guard import call_model
 from .openai_chat import OpenAIChat
 
 
+def parse_spec(spec: str) -> tuple[str | None, str]:
+    """``(base_url, model name)`` of ``openai:MODEL`` (base_url None) or ``URL@MODEL``;
+    a ValueError for anything else."""
+    if spec.startswith("openai:") and spec[len("openai:") :]:
+        return None, spec[len("openai:") :]
+    base_url, at, name = spec.partition("@")
+    if at and name and base_url.startswith(("http://", "https://")):
+        return base_url, name
+    raise ValueError(f"cannot read model spec {spec!r}: use openai:MODEL, URL@MODEL or interactive")
+
+
 def make_model(spec: str, cache: str | None = "~/.cache/planloop/llm.sqlite", **params):
     """A model from a command-line spec.
 
     ``openai:MODEL`` (OPENAI_API_KEY), ``URL@MODEL`` for an OpenAI-compatible server
     (``http://localhost:8000/v1@Qwen/Qwen2.5-7B-Instruct``) or ``interactive``.
-    Temperature-0 answers are cached in ``cache`` (None turns the cache off).
+    ``params`` go to :class:`OpenAIChat` (the parameters set, and ``defaults``).
+    Answers sent at temperature 0 are cached in ``cache`` (None turns the cache off).
     """
     if spec == "interactive":
         return InteractiveModel()
-    if spec.startswith("openai:"):
-        model = OpenAIChat(spec[len("openai:") :], **params)
-    elif "@" in spec and spec.split("@", 1)[0].startswith(("http://", "https://")):
-        base_url, name = spec.split("@", 1)
-        model = OpenAIChat(name, base_url=base_url, **params)
-    else:
-        raise ValueError(
-            f"cannot read model spec {spec!r}: use openai:MODEL, URL@MODEL or interactive"
-        )
+    base_url, name = parse_spec(spec)
+    model = OpenAIChat(name, base_url=base_url, **params)
     return CachedModel(model, cache) if cache else model
 
 
@@ -43,4 +48,5 @@ __all__ = [
     "Usage",
     "call_model",
     "make_model",
+    "parse_spec",
 ]

@@ -16,8 +16,10 @@ from .base import ChatResponse, ToolCall, Usage
 class CachedModel:
     """Wraps a model; answers from the cache when the same request was made before.
 
-    By default only temperature-0 requests are cached (``always=True`` caches all).
-    Safe to share between threads.
+    By default only requests sent at temperature 0 are cached (``always=True`` caches
+    all): a model sent no temperature samples at its provider's default, as OpenAI's
+    reasoning models and the PDDLego+ protocol's requests do, so each trial is its own
+    sample. Safe to share between threads.
     """
 
     def __init__(self, model, path="~/.cache/planloop/llm.sqlite", always: bool = False):
@@ -38,15 +40,28 @@ class CachedModel:
         """A copy in another process (a Ray worker) opens the file at ``path`` there."""
         return CachedModel, (self.model, self.path, self.always)
 
+    def sent(self, params: dict) -> dict:
+        """What the wrapped model sends for a call with ``params``: its own
+        ``request(params)`` where it has one, else its ``params`` merged with them
+        (a model without parameters counts as temperature 0)."""
+        request = getattr(self.model, "request", None)
+        if request is not None:
+            return request(params)
+        return {"temperature": 0, **getattr(self.model, "params", {}), **params}
+
+    def request_record(self) -> dict | None:
+        """The wrapped model's ``request_record()`` (None when it has none)."""
+        record = getattr(self.model, "request_record", None)
+        return record() if record is not None else None
+
     def key(self, messages, tools, params) -> str:
-        merged = {**getattr(self.model, "params", {}), **params}
         text = json.dumps(
             {
                 "model": self.name,
                 "base_url": getattr(self.model, "base_url", None),
                 "messages": messages,
                 "tools": tools,
-                "params": merged,
+                "params": self.sent(params),
             },
             sort_keys=True,
             default=str,
@@ -56,8 +71,7 @@ class CachedModel:
     def complete(
         self, messages: list[dict], tools: list[dict] | None = None, **params
     ) -> ChatResponse:
-        merged = {**getattr(self.model, "params", {}), **params}
-        if not self.always and merged.get("temperature", 0) not in (0, 0.0):
+        if not self.always and self.sent(params).get("temperature") != 0:
             return self.model.complete(messages, tools, **params)
         key = self.key(messages, tools, params)
         with self._lock:
@@ -67,6 +81,9 @@ class CachedModel:
         if row is not None:
             return _load(row[0])
         response = self.model.complete(messages, tools, **params)
+        if not self.always and self.sent(params).get("temperature") != 0:
+            return response  # the model refused temperature 0 during the call: a sample
+        key = self.key(messages, tools, params)  # a default the model refused is not sent
         with self._lock, self._db:
             self._db.execute(
                 "INSERT OR REPLACE INTO responses VALUES (?, ?)",

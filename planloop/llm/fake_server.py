@@ -11,14 +11,78 @@ Script items, one per request (a request past the end gets a 500):
 - ``("raw", status, headers, body)``: exactly these bytes and headers (Content-Length
   is computed unless ``headers`` set it);
 - ``("drip", body, seconds_per_byte)``: a 200 JSON reply sent one byte at a time.
+
+``rules`` (optional) answers a request it refuses before the script is read: a function
+of the request body returning an OpenAI error object (sent as a 400) or None.
+:func:`openai_rules` refuses what OpenAI's API refuses of its reasoning models;
+:func:`refusing` is a gateway that refuses parameters by name.
 """
 
 from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from .requests import is_reasoning_model
+
+Rules = Callable[[dict], "dict | None"]
+
+
+def _refusal(param: str, message: str, code: str) -> dict:
+    return {"message": message, "type": "invalid_request_error", "param": param, "code": code}
+
+
+def openai_rules(no_sampling: bool = False) -> Rules:
+    """What OpenAI's API answers a request to one of its reasoning models (o1, o3, o4,
+    gpt-5; see :func:`~planloop.llm.requests.is_reasoning_model`): ``max_tokens`` is an
+    unsupported parameter; a ``temperature`` or ``top_p`` other than 1 an unsupported
+    value (``no_sampling``: any temperature or top_p an unsupported parameter, as o1
+    answers). Other models take everything."""
+
+    def check(body: dict) -> dict | None:
+        if not is_reasoning_model(str(body.get("model", ""))):
+            return None
+        if "max_tokens" in body:
+            return _refusal(
+                "max_tokens",
+                "Unsupported parameter: 'max_tokens' is not supported with this model. "
+                "Use 'max_completion_tokens' instead.",
+                "unsupported_parameter",
+            )
+        for name in ("temperature", "top_p"):
+            if name not in body:
+                continue
+            if no_sampling:
+                return _refusal(
+                    name,
+                    f"Unsupported parameter: '{name}' is not supported with this model.",
+                    "unsupported_parameter",
+                )
+            if body[name] != 1:
+                return _refusal(
+                    name,
+                    f"Unsupported value: '{name}' does not support {body[name]} with this "
+                    "model. Only the default (1) value is supported.",
+                    "unsupported_value",
+                )
+        return None
+
+    return check
+
+
+def refusing(*names: str) -> Rules:
+    """A gateway that refuses the parameters ``names`` (named in ``param``)."""
+
+    def check(body: dict) -> dict | None:
+        for name in names:
+            if name in body:
+                return _refusal(name, f"Unsupported parameter: '{name}'", "unsupported_parameter")
+        return None
+
+    return check
 
 
 def completion(model: str, message: dict) -> dict:
@@ -38,7 +102,7 @@ class FakeChatServer:
     ``url`` is the base URL to give the client, ``requests`` keeps every request body
     (parsed JSON, or the text when it is not JSON)."""
 
-    def __init__(self, script: list[tuple]):
+    def __init__(self, script: list[tuple], rules: Rules | None = None):
         self.script = list(script)
         self.requests: list[Any] = []
         self._lock = threading.Lock()
@@ -55,9 +119,13 @@ class FakeChatServer:
                     body = json.loads(raw)
                 except ValueError:
                     body = raw.decode("utf-8", "replace")
+                refused = rules(body) if rules and isinstance(body, dict) else None
                 with server._lock:
                     server.requests.append(body)
-                    item = server.script.pop(0) if server.script else ("status", 500)
+                    if refused is not None:
+                        item = ("raw", 400, {}, json.dumps({"error": refused}).encode())
+                    else:
+                        item = server.script.pop(0) if server.script else ("status", 500)
                 model = body.get("model", "fake") if isinstance(body, dict) else "fake"
                 try:
                     self._answer(item, model)

@@ -13,9 +13,10 @@ from email.utils import parsedate_to_datetime
 from typing import Any, cast
 
 from .base import ChatResponse, LLMError
-from .reply import parse_reply
+from .reply import excerpt, parse_reply
+from .requests import REQUEST_PARAMS, build_request, refused_parameter
 
-_PASS_THROUGH = ("temperature", "max_tokens", "seed", "reasoning_effort", "top_p", "stop")
+DEFAULTS = {"temperature": 0.0}  # planloop's own: sent where the model takes them
 _RETRIED = ("rate_limited", "server", "timeout", "connection")
 
 
@@ -32,8 +33,15 @@ class OpenAIChat:
     ``max_retry_after`` seconds or than the time left, which raises
     ``LLMError("rate_limited")`` at once.
 
-    ``params`` (temperature, max_tokens, seed, reasoning_effort, top_p, stop) default
-    to the ones given here and pass through to the server unchanged.
+    Request parameters (see :mod:`planloop.llm.requests`): ``params`` (temperature,
+    top_p, frequency and presence penalties, reasoning_effort, seed, max_tokens,
+    max_completion_tokens, stop) are the ones the user set, always sent; ``defaults``
+    (planloop's :data:`DEFAULTS` unless given: temperature 0) and a call's own
+    parameters that the user did not set are sent where the model takes them. A 400
+    refusing such a default drops it for the rest of the run (``dropped``, shared with
+    this model's copies) and the call is made again; a 400 refusing a parameter the
+    user set raises ``LLMError("bad_request")`` naming it. :meth:`request_record` says
+    what was sent, what was dropped and which model the server said answered.
 
     A copy (``copy.copy``, or a pickle sent to a Ray worker) opens its own client; an
     ``api_key`` not given here is read from OPENAI_API_KEY where the copy is made.
@@ -50,14 +58,17 @@ class OpenAIChat:
         timeout: float = 120.0,
         deadline: float | None = None,
         max_retry_after: float = 60.0,
+        defaults: Mapping[str, object] | None = None,
         **params,
     ):
-        unknown = set(params) - set(_PASS_THROUGH)
+        unknown = (set(params) | set(defaults or {})) - set(REQUEST_PARAMS)
         if unknown:
             raise ValueError(f"unknown model parameters: {sorted(unknown)}")
         self.name = model
         self.base_url = base_url
-        self.params = {"temperature": 0.0, **params}
+        self.params = dict(params)
+        self.defaults = dict(DEFAULTS if defaults is None else defaults)
+        self.learned: dict = {"dropped": {}, "served_model": None}  # shared with copies
         self.max_retries, self.backoff, self.max_backoff = max_retries, backoff, max_backoff
         self.max_retry_after = max_retry_after
         if deadline is None:
@@ -97,41 +108,76 @@ class OpenAIChat:
         self.__dict__.update(state)
         self._connect()
 
+    def request(self, params: Mapping[str, object] | None = None) -> dict[str, object]:
+        """The parameters a call with ``params`` of its own sends now."""
+        return build_request(
+            self.name, self.defaults, self.params, params or {}, self.learned["dropped"]
+        )
+
+    def request_record(self) -> dict:
+        """``{"sent": parameters every call sends, "dropped": defaults the model
+        refused, "served_model": the model the server last said answered}``."""
+        return {
+            "sent": self.request(),
+            "dropped": sorted(self.learned["dropped"]),
+            "served_model": self.learned["served_model"],
+        }
+
     def complete(
         self, messages: list[dict], tools: list[dict] | None = None, **params
     ) -> ChatResponse:
         from .deadline import within
 
-        request = {**self.params, **params}
-        request = {k: v for k, v in request.items() if v is not None}
-        if tools:
-            request["tools"] = tools
         start = time.monotonic()
+        attempt = 0
         with within(start + self.deadline):
-            for attempt in range(self.max_retries + 1):
+            while True:
+                request = self.request(params)
                 try:
                     raw = self._client.chat.completions.with_raw_response.create(
                         model=self.name,
                         # plain dicts of the shape the SDK's TypedDicts describe
                         messages=cast(Any, messages),
-                        **request,
+                        **({**request, "tools": tools} if tools else request),
                     )
                 except Exception as exc:  # classified below; anything else is re-raised
                     kind = self._kind(exc)
                     if kind is None:
                         raise
+                    if kind == "bad_request" and self._drop_refused(exc, request, params):
+                        continue  # the same attempt, without the refused default
                     time.sleep(self._pause(kind, exc, attempt, start))
+                    attempt += 1
                 else:
-                    return parse_reply(raw.content, self.name, time.monotonic() - start)
-        raise AssertionError("unreachable")  # pragma: no cover
+                    reply = parse_reply(raw.content, self.name, time.monotonic() - start)
+                    self.learned["served_model"] = reply.model
+                    return reply
+
+    def _drop_refused(self, exc: Exception, request: Mapping[str, object], params) -> bool:
+        """Whether ``exc`` (a 400) refuses a default of ``request``, now dropped; a
+        refused parameter the user set raises a bad_request naming it."""
+        name = refused_parameter(getattr(exc, "param", None), _error_message(exc), request)
+        if name is None:
+            return False
+        said = excerpt(str(_error_message(exc)).encode())
+        if name in self.params:
+            raise LLMError(
+                "bad_request",
+                f"{self.name} refuses {name}={request[name]!r}, which was set for this "
+                f"run: the server said {said}",
+            ) from exc
+        if name in self.learned["dropped"]:
+            return False  # refused again (a server that names a parameter not sent)
+        self.learned["dropped"][name] = said
+        return True
 
     def _pause(self, kind: str, exc: Exception, attempt: int, start: float) -> float:
         """Seconds to wait before the next attempt; raises LLMError when there is none."""
         if kind not in _RETRIED:
-            raise LLMError(kind, str(exc)) from exc
+            raise LLMError(kind, _shown(exc)) from exc
         spent = f"{time.monotonic() - start:.1f} s of the {self.deadline:g} s deadline spent"
         if attempt == self.max_retries:
-            raise LLMError(kind, f"{exc} (after {attempt + 1} attempts; {spent})") from exc
+            raise LLMError(kind, f"{_shown(exc)} (after {attempt + 1} attempts; {spent})") from exc
         left = start + self.deadline - time.monotonic()
         response = getattr(exc, "response", None)
         asked = (
@@ -143,14 +189,16 @@ class OpenAIChat:
             if asked > min(self.max_retry_after, left):
                 raise LLMError(
                     "rate_limited",
-                    f"{exc} (the server asked to wait {asked:g} s; "
+                    f"{_shown(exc)} (the server asked to wait {asked:g} s; "
                     f"max_retry_after is {self.max_retry_after:g} s,"
                     f" {spent})",
                 ) from exc
             return asked
         pause = self._backoff(attempt) * (0.5 + random.random() / 2)
         if pause >= left:
-            raise LLMError(kind, f"{exc} (no time left for another attempt: {spent})") from exc
+            raise LLMError(
+                kind, f"{_shown(exc)} (no time left for another attempt: {spent})"
+            ) from exc
         return pause
 
     def _backoff(self, attempt: int) -> float:
@@ -173,6 +221,22 @@ class OpenAIChat:
         if isinstance(exc, o.OpenAIError):
             return "other"
         return None
+
+
+ERROR_EXCERPT = 500  # characters of a server's error quoted in an LLMError
+
+
+def _shown(exc: Exception) -> str:
+    """``exc`` as text, cut to :data:`ERROR_EXCERPT` characters (a server's error
+    body may be megabytes)."""
+    text = str(exc)
+    return text if len(text) <= ERROR_EXCERPT else text[:ERROR_EXCERPT] + "... (cut)"
+
+
+def _error_message(exc: Exception) -> object:
+    """The ``error.message`` of a status error's JSON body, else None."""
+    body = getattr(exc, "body", None)
+    return body.get("message") if isinstance(body, dict) else None
 
 
 def retry_after(headers: Mapping[str, str]) -> float | None:

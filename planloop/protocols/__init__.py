@@ -5,7 +5,7 @@ settings from here, and ``experiments/reproduce.py`` its tables.
 
 from .agentic import AGENTIC
 from .baking import BAKING
-from .base import PaperTable, Protocol
+from .base import ModelRequest, PaperTable, Protocol
 from .mystery import MYSTERY
 from .nl_pddl import NL_PDDL
 from .pddlego_plus import PDDLEGO_PLUS
@@ -18,6 +18,7 @@ __all__ = [
     "AGENTIC",
     "BAKING",
     "MYSTERY",
+    "ModelRequest",
     "NL_PDDL",
     "PDDLEGO_PLUS",
     "PROTOCOLS",

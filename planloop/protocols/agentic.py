@@ -8,7 +8,7 @@ The published figures are Table II's (IV-B), for Claude Haiku 4.5 in the LLM row
 
 from __future__ import annotations
 
-from .base import PaperTable, Protocol
+from .base import ModelRequest, PaperTable, Protocol
 
 ROWS = {
     "lama-first": "lama-first",
@@ -23,7 +23,6 @@ AGENTIC = Protocol(
     paper="Agentic LLM Planning via Step-Wise PDDL Simulation (PyPDDLEngine, arXiv 2603.06064)",
     settings={
         "seconds": 180.0,
-        "temperature": 0.2,
         "max_attempts": None,
         "max_model_calls": None,
         "max_tool_calls": None,
@@ -51,7 +50,8 @@ AGENTIC = Protocol(
     ),
     tables=(
         PaperTable(
-            title="Table II: success and failure modes (LLM rows: Claude Haiku 4.5)",
+            title="Table II: success and failure modes",
+            paper_model="Claude Haiku 4.5 (the LLM rows)",
             rows=tuple(ROWS.values()),
             columns=COLUMNS,
             published={
@@ -71,4 +71,5 @@ AGENTIC = Protocol(
         ),
     ),
     n="102 IPC Blocksworld instances",
+    requests=(ModelRequest(".*", {"temperature": 0.2}),),
 )

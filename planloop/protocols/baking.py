@@ -4,7 +4,7 @@ with horizons 5 and 1, 4 problems, 5 trials each, an action limit of 50."""
 
 from __future__ import annotations
 
-from .base import PaperTable, Protocol
+from .base import ModelRequest, PaperTable, Protocol
 
 LOOP_SWITCHES = {
     "feedback": "state",
@@ -33,10 +33,14 @@ BAKING = Protocol(
         "per parameter, the state shown on a failure, no cap on explained restarts",
         "rows: open loop, closed loop with H = 5 and H = 1; columns: Baking-Large "
         "problems 1-4; 5 trials each; 50 actions at most per episode",
+        "requests: the study states none (GPT-4o at the provider's defaults), so no "
+        "temperature is sent",
     ),
+    requests=(ModelRequest(".*", {"temperature": None}),),
     tables=(
         PaperTable(
             title="Success on Baking-Large",
+            paper_model="GPT-4o",
             rows=tuple(ROWS.values()),
             columns=COLUMNS,
             published={

@@ -3,19 +3,32 @@ and the figures the paper published, in one frozen object."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
 class PaperTable:
-    """One of a paper's tables: its title, row and column names, and the figures the
-    paper printed, ``published[(row, column)]`` (a cell with no figure is absent)."""
+    """One of a paper's tables: its title, row and column names, the figures the paper
+    printed, ``published[(row, column)]`` (a cell with no figure is absent), and the
+    model they are for (``paper_model``, named beside each reproduced run's model)."""
 
     title: str
     rows: tuple[str, ...]
     columns: tuple[str, ...]
     published: Mapping[tuple[str, str], str] = field(default_factory=dict)
+    paper_model: str = ""
+
+
+@dataclass(frozen=True)
+class ModelRequest:
+    """The request parameters a paper's authors sent the models whose name (its last
+    ``/`` part, lower case) fully matches the regular expression ``models``; a
+    parameter that is None is not sent (the provider's default)."""
+
+    models: str
+    params: Mapping[str, object]
 
 
 @dataclass(frozen=True)
@@ -24,7 +37,8 @@ class Protocol:
 
     ``settings`` are the study flags the paper fixes, by the flag's ``dest`` (e.g.
     ``{"retries": 5}``): ``--paper`` takes them, and a flag given beside it overrides
-    one (see :class:`planloop.study.PaperFlags`). ``rules`` describes in words what the
+    one (see :class:`planloop.study.PaperFlags`). ``requests``: what the authors sent
+    each model family, the first match applying (:meth:`request_for`). ``rules`` describes in words what the
     protocol does beyond its settings; ``tables`` are the paper's tables that
     ``experiments/reproduce.py`` writes; ``n`` is the number of trials the paper
     scheduled per cell (the denominator of every success rate)."""
@@ -35,6 +49,13 @@ class Protocol:
     rules: tuple[str, ...] = ()
     tables: tuple[PaperTable, ...] = ()
     n: str = ""
+    requests: tuple[ModelRequest, ...] = ()
+
+    def request_for(self, model: str) -> dict[str, object] | None:
+        """The request parameters the authors sent ``model``; None when the protocol
+        states none for it (then planloop's defaults apply)."""
+        name = model.rsplit("/", 1)[-1].strip().lower()
+        return next((dict(r.params) for r in self.requests if re.fullmatch(r.models, name)), None)
 
     def caption(self, overrides: Mapping[str, object] | None = None) -> str:
         """``Protocol: <paper>; overridden: retries=3`` for a table's caption."""

@@ -5,7 +5,7 @@ verification, repair, or retry"), the pipeline its repair budget."""
 
 from __future__ import annotations
 
-from .base import PaperTable, Protocol
+from .base import ModelRequest, PaperTable, Protocol
 
 ROWS = {
     "direct-one-shot": "direct one-shot",
@@ -16,7 +16,8 @@ ROWS = {
 MYSTERY = Protocol(
     name="mystery",
     paper="Symbol-agnostic closed-loop planning on Mystery Blocksworld (Table 1)",
-    settings={"direct_attempts": 1, "temperature": 0.2},
+    settings={"direct_attempts": 1},
+    requests=(ModelRequest(".*", {"temperature": 0.2}),),
     rules=(
         "direct one-shot and zero-shot: PlanBench's Mystery prompt, one generation per "
         "instance, judged by the validator; no verification, repair or retry",
@@ -26,7 +27,8 @@ MYSTERY = Protocol(
     ),
     tables=(
         PaperTable(
-            title="Table 1: success (GPT-4 as the paper reports it)",
+            title="Table 1: success",
+            paper_model="GPT-4",
             rows=tuple(ROWS.values()),
             columns=("success",),
             published={

@@ -38,7 +38,8 @@ NL_PDDL = Protocol(
     ),
     tables=(
         PaperTable(
-            title="Table 3: overall results (published figures: Llama3.1-8B)",
+            title="Table 3: overall results",
+            paper_model="Llama3.1-8B",
             rows=("Baseline", "Planner-in-the-loop"),
             columns=("SVR", "PSR", "TSR", "CR"),
             published={

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .base import PaperTable, Protocol
+from .base import ModelRequest, PaperTable, Protocol
 
 STEP_LIMITS = {"CoinCollector-v0": 20, "ALFWorld-v0": 50}
 PLANGEN_STEP_LIMIT = 20
@@ -59,10 +59,18 @@ PDDLEGO_PLUS = Protocol(
         "PDDLego (no error fixing) is read from the same runs: won with every step right "
         "the first time",
         "planner: planloop's (the authors called planning.domains' dual-bfws-ffparser)",
+        "requests as the authors sent them: o4-mini reasoning_effort high and nothing "
+        "else; every other model top_p 1 and frequency and presence penalties 0, no "
+        "temperature (the provider's default); one user message",
+    ),
+    requests=(
+        ModelRequest(r"o4-mini(-.*)?", {"reasoning_effort": "high"}),
+        ModelRequest(".*", {"top_p": 1, "frequency_penalty": 0, "presence_penalty": 0}),
     ),
     tables=(
         PaperTable(
-            title="Success (o3-mini as the paper reports it)",
+            title="Success",
+            paper_model="o3-mini",
             rows=("PDDLego+", "PDDLego (no error fixing)", "PlanGen"),
             columns=("CoinCollector", "ALFWorld"),
             published={

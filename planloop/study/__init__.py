@@ -20,6 +20,7 @@ A script in ``experiments/`` then holds its conditions, its record fields and it
 from .errors import StudyError, one_line, study_main
 from .flags import (
     PaperFlags,
+    RequestSettings,
     Settings,
     non_negative_float,
     non_negative_int,
@@ -32,7 +33,7 @@ from .flags import (
     temperature,
 )
 from .jobs import Job, Study
-from .models import check_model, open_model
+from .models import check_model, open_model, with_request
 from .plots import save_success_plot, show_success_plot
 from .progress import Progress
 from .report import write_report
@@ -50,6 +51,7 @@ __all__ = [
     "Job",
     "PaperFlags",
     "Progress",
+    "RequestSettings",
     "Settings",
     "Study",
     "StudyError",
@@ -78,5 +80,6 @@ __all__ = [
     "tally",
     "temperature",
     "with_published",
+    "with_request",
     "write_report",
 ]

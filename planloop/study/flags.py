@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..llm import parse_spec
+from ..llm.openai_chat import DEFAULTS as MODEL_DEFAULTS
 from .backends import BACKENDS
 
 LLM_SPECS = "openai:MODEL, URL@MODEL (an OpenAI-compatible server) or interactive"
@@ -91,6 +93,54 @@ def temperature(text: str) -> float:
     return value
 
 
+def unit_interval(text: str) -> float:
+    """A number from 0 to 1 (``top_p``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, not {text!r}")
+    return value
+
+
+def penalty(text: str) -> float:
+    """A frequency or presence penalty: a number from -2 to 2 (the OpenAI API's range)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 9.0
+    if not -2 <= value <= 2:
+        raise argparse.ArgumentTypeError(f"a penalty is a number from -2 to 2, not {text!r}")
+    return value
+
+
+def integer(text: str) -> int:
+    """Any integer (a sampling seed)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, not {text!r}") from None
+
+
+REQUEST_FLAGS: dict[str, dict] = {
+    "temperature": {"type": temperature, "metavar": "T", "help": "sampling temperature, 0-2"},
+    "top_p": {"type": unit_interval, "metavar": "P", "help": "nucleus sampling, 0-1"},
+    "frequency_penalty": {"type": penalty, "metavar": "X", "help": "-2 to 2"},
+    "presence_penalty": {"type": penalty, "metavar": "X", "help": "-2 to 2"},
+    "reasoning_effort": {
+        "choices": ("minimal", "low", "medium", "high"),
+        "help": "OpenAI reasoning models' effort",
+    },
+    "seed": {"type": integer, "metavar": "N", "help": "the provider's sampling seed"},
+    "max_tokens": {
+        "type": positive_int,
+        "metavar": "N",
+        "help": "tokens per reply (sent as max_completion_tokens to reasoning models)",
+    },
+}  # the request parameters every study with a model takes, by dest (see RequestSettings)
+
+
 def run_options(args: argparse.Namespace) -> dict:
     """:func:`run_study`'s keywords from the flags of :func:`study_parser`: ``--out``,
     ``--workers``, ``--backend`` and, in a study with a model, ``--max-unreachable``."""
@@ -152,6 +202,19 @@ def study_parser(
         help=f"episodes per instance and condition (default {trials})",
     )
     if llm_required is not None:
+        requests = parser.add_argument_group(
+            "model request",
+            "what every model call sends; a parameter given here is always sent (a "
+            "model that refuses it stops the study before the first episode); without "
+            "it, the protocol's (--paper) or planloop's default (temperature 0) is sent "
+            "where the model takes it: OpenAI's reasoning models (o1, o3, o4, gpt-5) get "
+            "no default temperature or top_p and max_completion_tokens for max_tokens, "
+            "and a default any model refuses is dropped and named in the results",
+        )
+        for dest, options in REQUEST_FLAGS.items():
+            requests.add_argument(
+                "--" + dest.replace("_", "-"), dest=dest, default=_UNSET, **options
+            )
         parser.add_argument(
             "--llm",
             metavar="SPEC",
@@ -204,6 +267,16 @@ _UNSET = object()  # a flag not given on the command line
 
 
 @dataclass(frozen=True)
+class RequestSettings:
+    """What a study's model calls send: ``set`` (the request flags given, always sent)
+    and ``defaults`` (the protocol's for this model under ``--paper``, else planloop's;
+    sent where the model takes them). See :mod:`planloop.llm.requests`."""
+
+    set: Mapping[str, object] = field(default_factory=dict)
+    defaults: Mapping[str, object] = field(default_factory=lambda: dict(MODEL_DEFAULTS))
+
+
+@dataclass(frozen=True)
 class Settings:
     """What :meth:`PaperFlags.resolve` decided: every setting's value, whether
     ``--paper`` was given, and the settings given beside it that differ from the
@@ -213,12 +286,18 @@ class Settings:
     paper: bool
     overrides: Mapping[str, object]
     protocol: str = ""
+    request: RequestSettings = field(default_factory=RequestSettings)
+    recorded_elsewhere: tuple[str, ...] = ()  # request flags the script records itself
 
     def recorded(self) -> dict:
         """The study settings that name the protocol: ``{"protocol": NAME,
-        "overrides": {...}}`` with ``--paper``, else ``{}`` (so that runs without it
-        keep their keys)."""
-        return {"protocol": self.protocol, "overrides": dict(self.overrides)} if self.paper else {}
+        "overrides": {...}}`` with ``--paper``; without it, the request flags given
+        (``{"request": {...}}``, those the script records itself left out), else ``{}``
+        (so that runs without them keep their keys)."""
+        if self.paper:
+            return {"protocol": self.protocol, "overrides": dict(self.overrides)}
+        given = {k: v for k, v in self.request.set.items() if k not in self.recorded_elsewhere}
+        return {"request": given} if given else {}
 
 
 class PaperFlags:
@@ -227,11 +306,23 @@ class PaperFlags:
     ``add(*names, default=..., **argparse options)`` adds a flag whose value is, in
     order: the one given on the command line, the protocol's (with ``--paper``, when the
     protocol has a setting of the flag's ``dest``), else ``default``. :meth:`resolve`
-    writes the values back into ``args``."""
+    writes the values back into ``args``.
 
-    def __init__(self, parser: argparse.ArgumentParser, protocol):
+    The request flags of :func:`study_parser` (``--temperature``, ``--top-p``, ...) are
+    resolved the same way, the protocol's value being its request for the model
+    (:meth:`~planloop.protocols.Protocol.request_for`). ``temperature``: the sampling
+    temperature the script's policies ask for when neither the flag nor the protocol
+    sets one (None: none asked; the script records a temperature it asks for in its
+    own settings)."""
+
+    def __init__(self, parser: argparse.ArgumentParser, protocol, temperature: float | None = None):
         self.parser, self.protocol = parser, protocol
         self.defaults: dict[str, object] = {}
+        self.temperature = temperature
+        for dest in set(protocol.settings) - set(REQUEST_FLAGS):  # a shared flag, e.g. --trials
+            if any(action.dest == dest for action in parser._actions):
+                self.defaults[dest] = parser.get_default(dest)
+                parser.set_defaults(**{dest: _UNSET})
         parser.add_argument(
             "--paper",
             action="store_true",
@@ -245,7 +336,13 @@ class PaperFlags:
         action = self.parser.add_argument(*names, default=_UNSET, **options)
         self.defaults[action.dest] = default
 
-    def resolve(self, args: argparse.Namespace) -> Settings:
+    def resolve(self, args: argparse.Namespace, model: str | None = None) -> Settings:
+        """Every setting's value (written back into ``args``); ``model``: the name of
+        the study's model, whose protocol request ``--paper`` sends (by default read
+        from ``args.llm``)."""
+        missing = sorted(set(self.protocol.settings) - set(self.defaults) - set(REQUEST_FLAGS))
+        if missing:  # a protocol setting no flag takes would be silently ignored
+            raise ValueError(f"{self.protocol.name} sets {missing}, which no flag takes")
         values, overrides = {}, {}
         for dest, default in self.defaults.items():
             given = getattr(args, dest)
@@ -254,4 +351,41 @@ class PaperFlags:
             if args.paper and given is not _UNSET and given != paper:
                 overrides[dest] = given
             setattr(args, dest, values[dest])
-        return Settings(values, args.paper, overrides, self.protocol.name)
+        request = RequestSettings()
+        if hasattr(args, "llm"):
+            request, request_overrides = self._request(args, model)
+            overrides.update(request_overrides)
+        return Settings(
+            values,
+            args.paper,
+            overrides,
+            self.protocol.name,
+            request,
+            ("temperature",) if self.temperature is not None else (),
+        )
+
+    def _request(
+        self, args: argparse.Namespace, model: str | None
+    ) -> tuple[RequestSettings, dict[str, object]]:
+        """The request flags: what was set, the defaults, and the overrides of the
+        protocol's request; each flag's value (given, the protocol's, the script's
+        temperature, else None) is written back into ``args``."""
+        if model is None:
+            try:
+                model = parse_spec(args.llm or "")[1]
+            except ValueError:
+                model = str(args.llm)
+        protocol = self.protocol.request_for(model) if args.paper else None
+        given = {
+            dest: getattr(args, dest) for dest in REQUEST_FLAGS if getattr(args, dest) is not _UNSET
+        }
+        overrides = {
+            dest: value
+            for dest, value in given.items()
+            if protocol is not None and protocol.get(dest) != value
+        }
+        fallback = dict(protocol) if protocol is not None else {"temperature": self.temperature}
+        for dest in REQUEST_FLAGS:
+            setattr(args, dest, given.get(dest, fallback.get(dest)))
+        defaults = dict(protocol) if protocol is not None else dict(MODEL_DEFAULTS)
+        return RequestSettings(given, defaults), overrides

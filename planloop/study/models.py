@@ -15,6 +15,7 @@ from ..llm import (
     make_model,
 )
 from .errors import StudyError, one_line
+from .flags import RequestSettings
 
 CHECK_MESSAGES = [{"role": "user", "content": "Reply with the word OK."}]
 _HINTS = {
@@ -24,15 +25,21 @@ _HINTS = {
 }
 
 
-def open_model(spec: str | None, call_timeout: float | None = None) -> ChatModel:
+def open_model(
+    spec: str | None,
+    call_timeout: float | None = None,
+    request: RequestSettings | None = None,
+) -> ChatModel:
     """``planloop.llm.make_model(spec)``; a spec it cannot read, a missing
     OPENAI_API_KEY, a missing ``openai`` package or any other failure is a StudyError.
     ``call_timeout``: the longest one call to a server may take, its retries included
-    (an OpenAIChat's ``deadline``, whose own default grows with its retries)."""
+    (an OpenAIChat's ``deadline``, whose own default grows with its retries).
+    ``request``: the parameters its calls send (see :func:`with_request`)."""
     if not spec:
         raise StudyError("--llm is required: openai:MODEL, URL@MODEL or interactive")
+    request = request or RequestSettings()
     try:
-        model = make_model(spec)
+        model = make_model(spec, defaults=dict(request.defaults), **request.set)
     except ValueError as exc:  # the spec
         raise StudyError(one_line(exc)) from None
     except LLMError as exc:
@@ -53,6 +60,20 @@ def open_model(spec: str | None, call_timeout: float | None = None) -> ChatModel
     if call_timeout is not None and isinstance(inner, OpenAIChat):
         inner.deadline = call_timeout
     return model
+
+
+def with_request(model: ChatModel, request: RequestSettings) -> ChatModel:
+    """``model`` sending ``request`` (the parameters set and the defaults): a copy of an
+    OpenAIChat (cached or not) that shares what its original learned (the defaults the
+    model refused); any other model as it is."""
+    inner = model.model if isinstance(model, CachedModel) else model
+    if not isinstance(inner, OpenAIChat):
+        return model
+    configured = copy.copy(inner)
+    configured.params, configured.defaults = dict(request.set), dict(request.defaults)
+    if isinstance(model, CachedModel):
+        return CachedModel(configured, model.path, model.always)
+    return configured
 
 
 def check_model(model: ChatModel, timeout: float = 20.0) -> None:

@@ -90,6 +90,7 @@ def run_study(
     stream: TextIO | None = None,
     backend: str = "local",
     max_failed_in_a_row: int = 3,
+    model: ChatModel | None = None,
 ) -> list[dict]:
     """Play every job whose latest record in ``out/episodes.jsonl`` is missing or has an
     ``error``, ``workers`` at a time; returns the latest record of every job, in order.
@@ -104,6 +105,11 @@ def run_study(
     :class:`~planloop.study.backends.RayPool`; ``play`` and what it holds must pickle).
     Either way the records are made and appended in this process, the same records as
     each other for the same jobs.
+
+    ``model`` (by default ``check``): the study's model, whose request (the parameters
+    its calls send, the defaults it refused, the model the server said answered; see
+    ``OpenAIChat.request_record``) each record's provenance keeps as ``request`` when
+    the model reports one. With Ray, what a worker's copy learned is not seen here.
 
     Before the first episode: the environment is made (``gym.make(study.env_id,
     **study.env_kwargs)``, then once more per further worker; a study whose ``env_id``
@@ -139,6 +145,7 @@ def run_study(
             stream or sys.stderr,
             backend,
             max_failed_in_a_row,
+            model or check,
         )
 
 
@@ -171,6 +178,7 @@ def _run(
     stream: TextIO,
     backend: str,
     max_failed_in_a_row: int,
+    model: ChatModel | None,
 ) -> list[dict]:
     results = ResultsFile(out / "episodes.jsonl", episode_problem)
     if results.set_aside:
@@ -209,6 +217,7 @@ def _run(
                 Progress(len(jobs), len(jobs) - len(todo), stream),
                 backend,
                 max_failed_in_a_row,
+                model,
             )
     latest = latest_records(results.records)
     return [latest[job.key] for job in jobs if job.key in latest]
@@ -259,7 +268,10 @@ def _play_all(
     progress: Progress,
     backend: str,
     max_failed_in_a_row: int,
+    model: ChatModel | None,
 ) -> None:
+    request_record = getattr(model, "request_record", None)
+
     def finish(job: Job, fields: dict) -> dict:
         head = {
             "key": job.key,
@@ -270,6 +282,9 @@ def _play_all(
         }
         record = {**head, **fields, **head}
         record["provenance"] = study.provenance(job, record)
+        request = request_record() if request_record is not None else None
+        if request is not None:
+            record["provenance"]["request"] = request
         results.append(record)
         return record
 

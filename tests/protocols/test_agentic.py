@@ -8,13 +8,13 @@ def test_settings_are_one_budget_and_no_caps():
     assert AGENTIC.name == "agentic" and "2603.06064" in AGENTIC.paper
     assert AGENTIC.settings == {
         "seconds": 180.0,
-        "temperature": 0.2,
         "max_attempts": None,
         "max_model_calls": None,
         "max_tool_calls": None,
         "feedback": "outcome",
     }
     assert AGENTIC.n == "102 IPC Blocksworld instances"
+    assert AGENTIC.request_for("claude-haiku-4-5") == {"temperature": 0.2}
 
 
 def test_table_ii_layout_and_published_figures():

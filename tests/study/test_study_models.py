@@ -62,7 +62,7 @@ def test_unreadable_specs(spec, message):
 
 
 def test_any_other_failure_is_one_line(monkeypatch):
-    def broken(spec):
+    def broken(spec, **params):
         raise OSError("disk full\nsomewhere")
 
     monkeypatch.setattr("planloop.study.models.make_model", broken)

@@ -1,0 +1,71 @@
+"""Which request parameters a chat model is sent.
+
+A request's parameters come from two sources: the ones the user *set* (a study's flags,
+``OpenAIChat(..., temperature=0.3)``), which are always sent, and *defaults* (planloop's
+or a paper protocol's), which are sent only where the model takes them. OpenAI's
+reasoning models (the o1, o3, o4 and gpt-5 families, dated names and gateway prefixes
+such as ``openai/o3-mini`` included) refuse a ``temperature`` or ``top_p`` other than
+their own and ``max_tokens``: they are sent no default sampling parameter, and
+``max_completion_tokens`` in place of ``max_tokens``. A default any other model refuses
+(a 400 naming it) is dropped for the rest of the run.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+REQUEST_PARAMS = (
+    "temperature",
+    "top_p",
+    "frequency_penalty",
+    "presence_penalty",
+    "reasoning_effort",
+    "seed",
+    "max_tokens",
+    "max_completion_tokens",
+    "stop",
+)  # what a study or a caller may set; anything else is refused by name
+SAMPLING = ("temperature", "top_p")  # what a reasoning model takes only at its own value
+_REASONING = re.compile(r"(o1|o3|o4|gpt-5)([-._].*)?")
+_QUOTED = re.compile(r"(?:parameter|value):\s*'([a-z_]+)'", re.IGNORECASE)
+
+
+def is_reasoning_model(name: str) -> bool:
+    """Whether ``name`` is one of OpenAI's reasoning models (o1, o3, o4, gpt-5 and
+    their variants and dated names), with or without a gateway's ``provider/`` prefix."""
+    return _REASONING.fullmatch(name.rsplit("/", 1)[-1].strip().lower()) is not None
+
+
+def build_request(
+    model: str,
+    defaults: Mapping[str, object],
+    set_: Mapping[str, object],
+    per_call: Mapping[str, object],
+    dropped: Mapping[str, str],
+) -> dict[str, object]:
+    """The parameters one request carries. ``per_call`` (a policy's, e.g. its sampling
+    temperature) wins over the model's ``defaults`` and ``set_``; a parameter counts as
+    set when its name is in ``set_``. Defaults in ``dropped`` and, for a reasoning
+    model, default sampling parameters are left out; None means "not sent"."""
+    request = {**defaults, **set_, **per_call}
+    reasoning = is_reasoning_model(model)
+    for name in list(request):
+        if name in set_:
+            continue
+        if name in dropped or (reasoning and name in SAMPLING):
+            del request[name]
+    if reasoning and "max_tokens" in request:
+        request.setdefault("max_completion_tokens", request["max_tokens"])
+        del request["max_tokens"]
+    return {name: value for name, value in request.items() if value is not None}
+
+
+def refused_parameter(param: object, message: object, request: Mapping[str, object]) -> str | None:
+    """The request parameter a 400 refuses: its ``param`` field, else the first quoted
+    name in ``Unsupported parameter: 'x'`` / ``Unsupported value: 'x'``; None when it
+    names none the request carried."""
+    names = [param] if isinstance(param, str) else []
+    if isinstance(message, str):
+        names += _QUOTED.findall(message[:2000])
+    return next((name for name in names if name in request), None)

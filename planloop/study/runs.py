@@ -1,0 +1,109 @@
+"""The run a record belongs to, so that no table pools two runs in one cell.
+
+A *run* is one model under one configuration: the ``--llm`` spec, the model's recorded
+name, the name the server said it served the model under, and the study's settings (the
+protocol and its overrides included). Records come from
+``record["provenance"]``; a record written before planloop recorded the request
+(``provenance["request"]``) has no served name and is shown under its recorded model.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from ..protocols.base import PaperTable
+
+
+@dataclass(frozen=True)
+class Run:
+    """A run's identity: ``spec`` (the ``--llm`` spec, else the recorded model name, else
+    ``no model``), ``model`` (the recorded name), ``served`` (the served name, None when
+    not reported) and ``settings`` (the study's settings as canonical JSON)."""
+
+    spec: str
+    model: str | None
+    served: str | None
+    settings: str
+
+    @property
+    def label(self) -> str:
+        """``URL@qwen (served as qwen2.5-7b)``: the spec, the recorded name when the spec
+        does not hold it, and the served name when it differs from the recorded one."""
+        text = self.spec
+        if self.model and self.model not in self.spec:
+            text += f" (model {self.model})"
+        if self.served and self.served != self.model:
+            text += f" (served as {self.served})"
+        return text
+
+    @property
+    def overrides(self) -> dict:
+        """The protocol's settings that a flag overrode (``--paper`` runs)."""
+        return dict(json.loads(self.settings).get("overrides") or {})
+
+
+def run_key(record: Mapping) -> Run:
+    """The run of ``record``, from its provenance."""
+    provenance = record.get("provenance") or {}
+    model = provenance.get("model")
+    served = (provenance.get("request") or {}).get("served_model")
+    return Run(
+        str(provenance.get("model_spec") or model or "no model"),
+        None if model is None else str(model),
+        None if served is None else str(served),
+        json.dumps(provenance.get("settings") or {}, sort_keys=True, default=str),
+    )
+
+
+def split_runs(records: Iterable[dict]) -> dict[Run, list[dict]]:
+    """The records of each run, runs in the order they are first met."""
+    runs: dict[Run, list[dict]] = {}
+    for record in records:
+        runs.setdefault(run_key(record), []).append(record)
+    return runs
+
+
+def single_run(records: Iterable[dict]) -> list[dict]:
+    """``records`` as a list, or a ValueError when they belong to more than one run (a
+    table cell must not pool them: :func:`split_runs` first)."""
+    records = list(records)
+    runs = split_runs(records)
+    if len(runs) > 1:
+        shown = "; ".join(run.label for run in runs)
+        raise ValueError(f"records of {len(runs)} runs in one table ({shown}): split them")
+    return records
+
+
+def dropped(records: Iterable[dict]) -> list[str]:
+    """The request parameters the model refused (planloop's defaults it stopped sending),
+    over every record."""
+    return sorted(
+        {
+            str(name)
+            for record in records
+            for name in ((record.get("provenance") or {}).get("request") or {}).get("dropped") or ()
+        }
+    )
+
+
+def run_caption(records: list[dict], paper_model: str = "") -> str:
+    """``this run: SPEC (served as NAME); paper: o3-mini; overridden: temperature=0.3;
+    dropped by the model: temperature`` for the records of one run (at least one)."""
+    run = run_key(single_run(records)[0])
+    parts = [f"this run: {run.label}"]
+    parts += [f"paper: {paper_model}"] if paper_model else []
+    if run.overrides:
+        parts.append(
+            "overridden: " + ", ".join(f"{key}={value}" for key, value in run.overrides.items())
+        )
+    refused = dropped(records)
+    parts += [f"dropped by the model: {', '.join(refused)}"] if refused else []
+    return "; ".join(parts)
+
+
+def paper_heading(table: PaperTable, records: list[dict]) -> str:
+    """A paper table's heading over the records of one run: ``### Success``, then
+    ``this run: groundtruth; paper: o3-mini``."""
+    return f"### {table.title}\n\n{run_caption(records, table.paper_model)}"
