@@ -31,7 +31,11 @@ def test_groundtruth_run_table_plot_and_resume(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "| CoinCollector-v0 | num_locations=5 | groundtruth | pddlego, detailed prompt" in out
     assert "3/3 [44%, 100%]" in out
-    assert (tmp_path / "results.md").read_text().strip() in out
+    results = (tmp_path / "results.md").read_text()
+    table = results.split("\n\n", 1)[1].split("\n\n### The formalizations")[0]
+    assert out.count(table) == 1  # the run's table, once; the judgement stays in the file
+    assert "hidden world" in results and "hidden world" not in out
+    assert f"report: {tmp_path / 'report.html'}" in out
     records = read(tmp_path / "episodes.jsonl")
     assert len(records) == 3 and all(r["won"] and r["model"] == "groundtruth" for r in records)
     assert all(r["details"]["rounds"][0]["trigger"] == "start" for r in records)

@@ -5,8 +5,9 @@ A request's parameters come from two sources: the ones the user *set* (a study's
 or a paper protocol's), which are sent only where the model takes them. OpenAI's
 reasoning models (the o1, o3, o4 and gpt-5 families, dated names and gateway prefixes
 such as ``openai/o3-mini`` included) refuse a ``temperature`` or ``top_p`` other than
-their own and ``max_tokens``: they are sent no default sampling parameter, and
-``max_completion_tokens`` in place of ``max_tokens``. A default any other model refuses
+their own (1) and ``max_tokens``: they are sent no default sampling parameter but one
+at 1 (as the PDDLego+ authors sent o3-mini ``top_p=1``), and ``max_completion_tokens``
+in place of ``max_tokens``. A default any other model refuses
 (a 400 naming it) is dropped for the rest of the run.
 """
 
@@ -47,13 +48,14 @@ def build_request(
     """The parameters one request carries. ``per_call`` (a policy's, e.g. its sampling
     temperature) wins over the model's ``defaults`` and ``set_``; a parameter counts as
     set when its name is in ``set_``. Defaults in ``dropped`` and, for a reasoning
-    model, default sampling parameters are left out; None means "not sent"."""
+    model, default sampling parameters other than 1 are left out; None means "not
+    sent"."""
     request = {**defaults, **set_, **per_call}
     reasoning = is_reasoning_model(model)
     for name in list(request):
         if name in set_:
             continue
-        if name in dropped or (reasoning and name in SAMPLING):
+        if name in dropped or (reasoning and name in SAMPLING and request[name] != 1):
             del request[name]
     if reasoning and "max_tokens" in request:
         request.setdefault("max_completion_tokens", request["max_tokens"])

@@ -38,11 +38,6 @@ class Run:
             text += f" (served as {self.served})"
         return text
 
-    @property
-    def overrides(self) -> dict:
-        """The protocol's settings that a flag overrode (``--paper`` runs)."""
-        return dict(json.loads(self.settings).get("overrides") or {})
-
 
 def run_key(record: Mapping) -> Run:
     """The run of ``record``, from its provenance."""
@@ -91,13 +86,12 @@ def dropped(records: Iterable[dict]) -> list[str]:
 def run_caption(records: list[dict], paper_model: str = "") -> str:
     """``this run: SPEC (served as NAME); paper: o3-mini; overridden: temperature=0.3;
     dropped by the model: temperature`` for the records of one run (at least one)."""
-    run = run_key(single_run(records)[0])
-    parts = [f"this run: {run.label}"]
+    first = single_run(records)[0]
+    overrides = ((first.get("provenance") or {}).get("settings") or {}).get("overrides")
+    parts = [f"this run: {run_key(first).label}"]
     parts += [f"paper: {paper_model}"] if paper_model else []
-    if run.overrides:
-        parts.append(
-            "overridden: " + ", ".join(f"{key}={value}" for key, value in run.overrides.items())
-        )
+    if overrides:
+        parts.append("overridden: " + ", ".join(f"{k}={v}" for k, v in overrides.items()))
     refused = dropped(records)
     parts += [f"dropped by the model: {', '.join(refused)}"] if refused else []
     return "; ".join(parts)

@@ -45,10 +45,12 @@ def test_other_models_are_not_reasoning_models(name):
 
 
 def test_a_reasoning_model_gets_no_default_sampling_and_max_completion_tokens():
-    sent = build_request("o3-mini", {"temperature": 0.0, "top_p": 1}, {}, {"max_tokens": 9}, {})
+    sent = build_request("o3-mini", {"temperature": 0.0, "top_p": 0.9}, {}, {"max_tokens": 9}, {})
     assert sent == {"max_completion_tokens": 9}
-    kept = build_request("o3-mini", {"temperature": 0.0}, {"temperature": 1}, {}, {})
-    assert kept == {"temperature": 1}  # set by the user: sent
+    kept = build_request("o3-mini", {"temperature": 0.0}, {"temperature": 0.5}, {}, {})
+    assert kept == {"temperature": 0.5}  # set by the user: sent
+    own = build_request("o3-mini", {"top_p": 1, "temperature": 0.2}, {}, {}, {})
+    assert own == {"top_p": 1}  # the model's own value, as the PDDLego+ authors sent it
 
 
 @pytest.mark.parametrize("no_sampling", [False, True])

@@ -127,3 +127,102 @@ def test_run_options_carry_the_shared_flags_to_run_study(tmp_path):
     }
     without = study_parser(None, env="Baking-v0", out="x", llm_required=None).parse_args([])
     assert "max_failed_in_a_row" not in run_options(without)
+
+
+def paper_flags(protocol, temperature=None):
+    """PaperFlags of ``protocol``'s requests, its settings those given here."""
+    import dataclasses
+
+    from planloop.study import PaperFlags
+
+    parser = study_parser(None, env="E-v0", out="o")
+    protocol = dataclasses.replace(
+        protocol,
+        settings={
+            k: v for k, v in protocol.settings.items() if k in ("retries", "trials", "retires")
+        },
+    )
+    flags = PaperFlags(parser, protocol, temperature=temperature)
+    flags.add("--retries", type=int, default=5)
+    return parser, flags
+
+
+def test_request_flags_set_outside_paper_are_recorded_and_always_sent():
+    from planloop.protocols import PDDLEGO_PLUS
+
+    parser, flags = paper_flags(PDDLEGO_PLUS)
+    argv = ["--llm", "openai:o3-mini", "--top-p", "0.5", "--reasoning-effort", "low"]
+    args = parser.parse_args(argv)
+    settings = flags.resolve(args)
+    assert settings.request.set == {"top_p": 0.5, "reasoning_effort": "low"}
+    assert settings.request.defaults == {"temperature": 0.0}  # planloop's
+    assert settings.recorded() == {"request": {"top_p": 0.5, "reasoning_effort": "low"}}
+    assert (args.top_p, args.temperature, args.seed) == (0.5, None, None)
+
+
+def test_no_request_flag_keeps_the_settings_of_earlier_runs():
+    from planloop.protocols import MYSTERY
+
+    parser, flags = paper_flags(MYSTERY, temperature=0.2)
+    args = parser.parse_args(["--llm", "x", "--temperature", "0.5"])
+    settings = flags.resolve(args)
+    assert args.temperature == 0.5 and settings.request.set == {"temperature": 0.5}
+    assert settings.recorded() == {}  # the script records its temperature itself
+
+
+@pytest.mark.parametrize(
+    "model, defaults",
+    [
+        ("openai:o4-mini-2025-04-16", {"reasoning_effort": "high"}),
+        ("http://h/v1@gpt-4o", {"top_p": 1, "frequency_penalty": 0, "presence_penalty": 0}),
+    ],
+)
+def test_paper_sends_the_protocols_request_for_the_model(model, defaults):
+    from planloop.protocols import PDDLEGO_PLUS
+
+    parser, flags = paper_flags(PDDLEGO_PLUS)
+    args = parser.parse_args(["--llm", model, "--paper"])
+    settings = flags.resolve(args)
+    assert settings.request.defaults == defaults and settings.request.set == {}
+    assert settings.overrides == {} and args.temperature is None
+
+
+def test_a_request_flag_beside_paper_is_an_override_in_the_caption():
+    from planloop.protocols import MYSTERY
+
+    parser, flags = paper_flags(MYSTERY, temperature=0.0)
+    args = parser.parse_args(["--llm", "openai:gpt-4", "--paper", "--temperature", "0.3"])
+    settings = flags.resolve(args)
+    assert args.temperature == 0.3 and settings.overrides == {"temperature": 0.3}
+    assert MYSTERY.caption(settings.overrides).endswith("overridden: temperature=0.3")
+    args = parser.parse_args(["--llm", "openai:gpt-4", "--paper"])
+    assert flags.resolve(args).overrides == {} and args.temperature == 0.2  # the protocol's
+
+
+def test_a_protocol_setting_no_flag_takes_is_refused():
+    from planloop.protocols import Protocol
+
+    parser, flags = paper_flags(Protocol("p", "P", settings={"retires": 3}))
+    with pytest.raises(ValueError, match="retires"):
+        flags.resolve(parser.parse_args(["--llm", "x"]))
+
+
+def test_a_protocol_setting_of_a_shared_flag_is_taken_by_paper():
+    from planloop.protocols import Protocol
+
+    parser, flags = paper_flags(Protocol("p", "P", settings={"trials": 5}))
+    args = parser.parse_args(["--llm", "x", "--paper"])
+    assert flags.resolve(args).values["trials"] == 5 and args.trials == 5
+    args = parser.parse_args(["--llm", "x"])
+    flags.resolve(args)
+    assert args.trials == 1
+
+
+@pytest.mark.parametrize(
+    "flag, value", [("--top-p", "1.5"), ("--presence-penalty", "3"), ("--seed", "x")]
+)
+def test_bad_request_values_are_argparse_errors(capsys, flag, value):
+    parser = study_parser(None, env="E-v0", out="o")
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--llm", "x", flag, value])
+    assert flag in capsys.readouterr().err

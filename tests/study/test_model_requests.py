@@ -1,0 +1,144 @@
+"""What each study sends a real endpoint: OpenAI's reasoning models, a gateway that
+refuses a parameter and a model the user set a parameter for, against the local server
+answering as they answer (planloop.llm.fake_server.openai_rules / refusing)."""
+
+import json
+
+import pytest
+
+pytest.importorskip("openai")
+
+from planloop.llm.fake_server import FakeChatServer, openai_rules, refusing  # noqa: E402
+from planloop.protocols import AGENTIC, BAKING, MYSTERY, NL_PDDL, PDDLEGO_PLUS  # noqa: E402
+
+from conftest import load_experiment  # noqa: E402
+
+DF = """(define (domain coin) (:requirements :strips :typing) (:types location direction)
+(:predicates (at ?l - location) (connected ?a - location ?b - location ?d - direction))
+(:action move :parameters (?from - location ?to - location ?d - direction)
+ :precondition (and (at ?from) (connected ?from ?to ?d))
+ :effect (and (not (at ?from)) (at ?to))))"""
+PF = """(define (problem p) (:domain coin) (:objects kitchen r1 - location north - direction)
+(:init (at kitchen) (connected kitchen r1 north)) (:goal (at r1)))"""
+FILES = json.dumps({"df": DF, "pf": PF})
+
+
+def records(out):
+    return [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
+
+
+def chat_requests(server):
+    """The requests the study made (the model check's and the episodes')."""
+    return [r for r in server.requests if isinstance(r, dict)]
+
+
+def pddlego(server, name, out, *flags):
+    argv = ["-o", "num_locations=3", "--instances", "0:1", "--llm", f"{server.url}@{name}"]
+    return load_experiment("pddlego").main([*argv, "--out", str(out), *flags])
+
+
+@pytest.mark.parametrize("no_sampling", [False, True])
+def test_pddlego_paper_with_o3_mini_completes_with_no_model_error(tmp_path, no_sampling):
+    with FakeChatServer([("ok", FILES)] * 40, openai_rules(no_sampling)) as server:
+        assert pddlego(server, "o3-mini", tmp_path, "--paper") == 0
+    [record] = records(tmp_path)
+    assert record["error"] is None and record["usage"]["calls"] == 5
+    sent = chat_requests(server)
+    assert all("temperature" not in r for r in sent)
+    penalties = {"frequency_penalty": 0, "presence_penalty": 0}
+    if no_sampling:  # as o1 answers: top_p 1 refused once at the check, then not sent
+        assert len(sent) == 7 and "top_p" in sent[0]
+        assert all("top_p" not in r for r in sent[1:])
+        expected = {"sent": penalties, "dropped": ["top_p"], "served_model": "o3-mini"}
+    else:  # the model check and 5 tries, none refused; top_p 1 as the authors sent it
+        assert len(sent) == 6 and all(r["top_p"] == 1 for r in sent)
+        expected = {"sent": {"top_p": 1, **penalties}, "dropped": [], "served_model": "o3-mini"}
+    assert record["provenance"]["request"] == expected
+
+
+def test_pddlego_paper_sends_gpt_4o_top_p_1_and_no_temperature(tmp_path):
+    with FakeChatServer([("ok", FILES)] * 40, openai_rules()) as server:
+        assert pddlego(server, "gpt-4o-2024-05-13", tmp_path, "--paper") == 0
+    for request in chat_requests(server):
+        assert "temperature" not in request
+        assert (request["top_p"], request["frequency_penalty"], request["presence_penalty"]) == (
+            1,
+            0,
+            0,
+        )
+
+
+def test_pddlego_paper_sends_o4_mini_high_reasoning_effort_and_nothing_else(tmp_path):
+    with FakeChatServer([("ok", FILES)] * 40, openai_rules()) as server:
+        assert pddlego(server, "o4-mini-2025-04-16", tmp_path, "--paper") == 0
+    for request in chat_requests(server):
+        assert set(request) == {"model", "messages", "reasoning_effort"}
+        assert request["reasoning_effort"] == "high"
+
+
+def test_a_gateway_refusing_top_p_is_sent_the_rest_and_the_drop_is_recorded(tmp_path):
+    with FakeChatServer([("ok", FILES)] * 40, refusing("top_p")) as server:
+        assert pddlego(server, "gpt-4o", tmp_path, "--paper") == 0
+    sent = chat_requests(server)
+    assert "top_p" in sent[0] and all("top_p" not in r for r in sent[1:])
+    [record] = records(tmp_path)
+    assert record["error"] is None
+    assert record["provenance"]["request"]["dropped"] == ["top_p"]
+
+
+def test_a_parameter_the_user_set_that_the_model_refuses_stops_before_any_episode(
+    tmp_path, capsys
+):
+    with FakeChatServer([("ok", FILES)] * 5, openai_rules()) as server:
+        code = pddlego(server, "o3-mini", tmp_path, "--paper", "--temperature", "0.3")
+    assert code == 2 and len(chat_requests(server)) == 1
+    [line] = capsys.readouterr().err.strip().splitlines()
+    assert "o3-mini" in line and "temperature=0.3" in line and "set for this run" in line
+    assert not (tmp_path / "episodes.jsonl").exists() or not records(tmp_path)
+
+
+def test_flags_set_outside_paper_enter_the_settings_and_are_always_sent(tmp_path):
+    with FakeChatServer([("ok", FILES)] * 400) as server:
+        argv = ["--seed", "7", "--top-p", "0.5", "--max-tokens", "900"]
+        assert pddlego(server, "local-model", tmp_path, *argv) == 0
+    [record] = records(tmp_path)
+    assert record["provenance"]["settings"]["request"] == {
+        "seed": 7,
+        "top_p": 0.5,
+        "max_tokens": 900,
+    }
+    for request in chat_requests(server):
+        assert (request["seed"], request["top_p"], request["max_tokens"]) == (7, 0.5, 900)
+        assert request["temperature"] == 0.0  # planloop's default, which this model takes
+
+
+def test_mystery_direct_zero_shot_with_o4_mini_completes_with_no_model_error(tmp_path):
+    plan = "(attack a)\n(succumb a)"
+    with FakeChatServer([("ok", plan)] * 30, openai_rules()) as server:
+        argv = ["--conditions", "direct-zero-shot", "--instances", "0:2"]
+        argv += ["--llm", f"{server.url}@o4-mini", "--out", str(tmp_path)]
+        assert load_experiment("mystery").main(argv) == 0
+    assert [r["error"] for r in records(tmp_path)] == [None, None]
+    sent = chat_requests(server)
+    assert len(sent) > 2 and all("temperature" not in r for r in sent)
+
+
+@pytest.mark.parametrize(
+    "protocol, model, expected",
+    [
+        (PDDLEGO_PLUS, "o4-mini-2025-04-16", {"reasoning_effort": "high"}),
+        (PDDLEGO_PLUS, "o4-mini", {"reasoning_effort": "high"}),
+        (
+            PDDLEGO_PLUS,
+            "o3-mini-2025-01-31",
+            {"top_p": 1, "frequency_penalty": 0, "presence_penalty": 0},
+        ),
+        (PDDLEGO_PLUS, "gpt-4.1", {"top_p": 1, "frequency_penalty": 0, "presence_penalty": 0}),
+        (MYSTERY, "gpt-4", {"temperature": 0.2}),
+        (AGENTIC, "claude-haiku-4-5", {"temperature": 0.2}),
+        (BAKING, "gpt-4o", {"temperature": None}),
+        (NL_PDDL, "llama3.1-8b", None),
+    ],
+)
+def test_each_protocol_states_what_its_authors_sent_each_model_family(protocol, model, expected):
+    assert protocol.request_for(model) == expected
