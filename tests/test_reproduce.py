@@ -2,11 +2,15 @@
 and columns, the published figures, Wilson intervals and model errors (a smoke run with
 --limit 1 and a scripted model)."""
 
+import subprocess
+import sys
+
 import pytest
 
 from planloop.llm import LLMError, ScriptedModel
+from planloop.protocols import PROTOCOLS
 
-from conftest import load_experiment
+from conftest import EXPERIMENTS, load_experiment
 
 pytestmark = pytest.mark.slow  # whole studies and campaigns: -m "not slow" skips them
 
@@ -84,3 +88,75 @@ def test_the_ground_truth_reproduces_only_what_has_one(tmp_path, capsys):
     reproduce = load_experiment("reproduce")
     assert reproduce.main(["mystery", "--llm", "groundtruth", "--out", str(tmp_path)]) == 2
     assert "mystery has no ground-truth formalizer" in capsys.readouterr().err
+
+
+def scripted(name):
+    return ScriptedModel(lambda messages: "I cannot help with that.", name=name)
+
+
+def smoke(out, paper, spec, model, *extra):
+    """``reproduce.py PAPER --llm SPEC --limit 1 --out OUT -- EXTRA`` with ``model``."""
+    if paper == "agentic":
+        extra = ("--seconds", "2", *extra)  # not 180 s per call
+    argv = [paper, "--llm", spec, "--limit", "1", "--out", str(out)]
+    assert load_experiment("reproduce").main([*argv, "--", *extra], model=model) == 0
+
+
+def sections(path):
+    """The runs' tables in a written table file, after the protocol's heading."""
+    return path.read_text().rstrip("\n").split("\n\n### ")[1:]
+
+
+@pytest.mark.parametrize("paper", list(WORDS))
+def test_two_models_into_one_out_are_a_table_each_and_share_no_cell(tmp_path, paper, capsys):
+    truth = paper in ("pddlego-plus", "nl-pddl")
+    first = ("groundtruth", None) if truth else ("model-a", scripted("model-a"))
+    smoke(tmp_path / "alone", paper, "model-b", scripted("model-b"))
+    smoke(tmp_path / "both", paper, *first)
+    names = sorted(path.name for path in (tmp_path / "alone").glob(f"{paper}-*.md"))
+    before = {name: sections(tmp_path / "both" / name) for name in names}
+    capsys.readouterr()
+    smoke(tmp_path / "both", paper, "model-b", scripted("model-b"))
+    printed = capsys.readouterr().out
+    paper_model = PROTOCOLS[paper].tables[0].paper_model
+    assert names and paper_model
+    for name in names:
+        [alone] = sections(tmp_path / "alone" / name)
+        a, b = sections(tmp_path / "both" / name)
+        assert [a] == before[name]  # the first model's cells are as they were
+        assert b == alone  # the second's hold its own episodes only
+        assert f"\n\nthis run: {first[0]}; paper: {paper_model}\n\n" in a
+        assert f"\n\nthis run: model-b; paper: {paper_model}\n\n" in b
+        assert printed.count(b) == 1 and a not in printed  # the run just made, once
+    assert printed.count("this run: ") == len(names)
+
+
+def test_one_model_under_two_configurations_is_two_tables(tmp_path):
+    smoke(tmp_path, "baking", "model-a", scripted("model-a"))
+    smoke(tmp_path, "baking", "model-a", scripted("model-a"), "--max-restarts", "1")
+    default, overridden = sections(tmp_path / "baking-table.md")
+    assert "this run: model-a; paper: GPT-4o\n" in default
+    assert "this run: model-a; paper: GPT-4o; overridden: max_restarts=1\n" in overridden
+    for table in (default, overridden):  # one trial per cell each, never two
+        assert "| horizon 1 | 0/1 (0%) [0%, 79%] (paper: 4/5 (80%)) |" in table
+
+
+def test_a_smoke_run_with_the_ground_truth_says_each_table_once_in_under_60_lines(tmp_path):
+    reproduce = [sys.executable, str(EXPERIMENTS / "reproduce.py"), "pddlego-plus"]
+    done = subprocess.run(
+        [*reproduce, "--llm", "groundtruth", "--limit", "1", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    lines = (done.stdout + done.stderr).splitlines()
+    assert len(lines) < 60, "\n".join(lines)
+    assert done.stdout.count("### Success\n\nthis run: groundtruth; paper: o3-mini\n") == 1
+    assert done.stdout.count("### Errors met / fixed, and model errors\n") == 1
+    assert "| PDDLego+ | 5/5 [57%, 100%] (paper: 86%) | 1/1 [21%, 100%] (paper: 38%) |" in (
+        done.stdout
+    )
+    assert done.stdout.count("| env | options | model |") == 0  # no study's own table
+    for path in ("pddlego-plus-success.md", "pddlego-plus-errors.md", "pddlego-plus/"):
+        assert f"  {tmp_path / path}" in done.stdout
+    assert done.stderr.count("pddlego on ") == 6  # each study's progress

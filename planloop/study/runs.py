@@ -29,12 +29,12 @@ class Run:
 
     @property
     def label(self) -> str:
-        """``URL@qwen (served as qwen2.5-7b)``: the spec, the recorded name when the spec
-        does not hold it, and the served name when it differs from the recorded one."""
+        """``openai:gpt-4o (served as gpt-4o-2024-08-06)``: the spec, the recorded name
+        when the spec does not hold it, and the served name when there is one."""
         text = self.spec
         if self.model and self.model not in self.spec:
             text += f" (model {self.model})"
-        if self.served and self.served != self.model:
+        if self.served:
             text += f" (served as {self.served})"
         return text
 
