@@ -125,8 +125,8 @@ def test_two_models_into_one_out_are_a_table_each_and_share_no_cell(tmp_path, pa
         a, b = sections(tmp_path / "both" / name)
         assert [a] == before[name]  # the first model's cells are as they were
         assert b == alone  # the second's hold its own episodes only
-        assert f"\n\nthis run: {first[0]}; paper: {paper_model}\n\n" in a
-        assert f"\n\nthis run: model-b; paper: {paper_model}\n\n" in b
+        assert f"\n\nthis run: {first[0]}; paper: {paper_model}" in a
+        assert f"\n\nthis run: model-b; paper: {paper_model}" in b
         assert printed.count(b) == 1 and a not in printed  # the run just made, once
     assert printed.count("this run: ") == len(names)
 
@@ -135,8 +135,12 @@ def test_one_model_under_two_configurations_is_two_tables(tmp_path):
     smoke(tmp_path, "baking", "model-a", scripted("model-a"))
     smoke(tmp_path, "baking", "model-a", scripted("model-a"), "--max-restarts", "1")
     default, overridden = sections(tmp_path / "baking-table.md")
-    assert "this run: model-a; paper: GPT-4o\n" in default
-    assert "this run: model-a; paper: GPT-4o; overridden: max_restarts=1\n" in overridden
+    assert "this run: model-a; paper: GPT-4o; overridden: trials=1\n" in default  # --limit 1
+    assert "this run: model-a; paper: GPT-4o; overridden: " in overridden
+    assert overridden.split("\n")[2].split("overridden: ")[1].split(", ") == [
+        "max_restarts=1",
+        "trials=1",
+    ]
     for table in (default, overridden):  # one trial per cell each, never two
         assert "| horizon 1 | 0/1 (0%) [0%, 79%] (paper: 4/5 (80%)) |" in table
 

@@ -142,3 +142,35 @@ def test_mystery_direct_zero_shot_with_o4_mini_completes_with_no_model_error(tmp
 )
 def test_each_protocol_states_what_its_authors_sent_each_model_family(protocol, model, expected):
     assert protocol.request_for(model) == expected
+
+
+PAPER_RUNS = {
+    "pddlego": ["-o", "num_locations=3", "--instances", "0:1"],
+    "mystery": ["--conditions", "direct-zero-shot", "--instances", "0:1"],
+    "agentic": ["--conditions", "direct", "--instances", "0:1", "--max-attempts", "3"],
+    "horizon_sweep": ["--instances", "0:1", "--trials", "1", "--horizons", "1"],
+    "formalize": ["--domains", "blocksworld", "--sizes", "10", "--per-cell", "1"],
+}
+SENT = {  # the temperature each protocol sends gpt-4o (None: not sent)
+    "pddlego": None,
+    "mystery": 0.2,
+    "agentic": 0.2,
+    "horizon_sweep": None,
+    "formalize": 0.0,
+}
+
+
+@pytest.mark.parametrize("model", ["gpt-4o", "o3-mini"])
+@pytest.mark.parametrize("study", list(PAPER_RUNS))
+def test_each_paper_sends_each_model_family_what_its_protocol_states(tmp_path, study, model):
+    reply = FILES if study == "pddlego" else "(attack a)"
+    with FakeChatServer([("ok", reply)] * 400, openai_rules()) as server:
+        argv = [*PAPER_RUNS[study], "--paper", "--llm", f"{server.url}@{model}"]
+        assert load_experiment(study).main([*argv, "--out", str(tmp_path)]) == 0
+    sent = chat_requests(server)
+    assert sent and all(r["model"] == model for r in sent)
+    expected = SENT[study] if model == "gpt-4o" else None  # o3-mini: no temperature
+    assert {r.get("temperature") for r in sent} == {expected}
+    assert all(r.get("error") is None for r in records(tmp_path))
+    if study == "pddlego":
+        assert all((r["top_p"], r["presence_penalty"]) == (1, 0) for r in sent)
