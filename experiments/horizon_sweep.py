@@ -90,7 +90,12 @@ def parse_restarts(text: str) -> int | None:
 
 
 def make_policy(
-    model, horizon, trial: int, max_actions: int, temperature: float, switches: dict | None = None
+    model,
+    horizon,
+    trial: int,
+    max_actions: int,
+    temperature: float | None,
+    switches: dict | None = None,
 ):
     switches = switches or {}
     if horizon == OPEN:
@@ -131,7 +136,7 @@ def run_sweep(
     out: Path,
     workers: int = 1,
     max_actions: int = 50,
-    temperature: float = 0.7,
+    temperature: float | None = 0.7,
     env_kwargs: dict | None = None,
     model_spec: str | None = None,
     check=None,

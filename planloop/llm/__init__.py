@@ -3,6 +3,8 @@ server), a persistent cache, usage accounting and test doubles."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from .base import ChatModel, ChatResponse, LLMError, ToolCall, Usage
 from .cache import CachedModel
 from .doubles import InteractiveModel, ScriptedModel
@@ -21,7 +23,7 @@ def parse_spec(spec: str) -> tuple[str | None, str]:
     raise ValueError(f"cannot read model spec {spec!r}: use openai:MODEL, URL@MODEL or interactive")
 
 
-def make_model(spec: str, cache: str | None = "~/.cache/planloop/llm.sqlite", **params):
+def make_model(spec: str, cache: str | None = "~/.cache/planloop/llm.sqlite", **params: Any):
     """A model from a command-line spec.
 
     ``openai:MODEL`` (OPENAI_API_KEY), ``URL@MODEL`` for an OpenAI-compatible server

@@ -120,6 +120,7 @@ class FakeChatServer:
                 except ValueError:
                     body = raw.decode("utf-8", "replace")
                 refused = rules(body) if rules and isinstance(body, dict) else None
+                item: tuple
                 with server._lock:
                     server.requests.append(body)
                     if refused is not None:

@@ -138,7 +138,7 @@ class OpenAIChat:
                         model=self.name,
                         # plain dicts of the shape the SDK's TypedDicts describe
                         messages=cast(Any, messages),
-                        **({**request, "tools": tools} if tools else request),
+                        **cast(Any, {**request, "tools": tools} if tools else request),
                     )
                 except Exception as exc:  # classified below; anything else is re-raised
                     kind = self._kind(exc)

@@ -4,6 +4,7 @@ with every way that fails said in one line (a StudyError)."""
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from ..llm import (
     CachedModel,
@@ -39,7 +40,8 @@ def open_model(
         raise StudyError("--llm is required: openai:MODEL, URL@MODEL or interactive")
     request = request or RequestSettings()
     try:
-        model = make_model(spec, defaults=dict(request.defaults), **request.set)
+        params: dict[str, Any] = dict(request.set)
+        model = make_model(spec, defaults=dict(request.defaults), **params)
     except ValueError as exc:  # the spec
         raise StudyError(one_line(exc)) from None
     except LLMError as exc:

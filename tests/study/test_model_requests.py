@@ -86,9 +86,7 @@ def test_a_gateway_refusing_top_p_is_sent_the_rest_and_the_drop_is_recorded(tmp_
     assert record["provenance"]["request"]["dropped"] == ["top_p"]
 
 
-def test_a_parameter_the_user_set_that_the_model_refuses_stops_before_any_episode(
-    tmp_path, capsys
-):
+def test_a_parameter_the_user_set_that_the_model_refuses_stops_before_any_episode(tmp_path, capsys):
     with FakeChatServer([("ok", FILES)] * 5, openai_rules()) as server:
         code = pddlego(server, "o3-mini", tmp_path, "--paper", "--temperature", "0.3")
     assert code == 2 and len(chat_requests(server)) == 1
