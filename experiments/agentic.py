@@ -57,17 +57,16 @@ from planloop.study import (
     model_errors,
     model_failures,
     non_negative_float,
-    open_model,
     run_options,
     run_study,
     save_success_plot,
     show_success_plot,
     study_main,
+    study_model,
     study_parser,
     success_cell,
     tally,
     with_published,
-    with_request,
 )
 from planloop.study.runs import paper_heading, run_caption, single_run, split_runs
 
@@ -323,12 +322,11 @@ def main(argv=None, model=None, show: bool = True) -> int:
     settings = flags.resolve(args, model.name if model else None)
     kwargs = env_kwargs(args.env, args.option)
     uses_model = any(c not in PLANNER_CONDITIONS for c in args.conditions)
-    built = (
-        open_model(args.llm, args.call_timeout, settings.request)
-        if uses_model and model is None
-        else None
+    model, built = (
+        study_model(model, args.llm, args.call_timeout, settings.request)
+        if uses_model
+        else (model, None)
     )
-    model = with_request(model, settings.request) if model else built
     instances = args.instances or every_instance(args.env, kwargs)
     study = Study(
         "agentic",

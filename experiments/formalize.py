@@ -77,7 +77,6 @@ from planloop.study import (
     model_errors,
     model_failures,
     non_negative_int,
-    open_model,
     positive_float,
     positive_int,
     run_options,
@@ -85,10 +84,10 @@ from planloop.study import (
     save_success_plot,
     show_success_plot,
     study_main,
+    study_model,
     study_parser,
     success_cell,
     with_published,
-    with_request,
 )
 from planloop.study.runs import paper_heading, run_caption, single_run, split_runs
 
@@ -463,10 +462,8 @@ def main(argv=None, model=None, show: bool = True) -> int:
         raise StudyError(
             "--llm is required: groundtruth, scripted-defects, openai:MODEL or URL@MODEL"
         )
-    if model is None and args.llm not in BUILT_IN:
-        built = model = open_model(args.llm, args.call_timeout, settings.request)
-    elif model is not None:
-        model = with_request(model, settings.request)
+    if model is not None or args.llm not in BUILT_IN:
+        model, built = study_model(model, args.llm, args.call_timeout, settings.request)
     llm = model or args.llm
     cells = conditions(args)
     if args.llm == "scripted-defects":

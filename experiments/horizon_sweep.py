@@ -47,17 +47,16 @@ from planloop.study import (
     markdown_table,
     model_errors,
     model_failures,
-    open_model,
     positive_int,
     run_study,
     save_success_plot,
     show_success_plot,
     study_main,
+    study_model,
     study_parser,
     success_cell,
     tally,
     with_published,
-    with_request,
 )
 from planloop.study.runs import paper_heading, run_caption, single_run, split_runs
 from planloop.wrappers import ProgressFeedback
@@ -266,8 +265,7 @@ def main(argv=None, model=None, show: bool = True) -> int:
     )
     args = parser.parse_args(argv)
     settings = paper.resolve(args, model.name if model else None)
-    built = None if model else open_model(args.llm, args.call_timeout, settings.request)
-    model = with_request(model, settings.request) if model else built
+    model, built = study_model(model, args.llm, args.call_timeout, settings.request)
     env_kwargs = dict(args.option)
     instances = args.instances or every_instance(args.env, env_kwargs, limit=10)
     records = run_sweep(

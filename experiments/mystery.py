@@ -74,7 +74,6 @@ from planloop.study import (
     markdown_table,
     model_errors,
     model_failures,
-    open_model,
     positive_float,
     positive_int,
     run_options,
@@ -82,11 +81,11 @@ from planloop.study import (
     save_success_plot,
     show_success_plot,
     study_main,
+    study_model,
     study_parser,
     success_cell,
     tally,
     with_published,
-    with_request,
 )
 from planloop.study.runs import paper_heading, run_caption, single_run, split_runs
 from planloop.wrappers import ProgressFeedback
@@ -613,12 +612,11 @@ def main(argv=None, model=None, show: bool = True) -> int:
     if any(c in PIPELINES for c in args.conditions):
         pipeline_class()
     uses_model = any(c != "planner" for c in args.conditions)
-    built = (
-        open_model(args.llm, args.call_timeout, settings.request)
-        if uses_model and model is None
-        else None
+    model, built = (
+        study_model(model, args.llm, args.call_timeout, settings.request)
+        if uses_model
+        else (model, None)
     )
-    model = with_request(model, settings.request) if model else built
     env_kwargs = dict(args.option)
     instances = args.instances or every_instance(args.env, env_kwargs)
     study = Study(

@@ -64,18 +64,17 @@ from planloop.study import (
     model_failures,
     non_negative_int,
     one_line,
-    open_model,
     positive_int,
     run_options,
     run_study,
     save_success_plot,
     show_success_plot,
     study_main,
+    study_model,
     study_parser,
     success_cell,
     tally,
     with_published,
-    with_request,
     write_report,
 )
 from planloop.study.runs import dropped, paper_heading, run_caption, run_key, single_run
@@ -666,8 +665,9 @@ def main(argv=None, model=None, show: bool = True) -> int:
             "--llm groundtruth writes the true domain: --domain-file and "
             "--domain-reuse are for models"
         )
-    built = None if model or truth else open_model(args.llm, args.call_timeout, settings.request)
-    model = with_request(model, settings.request) if model else built
+    model, built = (
+        (None, None) if truth else study_model(model, args.llm, args.call_timeout, settings.request)
+    )
     frozen_df, domain = frozen_domain(args)
     env_kwargs = dict(args.option)
     if args.feedback == "detailed":

@@ -33,7 +33,7 @@ from .flags import (
     temperature,
 )
 from .jobs import Job, Study
-from .models import check_model, open_model, with_request
+from .models import check_model, open_model, study_model, with_request
 from .plots import save_success_plot, show_success_plot
 from .progress import Progress
 from .report import write_report
@@ -75,6 +75,7 @@ __all__ = [
     "save_success_plot",
     "show_success_plot",
     "study_main",
+    "study_model",
     "study_parser",
     "success_cell",
     "tally",

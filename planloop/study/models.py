@@ -78,6 +78,23 @@ def with_request(model: ChatModel, request: RequestSettings) -> ChatModel:
     return configured
 
 
+def study_model(
+    given: ChatModel | None,
+    spec: str | None,
+    call_timeout: float | None,
+    request: RequestSettings,
+) -> tuple[ChatModel, ChatModel | None]:
+    """(the study's model, the model to check before its first episode, or None): the
+    model ``given`` to the script's ``main`` (by ``reproduce.py`` or a test) sending
+    ``request``, else one opened from ``spec``. A model opened here is checked, and so is
+    a given server model once the user set a request parameter (which it may refuse)."""
+    if given is None:
+        built = open_model(spec, call_timeout, request)
+        return built, built
+    model = with_request(given, request)
+    return model, model if request.set and model is not given else None
+
+
 def check_model(model: ChatModel, timeout: float = 20.0) -> None:
     """One tiny call (through ``call_model``, past any cache) that shows the model
     answers; a StudyError naming the model, the failure's kind and its reason when it

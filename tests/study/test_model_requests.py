@@ -172,3 +172,15 @@ def test_each_paper_sends_each_model_family_what_its_protocol_states(tmp_path, s
     assert all(r.get("error") is None for r in records(tmp_path))
     if study == "pddlego":
         assert all((r["top_p"], r["presence_penalty"]) == (1, 0) for r in sent)
+
+
+def test_a_given_model_is_checked_once_the_user_set_a_parameter_it_may_refuse(tmp_path, capsys):
+    from planloop.llm import OpenAIChat
+
+    with FakeChatServer([("ok", FILES)] * 5, openai_rules()) as server:
+        given = OpenAIChat("o3-mini", base_url=server.url)  # as reproduce.py hands it over
+        argv = ["-o", "num_locations=3", "--instances", "0:1", "--llm", "x", "--paper"]
+        argv += ["--temperature", "0.3", "--out", str(tmp_path)]
+        assert load_experiment("pddlego").main(argv, model=given) == 2
+    assert len(chat_requests(server)) == 1
+    assert "temperature=0.3" in capsys.readouterr().err
