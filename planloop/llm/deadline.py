@@ -1,10 +1,12 @@
-"""A total deadline for an HTTP call, enforced at the socket.
+"""A total deadline and a byte cap for an HTTP call, enforced at the socket.
 
 A per-read timeout does not bound a call: a server that sends one byte a second never
-trips it. ``within(deadline)`` sets a deadline (``time.monotonic()`` seconds) for the
-calls made inside it; through a ``DeadlineTransport`` every connect, read and write
-waits at most ``min(its own timeout, time left)`` and times out once the deadline has
-passed, however the server drips its headers or body.
+trips it. ``within(deadline, max_bytes)`` sets a deadline (``time.monotonic()``
+seconds) for the calls made inside it; through a ``DeadlineTransport`` every connect,
+read and write waits at most ``min(its own timeout, time left)`` and times out once the
+deadline has passed, however the server drips its headers or body. A response (headers
+and body) over ``max_bytes`` raises :class:`ReplyTooLarge` as the byte past the cap
+arrives, so no reply is held whole whatever its size.
 """
 
 from __future__ import annotations
@@ -24,17 +26,29 @@ except ImportError:  # pragma: no cover - openai 1.x and 2.x use httpx
     import httpx  # type: ignore[no-redef, import-not-found, unused-ignore]
 
 _DEADLINE: ContextVar[float | None] = ContextVar("planloop_llm_deadline", default=None)
+_LEFT: ContextVar[list[int] | None] = ContextVar("planloop_llm_bytes_left", default=None)
 T = TypeVar("T")
 
 
+class ReplyTooLarge(Exception):
+    """A server sent more than the bytes a call may read."""
+
+    def __init__(self, max_bytes: int):
+        self.max_bytes = max_bytes
+        super().__init__(f"the server sent more than {max_bytes:,} bytes: refused unread")
+
+
 @contextmanager
-def within(deadline: float) -> Iterator[None]:
-    """Calls through a ``DeadlineTransport`` in this block end by ``deadline``."""
+def within(deadline: float, max_bytes: int | None = None) -> Iterator[None]:
+    """Calls through a ``DeadlineTransport`` in this block end by ``deadline`` and read
+    at most ``max_bytes`` (None: no cap) in all."""
     token = _DEADLINE.set(deadline)
+    left = _LEFT.set(None if max_bytes is None else [max_bytes, max_bytes])
     try:
         yield
     finally:
         _DEADLINE.reset(token)
+        _LEFT.reset(left)
 
 
 def _bounded(
@@ -54,7 +68,13 @@ class _Stream(httpcore.NetworkStream):
         self._stream = stream
 
     def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
-        return _bounded(lambda t: self._stream.read(max_bytes, t), timeout, httpcore.ReadTimeout)
+        data = _bounded(lambda t: self._stream.read(max_bytes, t), timeout, httpcore.ReadTimeout)
+        left = _LEFT.get()
+        if left is not None:
+            left[0] -= len(data)
+            if left[0] < 0:
+                raise ReplyTooLarge(left[1])
+        return data
 
     def write(self, buffer: bytes, timeout: float | None = None) -> None:
         _bounded(lambda t: self._stream.write(buffer, t), timeout, httpcore.WriteTimeout)

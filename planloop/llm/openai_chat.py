@@ -17,6 +17,7 @@ from .reply import excerpt, parse_reply
 from .requests import REQUEST_PARAMS, build_request, refused_parameter
 
 DEFAULTS = {"temperature": 0.0}  # planloop's own: sent where the model takes them
+MAX_REPLY_BYTES = 8 * 2**20  # what one call may read from a server, headers included
 _RETRIED = ("rate_limited", "server", "timeout", "connection")
 
 
@@ -31,7 +32,11 @@ class OpenAIChat:
     deadline raises ``LLMError("timeout")``. A 429 or 503 asking (``Retry-After``,
     ``retry-after-ms``) for a pause is paused for as asked, unless that is longer than
     ``max_retry_after`` seconds or than the time left, which raises
-    ``LLMError("rate_limited")`` at once.
+    ``LLMError("rate_limited")`` at once. A reply over ``max_reply_bytes``
+    (:data:`MAX_REPLY_BYTES`, 8 MiB, headers included) is refused as it arrives
+    (``bad_response``, not retried), and a server's error is quoted in an LLMError up to
+    :data:`ERROR_EXCERPT` characters, so a call holds and records a bounded amount
+    whatever the server sends.
 
     Request parameters (see :mod:`planloop.llm.requests`): ``params`` (temperature,
     top_p, frequency and presence penalties, reasoning_effort, seed, max_tokens,
@@ -71,6 +76,7 @@ class OpenAIChat:
         self.learned: dict = {"dropped": {}, "served_model": None}  # shared with copies
         self.max_retries, self.backoff, self.max_backoff = max_retries, backoff, max_backoff
         self.max_retry_after = max_retry_after
+        self.max_reply_bytes = MAX_REPLY_BYTES
         if deadline is None:
             deadline = (max_retries + 1) * timeout + sum(map(self._backoff, range(max_retries)))
         self.deadline = deadline
@@ -130,7 +136,7 @@ class OpenAIChat:
 
         start = time.monotonic()
         attempt = 0
-        with within(start + self.deadline):
+        with within(start + self.deadline, self.max_reply_bytes):
             while True:
                 request = self.request(params)
                 try:
@@ -205,7 +211,11 @@ class OpenAIChat:
         return min(self.max_backoff, self.backoff * 2**attempt)
 
     def _kind(self, exc: Exception) -> str | None:
+        from .deadline import ReplyTooLarge
+
         o = self._openai
+        if _caused_by(exc, ReplyTooLarge):
+            return "bad_response"
         if isinstance(exc, o.RateLimitError):
             return "rate_limited"
         if isinstance(exc, o.InternalServerError):
@@ -231,6 +241,18 @@ def _shown(exc: Exception) -> str:
     body may be megabytes)."""
     text = str(exc)
     return text if len(text) <= ERROR_EXCERPT else text[:ERROR_EXCERPT] + "... (cut)"
+
+
+def _caused_by(exc: BaseException, kind: type[BaseException]) -> bool:
+    """Whether ``exc`` or an exception in its chain of causes is a ``kind``."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, kind):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
 
 
 def _error_message(exc: Exception) -> object:

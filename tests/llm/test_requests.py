@@ -2,6 +2,7 @@
 that refuse a parameter, against the local server answering as they answer."""
 
 import copy
+import json
 
 import pytest
 
@@ -117,3 +118,18 @@ def test_the_cache_keeps_only_answers_sent_at_temperature_zero(tmp_path):
         reasoning = CachedModel(chat(server, "o3-mini"), tmp_path / "c.sqlite")
         assert reasoning.complete(HELLO).text == "d"
     assert len(server.requests) == 4
+
+
+def test_a_reply_over_the_byte_cap_is_refused_unread_and_not_retried():
+    big = json.dumps({"choices": [{"message": {"content": "x" * 3_000_000}}]}).encode()
+    with FakeChatServer([("raw", 200, {}, big), ("ok", "never")]) as server:
+        model = chat(server, "m")
+        model.max_reply_bytes = 1_000_000
+        with pytest.raises(LLMError) as err:
+            model.complete(HELLO)
+    assert err.value.kind == "bad_response" and "1,000,000 bytes" in str(err.value)
+    assert len(server.requests) == 1
+    with FakeChatServer([("ok", "y" * 500_000)]) as server:
+        model = chat(server, "m")
+        model.max_reply_bytes = 1_000_000
+        assert len(model.complete(HELLO).text) == 500_000  # under the cap: whole
