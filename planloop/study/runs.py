@@ -1,10 +1,11 @@
 """The run a record belongs to, so that no table pools two runs in one cell.
 
 A *run* is one model under one configuration: the ``--llm`` spec, the model's recorded
-name, the name the server said it served the model under, and the study's settings (the
-protocol and its overrides included). Records come from
-``record["provenance"]``; a record written before planloop recorded the request
-(``provenance["request"]``) has no served name and is shown under its recorded model.
+name, the name the server said it served the model under, the study's settings (the
+protocol and its overrides included) and the request parameters every call sent, all
+read from ``record["provenance"]``. A record written before planloop recorded the
+request (``provenance["request"]``) has no served name and no request: it is shown under
+its recorded model, apart from runs that recorded theirs (whose requests may differ).
 """
 
 from __future__ import annotations
@@ -20,12 +21,14 @@ from ..protocols.base import PaperTable
 class Run:
     """A run's identity: ``spec`` (the ``--llm`` spec, else the recorded model name, else
     ``no model``), ``model`` (the recorded name), ``served`` (the served name, None when
-    not reported) and ``settings`` (the study's settings as canonical JSON)."""
+    not reported), ``settings`` (the study's settings as canonical JSON) and ``sent``
+    (the parameters every call sent as canonical JSON, None when not recorded)."""
 
     spec: str
     model: str | None
     served: str | None
     settings: str
+    sent: str | None = None
 
     @property
     def label(self) -> str:
@@ -43,12 +46,15 @@ def run_key(record: Mapping) -> Run:
     """The run of ``record``, from its provenance."""
     provenance = record.get("provenance") or {}
     model = provenance.get("model")
-    served = (provenance.get("request") or {}).get("served_model")
+    request = provenance.get("request")
+    served = (request or {}).get("served_model") if isinstance(request, Mapping) else None
+    sent = request.get("sent") if isinstance(request, Mapping) else None
     return Run(
         str(provenance.get("model_spec") or model or "no model"),
         None if model is None else str(model),
         None if served is None else str(served),
         json.dumps(provenance.get("settings") or {}, sort_keys=True, default=str),
+        None if sent is None else json.dumps(sent, sort_keys=True, default=str),
     )
 
 
@@ -85,13 +91,18 @@ def dropped(records: Iterable[dict]) -> list[str]:
 
 def run_caption(records: list[dict], paper_model: str = "") -> str:
     """``this run: SPEC (served as NAME); paper: o3-mini; overridden: temperature=0.3;
-    dropped by the model: temperature`` for the records of one run (at least one)."""
+    sent: top_p=1; dropped by the model: temperature`` for the records of one run (at
+    least one)."""
     first = single_run(records)[0]
     overrides = ((first.get("provenance") or {}).get("settings") or {}).get("overrides")
     parts = [f"this run: {run_key(first).label}"]
     parts += [f"paper: {paper_model}"] if paper_model else []
     if overrides:
         parts.append("overridden: " + ", ".join(f"{k}={v}" for k, v in overrides.items()))
+    sent = run_key(first).sent
+    if sent is not None:
+        shown = ", ".join(f"{k}={v}" for k, v in json.loads(sent).items())
+        parts.append(f"sent: {shown or 'no parameter (the provider defaults)'}")
     refused = dropped(records)
     parts += [f"dropped by the model: {', '.join(refused)}"] if refused else []
     return "; ".join(parts)

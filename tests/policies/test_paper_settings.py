@@ -294,7 +294,7 @@ def test_paper_preset_sends_the_studys_prompts(tmp_path, baking):
     )
     assert record["provenance"]["settings"] == {
         "max_actions": 50,
-        "temperature": 0.7,
+        "temperature": None,  # the study states none: the provider's default
         "feedback": "state",
         "grounding": "per_variable",
         "conversation": "accumulate",
@@ -302,7 +302,7 @@ def test_paper_preset_sends_the_studys_prompts(tmp_path, baking):
         "opening": "study",
         "max_restarts": None,
         "protocol": "baking",
-        "overrides": {},
+        "overrides": {"trials": 1},  # the paper's 5
     }
     table = (tmp_path / "success.md").read_text()
     assert "| horizon | problem 0 | all | model errors |" in table
@@ -357,7 +357,7 @@ def test_paper_preset_sends_the_studys_prompts(tmp_path, baking):
     records = [json.loads(line) for line in (tmp_path / "episodes.jsonl").open()]
     assert len(records) == 2 and model.calls > calls
     assert "+feedback=" not in records[1]["prompt_version"]
-    assert records[1]["provenance"]["settings"]["overrides"] == {"feedback": "cause"}
+    assert records[1]["provenance"]["settings"]["overrides"] == {"trials": 1, "feedback": "cause"}
     assert "; overridden: feedback=cause" in (tmp_path / "success.md").read_text()
     assert any(q.startswith("The action ") for q in questions(model)[calls:])
 

@@ -1,6 +1,8 @@
 """planloop.study.runs: the run a record belongs to (model spec, recorded and served
 model names, settings), so that no table cell pools two runs."""
 
+import json
+
 import pytest
 
 from planloop.protocols import PDDLEGO_PLUS
@@ -69,6 +71,14 @@ def test_split_runs_keeps_the_order_runs_are_first_met():
     assert list(runs.values())[0] == [a, records[2]]
 
 
+def test_runs_that_sent_different_requests_are_apart_and_say_what_they_sent():
+    paper = {"sent": {"top_p": 1}, "dropped": [], "served_model": None}
+    greedy = {"sent": {"temperature": 0.0}, "dropped": [], "served_model": None}
+    old, a, b = record(), record(request=paper), record(request=greedy)
+    assert len(split_runs([old, a, b])) == 3  # a record from before the request was kept too
+    assert run_caption([a]) == "this run: openai:o3-mini; sent: top_p=1"
+
+
 def test_a_table_of_one_run_refuses_records_of_two():
     one = [record(instance=0), record(instance=1)]
     assert single_run(iter(one)) == one
@@ -85,9 +95,54 @@ def test_the_caption_names_the_model_the_overrides_and_what_the_model_dropped():
     assert dropped(records) == ["temperature", "top_p"]
     assert run_caption(records, "o3-mini") == (
         "this run: openai:o3-mini (served as o3-mini-2025-01-31); paper: o3-mini; "
-        "overridden: retries=3, max_steps=4; dropped by the model: temperature, top_p"
+        "overridden: retries=3, max_steps=4; sent: no parameter (the provider defaults); "
+        "dropped by the model: temperature, top_p"
     )
     assert run_caption([record()]) == "this run: openai:o3-mini"
     assert paper_heading(PDDLEGO_PLUS.tables[0], [record()]) == (
         "### Success\n\nthis run: openai:o3-mini; paper: o3-mini"
     )
+
+
+STUDIES = {  # a quick run of each study whose own tables hold one invocation's records
+    "mystery": (["--conditions", "direct-zero-shot", "--instances", "0:2"], "results.md"),
+    "agentic": (
+        ["--conditions", "direct", "--instances", "0:2", "--max-attempts", "1"],
+        "results.md",
+    ),
+    "formalize": (["--domains", "gripper", "--sizes", "10", "--per-cell", "2"], "results.md"),
+    "horizon_sweep": (
+        ["--env", "Baking-v0", "--instances", "0:1", "--horizons", "1", "--trials", "2"],
+        "success.md",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(STUDIES))
+def test_a_study_shows_each_run_apart_in_its_own_tables(tmp_path, name, capsys):
+    """Two of a study's records served under different names (one recorded before the
+    served name was): a rerun replays nothing and shows two runs, each once."""
+    from planloop.llm import ScriptedModel
+
+    from conftest import load_experiment
+
+    study = load_experiment(name)
+    flags, results = STUDIES[name]
+    args = [*flags, "--llm", "model-a", "--out", str(tmp_path)]
+    model = ScriptedModel(lambda messages: "No.", name="model-a")
+    assert study.main(args, model=model) == 0
+    path = tmp_path / "episodes.jsonl"
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    records[-1]["provenance"]["request"] = served("model-a-2025")
+    for record in records[:-1]:
+        record["provenance"].pop("request", None)
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    capsys.readouterr()
+
+    calls = model.calls
+    assert study.main(args, model=model) == 0
+    assert model.calls == calls and len(path.read_text().splitlines()) == len(records)
+    text, printed = (tmp_path / results).read_text(), capsys.readouterr().out
+    for shown in (text, printed):
+        assert shown.count("this run: model-a\n") == 1, shown
+        assert shown.count("this run: model-a (served as model-a-2025); sent: ") == 1, shown
