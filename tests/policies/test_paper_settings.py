@@ -358,7 +358,7 @@ def test_paper_preset_sends_the_studys_prompts(tmp_path, baking):
     assert len(records) == 2 and model.calls > calls
     assert "+feedback=" not in records[1]["prompt_version"]
     assert records[1]["provenance"]["settings"]["overrides"] == {"trials": 1, "feedback": "cause"}
-    assert "; overridden: feedback=cause" in (tmp_path / "success.md").read_text()
+    assert "; overridden: trials=1, feedback=cause" in (tmp_path / "success.md").read_text()
     assert any(q.startswith("The action ") for q in questions(model)[calls:])
 
 
