@@ -35,6 +35,7 @@ from pathlib import Path
 from planloop.protocols import PROTOCOLS
 from planloop.results import ResultsFile
 from planloop.study import (
+    Ended,
     StudyError,
     check_model,
     latest_records,
@@ -84,8 +85,8 @@ class Runner:
             *self.extra,
         ]
         code = study(name).main(argv, model=self.model if model else None, show=False)
-        if code != 0:
-            raise StudyError(f"{name}.py {' '.join(argv)} ended with exit code {code}")
+        if code != 0:  # the study said why (an error, or Ctrl-C / SIGTERM and what it saved)
+            raise Ended(code)
         return list(latest_records(ResultsFile(out / "episodes.jsonl").records).values())
 
 

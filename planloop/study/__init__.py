@@ -17,7 +17,7 @@ A script in ``experiments/`` then holds its conditions, its record fields and it
         ...  # the table, from tally() and success_cell()
 """
 
-from .errors import StudyError, one_line, study_main
+from .errors import Ended, StudyError, one_line, study_main
 from .flags import (
     PaperFlags,
     RequestSettings,
@@ -48,6 +48,7 @@ from .tables import (
 )
 
 __all__ = [
+    "Ended",
     "Job",
     "PaperFlags",
     "Progress",

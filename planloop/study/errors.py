@@ -14,6 +14,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
 
+from ..results import ResultsError
+
 EXIT_ERROR, EXIT_INTERRUPTED, EXIT_TERMINATED = 2, 130, 143
 
 
@@ -30,19 +32,30 @@ class Interrupted(KeyboardInterrupt):
         self.code, self.saved = code, saved
 
 
+class Ended(Exception):
+    """A study run from another script's ``main`` (``reproduce.py``) ended with ``code``
+    (2, 130, 143) after saying why itself: the caller ends with the same code and says
+    nothing more."""
+
+    def __init__(self, code: int):
+        super().__init__(code)
+        self.code = code
+
+
 def one_line(text: object) -> str:
     """``text`` with every run of whitespace (newlines too) made one space."""
     return " ".join(str(text).split())
 
 
 def study_main(main: Callable[..., int]) -> Callable[..., int]:
-    """Decorates a script's ``main``: a StudyError prints ``script.py: error: <one line>``
-    on stderr and returns 2. Ctrl-C and SIGTERM stop the study at once (the record being
-    written is finished, the episodes running are dropped, to be played by a rerun),
-    print ``interrupted: N of M episodes saved; rerun the same command to resume`` and
-    return 130 (Ctrl-C) or 143 (SIGTERM). In a script run as ``__main__``, the process
-    then ends at once, episodes still running in worker threads with it, their
-    planners' folders removed."""
+    """Decorates a script's ``main``: a StudyError (or a results file's ResultsError)
+    prints ``script.py: error: <one line>`` on stderr and returns 2; :class:`Ended` (a
+    study that said why it stopped) returns its code. Ctrl-C and SIGTERM
+    stop the study at once (the record being written is finished, the episodes running
+    are dropped, to be played by a rerun), print ``interrupted: N of M episodes saved;
+    rerun the same command to resume`` and return 130 (Ctrl-C) or 143 (SIGTERM). In a
+    script run as ``__main__``, the process then ends at once, episodes still running in
+    worker threads with it, their planners' folders removed."""
     prog = Path(main.__code__.co_filename).name
 
     @functools.wraps(main)
@@ -50,9 +63,13 @@ def study_main(main: Callable[..., int]) -> Callable[..., int]:
         with _sigterm_interrupts():
             try:
                 return main(*args, **kwargs)
-            except StudyError as exc:
+            except (StudyError, ResultsError) as exc:
                 print(f"{prog}: error: {one_line(exc)}", file=sys.stderr)
                 return EXIT_ERROR
+            except Ended as exc:
+                if exc.code != EXIT_ERROR:
+                    _end_if_threads(main, exc.code)
+                return exc.code
             except KeyboardInterrupt as exc:
                 code = getattr(exc, "code", EXIT_INTERRUPTED)
                 saved = getattr(exc, "saved", None)
@@ -66,8 +83,7 @@ def study_main(main: Callable[..., int]) -> Callable[..., int]:
                     file=sys.stderr,
                     flush=True,
                 )
-                if main.__module__ == "__main__" and threading.active_count() > 1:
-                    _end_now(code)
+                _end_if_threads(main, code)
                 return code
 
     return guarded
@@ -92,6 +108,12 @@ def _sigterm_interrupts() -> Iterator[None]:
 
 def _terminated(signum: int, frame) -> None:
     raise Interrupted(EXIT_TERMINATED)
+
+
+def _end_if_threads(main: Callable[..., int], code: int) -> None:
+    """In a script run as ``__main__`` with worker threads still playing, end now."""
+    if main.__module__ == "__main__" and threading.active_count() > 1:
+        _end_now(code)
 
 
 def _end_now(code: int) -> None:

@@ -203,3 +203,24 @@ def test_a_task_refused_at_reset_is_one_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert code == 2 and "Traceback" not in err
     assert "error: " in err and "limit" in err.lower()
+
+
+@pytest.mark.slow
+def test_reproduce_passes_a_studys_interruption_through(tmp_path):
+    """SIGTERM during one of reproduce.py's studies: the study's own line, exit 143, and
+    no second message from reproduce.py."""
+    out = tmp_path / "papers"
+    env = dict(os.environ, HOME=str(tmp_path), TMPDIR=str(tmp_path))
+    argv = [sys.executable, str(EXPERIMENTS / "reproduce.py"), "pddlego-plus"]
+    argv += ["--llm", "groundtruth", "--workers", "2", "--out", str(out)]
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    results = out / "pddlego-plus" / "episodes.jsonl"
+    while not (results.exists() and results.read_text().count("\n") >= 1):
+        assert proc.poll() is None, proc.stderr.read().decode()
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    err = err.decode()
+    assert proc.returncode == 143, err
+    assert err.count("interrupted:") == 1 and "pddlego.py: interrupted:" in err
+    assert "exit code" not in err and "Traceback" not in err
