@@ -1,11 +1,14 @@
-"""PNGs of results (matplotlib, the ``plot`` extra): every plot has a title, axis labels
-with their units, the n behind each point and 95% Wilson intervals as error bars;
-categorical conditions are points side by side, and only an ordered x (a horizon, a
-budget, an iteration) joins its points with lines."""
+"""PNGs of results (matplotlib, the ``plot`` extra): every plot has a title (with the
+episodes behind it), axis labels with their units, the n behind each point and 95%
+Wilson intervals as error bars; categorical conditions are points side by side, and only
+an ordered x (a horizon, a budget, an iteration) joins its points with lines. The
+layout is matplotlib's constrained one, the legend outside the axes below it and long
+texts wrapped, so that no text overlaps another (see :func:`overlapping_texts`)."""
 
 from __future__ import annotations
 
 import sys
+import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -58,14 +61,27 @@ def success_figure(
     import matplotlib.pyplot as plt
 
     xs = list(order or dict.fromkeys(label for points in series.values() for label, _, _ in points))
-    figure, axes = plt.subplots(figsize=(max(5.0, 1.0 + 0.8 * len(xs)), 3.8))
+    width_inches = max(6.0, 1.0 + 0.8 * len(xs))
+    labels = {name: textwrap.fill(name, max(40, int(width_inches * 14))) for name in series}
+    longest = max(map(len, xs), default=0)
+    height_inches = (  # room for the axes, the turned x labels and the legend's lines
+        3.4
+        + (0.08 * longest if longest > 6 else 0.0)
+        + (0.2 * sum(label.count("\n") + 1 for label in labels.values()) if len(series) > 1 else 0)
+    )
+    figure, axes = plt.subplots(figsize=(width_inches, height_inches), layout="constrained")
     width = 0.0 if ordered or len(series) == 1 else min(0.6 / len(series), 0.2)
     for offset, (name, points) in enumerate(series.items()):
         shift = (offset - (len(series) - 1) / 2) * width
         x = [xs.index(label) + shift for label, _, _ in points]
         rates, below, above = _rates(points)
         axes.errorbar(
-            x, rates, yerr=[below, above], fmt="o-" if ordered else "o", capsize=4, label=name
+            x,
+            rates,
+            yerr=[below, above],
+            fmt="o-" if ordered else "o",
+            capsize=4,
+            label=labels[name],
         )
         for xi, rate, (_, wins, n) in zip(x, rates, points, strict=True):
             axes.annotate(
@@ -75,23 +91,54 @@ def success_figure(
                 xytext=(4, 4),
                 fontsize="x-small",
             )
-    long = max(map(len, xs), default=0) > 6
-    axes.set_xticks(
-        range(len(xs)), xs, rotation=30 if long else 0, ha="right" if long else "center"
-    )
-    axes.set_xlim(-0.5, len(xs) - 0.5)
+    axes.set_xticks(range(len(xs)), xs, rotation=90 if longest > 6 else 0)
+    axes.set_xlim(-0.5, max(len(xs), 1) - 0.5)
     axes.set_xlabel(xlabel)
-    axes.set_ylabel(f"{ylabel} {RATE_UNITS}")
+    room = 24  # characters a line of the y label may hold beside the axes (2 in tall)
+    axes.set_ylabel(textwrap.fill(f"{ylabel} {RATE_UNITS}", room), fontsize="small")
     axes.set_ylim(-0.02, 1.08)
-    axes.set_title(title)
+    episodes = sum(n for points in series.values() for _, _, n in points)
+    columns = max(20, int(width_inches * 11))  # characters a title line may hold
+    axes.set_title(textwrap.fill(f"{title} (n = {episodes} episodes)", columns), fontsize="medium")
     if len(series) > 1:
-        axes.legend(
-            loc="upper center",
-            bbox_to_anchor=(0.5, -0.25 if long else -0.15),
+        figure.legend(
+            *axes.get_legend_handles_labels(),
+            loc="outside lower center",
             fontsize="small",
             frameon=False,
+            ncols=1,
         )
     return figure
+
+
+def overlapping_texts(figure) -> list[tuple[str, str]]:
+    """The pairs of a drawn figure's texts (titles, axis labels, the tick labels in view,
+    legends, free texts) whose bounding boxes overlap; the ``k/n`` point labels
+    (annotations) sit beside their points and are not counted."""
+    from matplotlib.text import Annotation
+
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    texts = list(figure.texts)
+    for legend in figure.legends:
+        texts += legend.get_texts()
+    for axes in figure.axes:
+        texts += [axes.title, axes.xaxis.label, axes.yaxis.label]
+        texts += [text for text in axes.texts if not isinstance(text, Annotation)]
+        texts += axes.get_legend().get_texts() if axes.get_legend() else []
+        for axis in (axes.xaxis, axes.yaxis):
+            low, high = sorted(axis.get_view_interval())
+            texts += [
+                tick.label1 for tick in axis.get_major_ticks() if low <= tick.get_loc() <= high
+            ]
+    texts = [text for text in texts if text.get_visible() and text.get_text().strip()]
+    boxes = [(text.get_text(), text.get_window_extent(renderer)) for text in texts]
+    return [
+        (a, b)
+        for i, (a, box_a) in enumerate(boxes)
+        for b, box_b in boxes[i + 1 :]
+        if box_a.overlaps(box_b)
+    ]
 
 
 def _rates(points: Sequence[Point]) -> tuple[list[float], list[float], list[float]]:
@@ -121,3 +168,19 @@ def show_success_plot(
         print(f"\nplot: {path}")
     else:
         print("\nno plot: install matplotlib (pip install 'planloop[plot]')", file=sys.stderr)
+
+
+def overflowing_labels(figure) -> list[str]:
+    """The axis labels of a drawn figure longer than their axis."""
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    overflowing = []
+    for axes in figure.axes:
+        frame = axes.get_window_extent(renderer)
+        for label, room, size in (
+            (axes.xaxis.label, frame.width, lambda box: box.width),
+            (axes.yaxis.label, frame.height, lambda box: box.height),
+        ):
+            if label.get_text().strip() and size(label.get_window_extent(renderer)) > room:
+                overflowing.append(label.get_text())
+    return overflowing
