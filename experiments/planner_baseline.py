@@ -23,6 +23,7 @@ import sys
 from collections import Counter
 
 from planloop.envs import FULLY_OBSERVABLE
+from planloop.envs.lookup import unknown_env
 from planloop.pddl import PLANNERS
 from planloop.policies import PlannerPolicy, run_episode
 from planloop.results import ResultsFile
@@ -148,6 +149,8 @@ def main(argv=None) -> int:
     parser.add_argument("--planner", default="lama-first", choices=PLANNERS)
     parser.add_argument("--timeout", type=positive_float, default=60.0)
     args = parser.parse_args(argv)
+    if unknown_env(args.env) is not None:
+        raise StudyError(unknown_env(args.env))
     if args.env not in FULLY_OBSERVABLE:
         raise StudyError(
             f"{args.env} is not fully observable: a planner baseline needs the "

@@ -86,6 +86,7 @@ def _play_loop(args) -> int:
     import gymnasium as gym
 
     import planloop  # noqa: F401
+    from planloop.envs.lookup import make_error
 
     kwargs = dict(args.option)
     if args.domain:
@@ -102,7 +103,10 @@ def _play_loop(args) -> int:
         options = {"instance": args.instance} if args.instance is not None else None
         obs, info = env.reset(seed=args.seed, options=options)
     except (gym.error.Error, OSError, TypeError, ValueError) as exc:
-        print(f"planloop play: cannot start {args.env_id}: {exc}", file=sys.stderr)
+        print(
+            f"planloop play: cannot start {args.env_id}: {make_error(args.env_id, exc)}",
+            file=sys.stderr,
+        )
         return EXIT_BAD_INPUT
     print(obs)
     print("Type an action, 'actions' to list the valid ones, or 'quit'.")

@@ -20,6 +20,7 @@ except ImportError:  # not on Windows: there, two runs on one --out are not kept
     # the usual optional import: mypy types the name as the module alone
     fcntl = None  # type: ignore[assignment]
 
+from ..envs.lookup import make_error, unknown_env
 from ..llm import ChatModel
 from ..pddl import PDDLError
 from ..results import ResultsFile, record_problem
@@ -33,12 +34,16 @@ from .progress import Progress
 def make_env(env_id: str, env_kwargs: Mapping[str, object] | None = None) -> gym.Env:
     """``gym.make(env_id, **env_kwargs)``; an unknown id or a bad argument is a StudyError."""
     kwargs: dict[str, Any] = dict(env_kwargs or {})
+    unknown = unknown_env(env_id)
+    if unknown is not None:
+        raise StudyError(unknown)
     try:
         return gym.make(env_id, **kwargs)
     except (gym.error.Error, TypeError, ValueError, OSError) as exc:
         shown = ", ".join(f"{key}={value!r}" for key, value in kwargs.items())
         raise StudyError(
-            f"cannot make {env_id}{f' with {shown}' if shown else ''}: {one_line(exc)}"
+            f"cannot make {env_id}{f' with {shown}' if shown else ''}: "
+            f"{one_line(make_error(env_id, exc))}"
         ) from None
 
 
@@ -151,10 +156,26 @@ def run_study(
 
 @contextmanager
 def _sole_writer(out: Path) -> Iterator[None]:
-    """Hold ``out/.lock`` (an flock, freed by the kernel however the run ends)."""
+    """Hold ``out/.lock`` (an flock, freed by the kernel however the run ends). A folder
+    made here that holds nothing else when the run fails (before its first episode) is
+    removed again."""
     if out.exists() and not out.is_dir():
         raise StudyError(f"--out {out} is a file: give a folder (it holds episodes.jsonl)")
+    made = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
+    try:
+        with _locked(out):
+            yield
+    except BaseException:
+        if made and [path.name for path in out.iterdir()] == [".lock"]:
+            (out / ".lock").unlink()
+            out.rmdir()
+        raise
+
+
+@contextmanager
+def _locked(out: Path) -> Iterator[None]:
+    """Hold ``out/.lock``; a StudyError when another run holds it."""
     with open(out / ".lock", "w") as lock:
         if fcntl is None:
             yield

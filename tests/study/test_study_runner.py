@@ -199,7 +199,7 @@ def test_a_failing_check_plays_nothing(tmp_path, capsys):
             [0],
             "cannot make Mystery-BW-v0 with bogus=1: ",
         ),
-        (Study("demo", "Nowhere-v0"), [0], "cannot make Nowhere-v0: "),
+        (Study("demo", "Nowhere-v0"), [0], "no environment Nowhere-v0"),
         (
             Study("demo", "Baking-v0"),
             range(2, 9),
