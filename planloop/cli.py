@@ -387,8 +387,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from planloop.pipes import pipe_safe_stdout
+
     args = build_parser().parse_args(argv)
-    return args.run(args)
+    with pipe_safe_stdout():
+        return args.run(args)
 
 
 if __name__ == "__main__":

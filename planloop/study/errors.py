@@ -14,6 +14,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
 
+from ..pipes import pipe_safe_stdout
+
 from ..results import ResultsError
 
 EXIT_ERROR, EXIT_INTERRUPTED, EXIT_TERMINATED = 2, 130, 143
@@ -55,12 +57,13 @@ def study_main(main: Callable[..., int]) -> Callable[..., int]:
     are dropped, to be played by a rerun), print ``interrupted: N of M episodes saved;
     rerun the same command to resume`` and return 130 (Ctrl-C) or 143 (SIGTERM). In a
     script run as ``__main__``, the process then ends at once, episodes still running in
-    worker threads with it, their planners' folders removed."""
+    worker threads with it, their planners' folders removed. A reader of stdout that
+    goes away (``script | head -1``) ends no study: what is printed after is dropped."""
     prog = Path(main.__code__.co_filename).name
 
     @functools.wraps(main)
     def guarded(*args, **kwargs) -> int:
-        with _sigterm_interrupts():
+        with _sigterm_interrupts(), pipe_safe_stdout():
             try:
                 return main(*args, **kwargs)
             except (StudyError, ResultsError) as exc:
