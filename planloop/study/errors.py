@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Callable
 
 from ..pipes import pipe_safe_stdout
-
 from ..results import ResultsError
 
 EXIT_ERROR, EXIT_INTERRUPTED, EXIT_TERMINATED = 2, 130, 143
