@@ -1,9 +1,10 @@
 """A fuzzing campaign over every untrusted input: commands to the environments, PDDL
 text to the reader, plan text to the validator, model replies to the chat client, and
 the trust boundary's attack families (``benchmarks/fuzz_boundary.py``: hostile MCP
-clients, damaged results files, PDDL built to explode).
+clients, damaged results files, PDDL built to explode, exit paths, belief work built to
+explode).
 
-Seven targets, each with its own seeded generator (case ``i`` of target ``t`` under
+Every target has its own seeded generator (case ``i`` of target ``t`` under
 ``--seed s`` is drawn from ``random.Random(f"{s}/{t}/{i}")`` alone, so any case can be
 replayed by itself with ``--replay t:i``):
 

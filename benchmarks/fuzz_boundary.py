@@ -1,13 +1,19 @@
 """The trust boundary's attack families for ``benchmarks/fuzz.py``: hostile MCP clients,
-damaged results files and PDDL built to explode (a target each, seeded like the others).
+damaged results files, PDDL built to explode and the exit paths (a target each, seeded
+like the others).
 
 - ``mcp``: calls to a :class:`planloop.mcp.sessions.SessionRegistry` rooted at a folder
   that holds a domain and a problem, beside a secret file outside it: paths outside the
   root (absolute, ``..``, a link in the root pointing out, a linked folder), paths into
   it, PDDL text with the secret's marker, long and broken text, ``env_kwargs`` paths,
-  guessed and real session ids, floods of starts. Contract: no answer or error holds
-  the secret; an error quotes at most 80 characters of one input; an unknown id gets
-  "no such session" and nothing more; no more sessions live than the cap.
+  guessed and real session ids, floods of starts; a folder of problems whose second
+  member links to a secret problem outside the root (``env_kwargs`` ``problem`` or
+  ``instances``); tools/call lines nested from just under to far over the transport's
+  ``MAX_DEPTH``, as the stdio transport parses and screens them. Contract: no answer or
+  error holds the secret; an error quotes at most 80 characters of one input; an
+  unknown id gets "no such session" and nothing more; no more sessions live than the
+  cap; the linked member is refused; a line nested deeper than ``MAX_DEPTH`` gets a
+  JSON-RPC error (-32600) with its id, a shallower one goes through.
 - ``results``: ``episodes.jsonl`` files of valid records with lines damaged (cut, typed
   wrong, keys dropped, bytes that are not UTF-8, lone surrogates, huge lines) read as a
   study reads them. Contract: never raises; every record kept is valid; every other
@@ -16,11 +22,29 @@ damaged results files and PDDL built to explode (a target each, seeded like the 
   and n objects, chains and trees of types, nested ``when``, wide ``:init``) through
   ``load`` and ``solve(planner="auto", timeout=2)``. Contract: a task, a PDDLError
   (naming the limit when one is met) or a PlanResult, within the case's budget.
+- ``exits``: the exit paths of issue 32. An ``:init`` asserting (or, contingent,
+  declaring unknown) a fact and denying it, in one section or two, in any order, read
+  by ``parse`` (default or strict) or ``solve``; a results path that is a folder, a
+  pipe, under a file or whose set-aside file is a folder; ``gym.make`` with a
+  ``render_mode`` outside the metadata; steps after an episode was won. Contract: the
+  contradiction is a PDDLError at a line and column naming the fact (a denial alone
+  stays a warning); a results path is a one-line ResultsError; a render mode a
+  ValueError; a step after the end pays 0, stays terminated and keeps the info's shape,
+  its ``action_error`` of kind ``episode_over``.
+- ``belief``: contingent problems whose belief work grows with a parameter, each case
+  one kind in turn: an ``or`` whose first disjunct is known true over n unknown atoms
+  (a precondition or in the goal), ``or`` clauses chaining n atoms with no solution, a
+  ``oneof`` over up to 20,000 atoms, a precondition true in every world that no split
+  separates, and ``gold_path`` where a ``oneof`` over 300 atoms meets 14 toggles, through
+  ``gym.make("ContingentPDDL-v0")``, ``reset`` and one step (or ``gold_path()``).
+  Contract: a step, or a ValueError naming ``max_belief_work``, ``gold_path``'s budget
+  or the empty initial belief, within 5 s (``gold_path``: 30 s), never a MemoryError.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
 import tempfile
@@ -47,8 +71,12 @@ class McpTarget:
         (root / "problem.pddl").write_text(PROBLEM)
         (root / "broken.pddl").write_text(f"(define (problem p) (:domain d) {SECRET}")
         (outside / "secret.pddl").write_text(f"(define (domain {SECRET}))\n{SECRET}\n")
+        (outside / "problem.pddl").write_text(PROBLEM.replace("a b c", f"a b c {SECRET}"))
         (root / "link.pddl").symlink_to(outside / "secret.pddl")
         (root / "out").symlink_to(outside)
+        (root / "probs").mkdir()
+        (root / "probs" / "a.pddl").write_text(PROBLEM)
+        (root / "probs" / "b.pddl").symlink_to(outside / "problem.pddl")  # instance 1
         self.root, self.outside = root, outside
         self.registry = None
 
@@ -79,6 +107,10 @@ class McpTarget:
             text = json.dumps(answer, default=str)
             if SECRET in text and SECRET not in sent:
                 record.violation("SecretLeaked", f"an answer holds the secret: {text[:120]}")
+            if kind == "folder_link" and call[1]["instance"] == 1:
+                record.violation("LinkFollowed", f"a member linked out was read: {text[:120]}")
+            if kind == "deep":
+                self._check_screened(call[1], answer, record)
         if len(self.registry) > self.registry.max_sessions:
             record.violation("OverCap", f"{len(self.registry)} sessions live")
 
@@ -109,6 +141,8 @@ class McpTarget:
                 "guess_id",
                 "real_id",
                 "flood",
+                "folder_link",
+                "deep",
             ]
         )
         if kind == "path_out":
@@ -140,6 +174,24 @@ class McpTarget:
             return kind, ("run", rng.choice(["s1", "s2", "", "0", SECRET, "x" * 500]))
         if kind == "real_id":
             return kind, ("real", rng.choice(["state", "applicable_actions", "history"]))
+        if kind == "folder_link":
+            env_id = rng.choice(["PDDL-v0", "Blocksworld-v0", "ContingentPDDL-v0"])
+            folder = rng.choice(["probs", str(self.root / "probs"), "out/../root/probs"])
+            env_kwargs = (
+                {"instances": folder}
+                if env_id == "Blocksworld-v0"
+                else {"domain": "domain.pddl", "problem": folder}
+            )
+            instance = rng.choice([0, 1])
+            return kind, (
+                "start",
+                {"env_id": env_id, "instance": instance, "env_kwargs": env_kwargs},
+            )
+        if kind == "deep":
+            from planloop.mcp.sandbox import MAX_DEPTH
+
+            levels = [MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 1, 150, 199, 200, 400, 10_000]
+            return kind, ("wire", rng.choice(levels))
         return kind, ("flood", rng.randint(5, 12))
 
     def _send(self, call: tuple) -> object:
@@ -151,6 +203,8 @@ class McpTarget:
         if what == "real":
             opened = self.registry.start(domain=DOMAIN, problem=PROBLEM)
             return self.registry.run(opened["session_id"], argument)
+        if what == "wire":
+            return self._screened(argument)
         answers = []
         for _ in range(argument):
             try:
@@ -159,6 +213,43 @@ class McpTarget:
                 if "too many sessions" not in str(exc):
                     raise
         return answers
+
+    @staticmethod
+    def _screened(levels: int) -> object:
+        """What planloop-mcp's stdio transport makes of a tools/call line nested
+        ``levels`` deep (the message itself counted): the message, or its error."""
+        from mcp.shared.message import SessionMessage
+        from mcp.types import jsonrpc_message_adapter
+
+        from planloop.mcp.wire import screen
+
+        nest = "[" * (levels - 3) + "]" * (levels - 3)
+        line = (
+            '{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": '
+            f'{{"name": "get_state", "arguments": {{"session_id": {nest}}}}}}}'
+        )
+        try:
+            item: object = SessionMessage(jsonrpc_message_adapter.validate_json(line))
+        except ValueError as exc:  # what the transport hands the server
+            item = exc
+        return screen(item)
+
+    @staticmethod
+    def _check_screened(levels: int, answer: object, record) -> None:
+        from mcp.shared.message import SessionMessage
+        from mcp.types import INVALID_REQUEST, JSONRPCError
+
+        from planloop.mcp.sandbox import MAX_DEPTH
+
+        if levels > MAX_DEPTH:
+            if not (
+                isinstance(answer, JSONRPCError)
+                and answer.id == 7
+                and answer.error.code == INVALID_REQUEST
+            ):
+                record.violation("DeepUnanswered", f"{levels} levels: {str(answer)[:120]}")
+        elif not isinstance(answer, SessionMessage):
+            record.violation("ShallowRefused", f"{levels} levels: {str(answer)[:120]}")
 
     @staticmethod
     def _check_error(message: str, call: tuple, sent: str, record) -> None:
@@ -359,5 +450,278 @@ class ExplosionTarget:
         )
 
 
-TARGETS = {"mcp": McpTarget, "results": ResultsTarget, "explosion": ExplosionTarget}
-WEIGHTS = {"mcp": 0.03, "results": 0.03, "explosion": 0.02}
+EXIT_DOMAIN = """(define (domain d) (:predicates (p ?x) (q ?x))
+  (:action go :parameters (?x) :precondition (p ?x) :effect (q ?x)))"""
+PROBLEM_GO = "(define (problem x) (:domain d) (:objects a) (:init (p a)) (:goal (q a)))"
+ENDED_ENVS = ("PDDL-v0", "CoinCollector-v0", "Contingent-Blocks-v0", "ALFWorld-v0")
+BAD_RENDER_MODES = (1, 0, -1, 2.5, b"ansi", "rgb_array", "ansi_list", "ANSI", "", ["ansi"])
+
+
+class ExitsTarget:
+    name = "exits"
+
+    def setup(self, cases: int) -> None:
+        self.folder = Path(tempfile.mkdtemp(prefix="planloop-fuzz-exits-"))
+        self.envs: dict = {}
+
+    def budget(self, index: int) -> float:
+        return 10.0
+
+    def recover(self, record) -> None:
+        self.envs.clear()
+
+    def close(self) -> None:
+        for env in getattr(self, "envs", {}).values():
+            env.close()
+        if hasattr(self, "folder"):
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+    def run(self, rng: random.Random, index: int, record) -> None:
+        kind = rng.choice(["contradiction", "results", "render_mode", "after_end"])
+        record.label = f"exits:{kind}"
+        getattr(self, f"_{kind}")(rng, index, record)
+
+    @staticmethod
+    def _contradiction(rng: random.Random, index: int, record) -> None:
+        from planloop.pddl import PDDLError, parse, solve
+
+        contingent = rng.random() < 0.3
+        fact = f"(p o{rng.randrange(3)})"
+        other = f"(unknown {fact})" if contingent and rng.random() < 0.5 else fact
+        noise = " ".join(f"(q o{i})" for i in range(rng.randrange(3)))
+        denied = rng.random() < 0.9  # else the denial names another fact: a warning
+        first, second = rng.sample([other, f"(not {fact if denied else '(q o9)'})"], 2)
+        two = rng.random() < 0.5
+        if two:
+            sections = f"(:init {noise} {first})\n(:init {second})"
+        else:
+            sections = f"(:init {first} {noise}\n {second})"
+        problem = (
+            f"(define (problem x) (:domain d) (:objects o0 o1 o2 o9)\n{sections}\n(:goal (q o0)))"
+        )
+        strict = rng.random() < 0.3
+        record.input = (problem, contingent, strict)
+        expected = denied and not (strict and two)  # strict refuses a second ':init' unread
+        if not contingent and rng.random() < 0.2:
+            result = solve(EXIT_DOMAIN, problem, planner="auto", timeout=2, strict=strict)
+            refused = result.status == "invalid_input"
+            if expected and not (refused and f"'{fact}' is both" in result.message):
+                record.violation("Contradiction", f"solve: {result.status}: {result.message}")
+            elif not denied and not strict and refused:
+                record.violation("Contradiction", f"a lone denial refused: {result.message}")
+            return
+        try:
+            parse(EXIT_DOMAIN, problem, strict=strict, contingent=contingent)
+        except PDDLError as exc:
+            found = [d for d in exc.diagnostics if "and false in ':init'" in d.message]
+            if expected and not found:
+                record.violation("Contradiction", f"another error: {exc}"[:200])
+            elif found and not expected:
+                record.violation("Contradiction", f"refused without one: {exc}"[:200])
+            elif found and not (fact in found[0].message and found[0].line and found[0].col):
+                record.violation("Contradiction", f"no place or fact: {found[0]}"[:200])
+        else:
+            if expected:
+                record.violation("Contradiction", "read as a meaning")
+
+    def _results(self, rng: random.Random, index: int, record) -> None:
+        from planloop.results import ResultsError, ResultsFile
+
+        case = self.folder / str(index)
+        case.mkdir()
+        path = case / "episodes.jsonl"
+        how = rng.choice(["folder", "pipe", "under_a_file", "torn_folder"])
+        record.input = how
+        if how == "folder":
+            path.mkdir()
+        elif how == "pipe":
+            os.mkfifo(path)
+        elif how == "under_a_file":
+            (case / "file").write_text("")
+            path = case / "file" / "episodes.jsonl"
+        else:
+            path.write_text('{"key": "a"}\nnot json\n')
+            (case / "episodes.jsonl.torn").mkdir()
+        try:
+            ResultsFile(path)
+        except ResultsError as exc:
+            if "\n" in str(exc) or str(path) not in str(exc):
+                record.violation("ResultsPath", f"not one line naming the path: {exc}")
+        else:
+            record.violation("ResultsPath", f"{how} read as a results file")
+
+    @staticmethod
+    def _render_mode(rng: random.Random, index: int, record) -> None:
+        import gymnasium as gym
+
+        from planloop.envs import ENVIRONMENTS, TWX_ENVIRONMENTS
+
+        env_id = rng.choice([*ENVIRONMENTS, *TWX_ENVIRONMENTS])
+        mode = rng.choice(BAD_RENDER_MODES)
+        record.input = (env_id, mode)
+        try:
+            gym.make(env_id, render_mode=mode, **_exit_kwargs(env_id))
+        except ValueError as exc:
+            if "render_mode" not in str(exc):
+                record.violation("RenderMode", f"another ValueError: {exc}"[:200])
+        else:
+            record.violation("RenderMode", f"{mode!r} accepted")
+
+    def _after_end(self, rng: random.Random, index: int, record) -> None:
+        import gymnasium as gym
+
+        from planloop.envs.text_env import EPISODE_OVER
+        from planloop.pddl.search import breadth_first
+
+        env_id = rng.choice(ENDED_ENVS)
+        env = self.envs.get(env_id)
+        if env is None:
+            env = self.envs[env_id] = gym.make(env_id, **_exit_kwargs(env_id))
+        seed = rng.randrange(4)
+        _, info = env.reset(seed=seed)
+        shape = _shape(info)
+        base = env.unwrapped
+        if hasattr(base, "walkthrough"):
+            path = base.walkthrough()
+        elif hasattr(base, "gold_path"):
+            path = base.gold_path()
+        else:
+            plan = breadth_first(base.task, timeout=5)
+            path = [] if plan is None else base.view.commands(plan, base.task)
+        extra = [rng.choice([*path, "look", "(go o0)", "", "\x00" * 3]) for _ in range(3)]
+        record.input = (env_id, seed, path, extra)
+        paid = 0.0
+        for command in path:
+            paid += env.step(command)[1]
+        for command in extra:
+            obs, reward, terminated, truncated, info = env.step(command)
+            paid += reward
+            if not terminated or truncated or obs != EPISODE_OVER:
+                record.violation("AfterEnd", f"{terminated=} {truncated=} {obs[:80]!r}")
+            if _shape(info) != shape or info["action_error"]["kind"] != "episode_over":
+                record.violation("AfterEnd", f"info changed shape: {info}"[:200])
+        if paid != 1.0:
+            record.violation("AfterEnd", f"paid {paid} in all")
+
+
+def _exit_kwargs(env_id: str) -> dict:
+    """What ``gym.make`` needs beyond the id: PDDL-v0's and ContingentPDDL-v0's files."""
+    if env_id == "PDDL-v0":
+        return {"domain": EXIT_DOMAIN, "problem": PROBLEM_GO}
+    if env_id == "ContingentPDDL-v0":
+        from importlib import resources
+
+        folder = Path(str(resources.files("planloop.envs") / "data" / "contingent" / "blocks2"))
+        return {"domain": folder / "domain.pddl", "problem": folder / "problem.pddl"}
+    return {}
+
+
+def _shape(info: dict) -> dict:
+    """Each key of ``info`` with its value's type, and the keys of its ``action_error``."""
+    return {key: type(value) for key, value in info.items()} | {
+        "action_error": tuple(info["action_error"])
+    }
+
+
+BELIEF_DOMAIN = """(define (domain wide)
+  (:requirements :strips :disjunctive-preconditions :conditional-effects :contingent)
+  (:predicates (k) (u ?x) (t ?x) (done) (never))
+  (:action go :precondition {pre} :effect (done))
+  (:action drop :effect (not (k)))
+  (:action look :parameters (?x) :observe (u ?x))
+  (:action toggle :parameters (?x) :precondition (t ?x)
+    :effect (and (when (u ?x) (not (u ?x))) (when (not (u ?x)) (u ?x)))))"""
+BELIEF_KINDS = ("disjunction", "chain", "oneof", "tautology", "gold")
+BELIEF_REFUSALS = ("(max_belief_work)", "the initial belief is empty", "more than its budget")
+
+
+class BeliefTarget:
+    name = "belief"
+
+    def setup(self, cases: int) -> None:
+        pass
+
+    def budget(self, index: int) -> float:
+        return 30.0 if BELIEF_KINDS[index % len(BELIEF_KINDS)] == "gold" else 5.0
+
+    def recover(self, record) -> None:
+        pass
+
+    def run(self, rng: random.Random, index: int, record) -> None:
+        import gymnasium as gym
+
+        import planloop  # noqa: F401  (registers the environments)
+
+        kind = BELIEF_KINDS[index % len(BELIEF_KINDS)]
+        n, pre, init, goal = getattr(self, f"_{kind}")(rng)
+        objects = " ".join(f"o{i}" for i in range(n))
+        domain = BELIEF_DOMAIN.format(pre=pre)
+        problem = (
+            f"(define (problem w) (:domain wide) (:objects {objects}) (:init {init}) "
+            f"(:goal {goal}))"
+        )
+        record.label, record.input = f"belief:{kind}", (pre[:150], problem[:150])
+        env = gym.make("ContingentPDDL-v0", domain=domain, problem=problem, max_obs_length=10**6)
+        try:
+            env.reset(seed=index)
+            if kind == "gold":
+                env.unwrapped.gold_path()
+            else:
+                _, _, _, _, info = env.step("(go)")
+                if info["action_error"]["kind"] not in ("", "inapplicable"):
+                    record.violation("NotAStep", repr(info["action_error"])[:200])
+        except ValueError as exc:
+            if not any(words in str(exc) for words in BELIEF_REFUSALS):
+                record.violation("UnnamedRefusal", str(exc)[:200])
+        finally:
+            env.close()
+
+    @staticmethod
+    def _unknown(n: int) -> str:
+        return "(k) " + " ".join(f"(unknown (u o{i}))" for i in range(n))
+
+    def _disjunction(self, rng: random.Random) -> tuple[int, str, str, str]:
+        n = rng.choice([10, 22, 30])
+        disjunction = "(or (k) " + " ".join(f"(u o{i})" for i in range(n)) + ")"
+        if rng.random() < 0.5:
+            return n, disjunction, self._unknown(n), "(done)"
+        return n, "(k)", self._unknown(n), f"(and (done) {disjunction})"
+
+    @staticmethod
+    def _chain(rng: random.Random) -> tuple[int, str, str, str]:
+        n = rng.choice([12, 30, 40])
+        chain = " ".join(f"(or (u o{i}) (u o{i + 1}))" for i in range(n - 1))
+        return n, "(k)", f"(k) {chain} (or (u o{n - 1})) (or (not (u o{n - 1})))", "(done)"
+
+    @staticmethod
+    def _oneof(rng: random.Random) -> tuple[int, str, str, str]:
+        n = rng.choice([100, 2_000, 20_000])
+        atoms = " ".join(f"(u o{i})" for i in range(n))
+        pre = rng.choice(["(k)", f"(or (k) {atoms})", f"(or {atoms})"])
+        return n, pre, f"(k) (oneof {atoms})", "(done)"
+
+    def _tautology(self, rng: random.Random) -> tuple[int, str, str, str]:
+        n = rng.choice([8, 16, 30])
+        ladder = [
+            "(and " + " ".join(f"(u o{j})" for j in range(i)) + f" (not (u o{i})))"
+            for i in range(n)
+        ]
+        every = "(and " + " ".join(f"(u o{j})" for j in range(n)) + ")"
+        return n, "(or " + " ".join(ladder) + f" {every})", self._unknown(n), "(done)"
+
+    @staticmethod
+    def _gold(rng: random.Random) -> tuple[int, str, str, str]:
+        n, toggles = rng.choice([50, 300]), rng.choice([4, 14])
+        atoms = " ".join(f"(u o{i})" for i in range(n))
+        init = f"(oneof {atoms}) " + " ".join(f"(t o{i})" for i in range(toggles))
+        return n, "(k)", init, "(never)"
+
+
+TARGETS = {
+    "mcp": McpTarget,
+    "results": ResultsTarget,
+    "explosion": ExplosionTarget,
+    "exits": ExitsTarget,
+    "belief": BeliefTarget,
+}
+WEIGHTS = {"mcp": 0.03, "results": 0.03, "explosion": 0.02, "exits": 0.02, "belief": 0.02}

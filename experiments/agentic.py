@@ -1,7 +1,7 @@
 """The agentic step-wise planning paper (PyPDDLEngine, "Agentic LLM Planning via
-Step-Wise PDDL Simulation", arXiv 2603.06064), Table II: Fast Downward lama-first and
-seq-sat-lama-2011, a direct LLM baseline and the agentic loop on IPC Blocksworld, each
-with one wall-clock budget per instance.
+Step-Wise PDDL Simulation", arXiv 2603.06064), Tables I, II and III: Fast Downward
+lama-first and seq-sat-lama-2011, a direct LLM baseline and the agentic loop on IPC
+Blocksworld, each with one wall-clock budget per instance.
 
     python experiments/agentic.py --paper --llm openai:MODEL --workers 4
     python experiments/agentic.py --paper --llm openai:MODEL -o problem=FOLDER
@@ -12,8 +12,12 @@ By default ``PDDL-v0`` plays the IPC-2000 Blocksworld files this checkout ships 
 ``instance-1.pddl`` to ``instance-102.pddl`` as potassco/pddl-instances names them
 (``ipc-2000/domains/blocks-strips-typed/instances``): ``-o problem=FOLDER`` plays a folder
 of them in their original order (file names in natural order), ``-o domain=FILE`` takes
-another domain. An episode may play up to 10,000 steps (``-o max_episode_steps=N``), so
-that no plan is cut short.
+another domain. planloop ships their SHA-256 in the paper's order
+(``planloop/envs/data/ipc2000_blocks/SHA256SUMS``, its README says where to get them):
+each record's ``paper_instance`` is its file's place in that order (None for a file that
+is not one of them), and every table says how many instances ran and how many are the
+paper's. An episode may play up to 10,000 steps (``-o max_episode_steps=N``), so that no
+plan is cut short.
 
 ``--conditions`` takes a comma list of lama-first, seq-sat-lama-2011 (its best plan when
 the budget ends), direct (the domain and problem in one prompt, resampled from a fresh
@@ -33,21 +37,41 @@ in n: an episode that ended on a failed model call is a failure, counted under "
 errors"; any other failure (a planner error, a plan the environment refused) is named
 below the table.
 
+Tables I and III are plan lengths (the actions of a solved instance's plan, after its
+last restart) by difficulty block, the paper's places 0-9, 10-19, ..., 100-101: Table I
+over the instances both Fast Downward configurations solved, Table III over those all
+four approaches solved (the co-solved set).
+
 ``--out DIR`` receives ``episodes.jsonl`` (one record per approach and instance;
-rerunning resumes), ``results.md`` (Table II beside the paper's figures, and the cost of
-each approach) and ``success.png``.
+rerunning resumes), ``results.md`` (Table II, the cost of each approach, then Tables I and
+III when the run has their approaches, each beside the paper's figures) and
+``success.png``.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
+import hashlib
 import statistics
 import sys
+from importlib import resources
 from pathlib import Path
 
 from planloop.envs import FULLY_OBSERVABLE
+from planloop.pddl.source import source_path
 from planloop.policies import AgenticPolicy, DirectPlanPolicy, PlannerPolicy, run_episode
-from planloop.protocols.agentic import AGENTIC, COLUMNS, ROWS
+from planloop.protocols import PaperTable
+from planloop.protocols.agentic import (
+    AGENTIC,
+    COLUMNS,
+    COST,
+    PAPER_INSTANCES,
+    ROWS,
+    TABLE_I,
+    TABLE_II,
+    TABLE_III,
+)
 from planloop.study import (
     PaperFlags,
     Study,
@@ -142,14 +166,36 @@ def make_policy(condition: str, model, args: argparse.Namespace):
     )
 
 
-def episode_fields(policy, episode) -> dict:
-    """The record: the episode (observations counted, not kept) and ``stop``, how it
-    ended (the planner's status, else the policy's ``details["stop"]``)."""
+def episode_fields(policy, episode, place: int | None) -> dict:
+    """The record: the episode (observations counted, not kept), ``stop``, how it ended
+    (the planner's status, else the policy's ``details["stop"]``), and
+    ``paper_instance``, the instance's ``place`` in the paper's order (None: not one of
+    its 102)."""
     record = episode.to_json()
     record["observations"] = len(record["observations"])
     planned = getattr(policy, "result", None)
     record["stop"] = planned.status if planned is not None else episode.details.get("stop")
+    record["paper_instance"] = place
     return record
+
+
+@functools.cache
+def paper_checksums() -> dict[str, int]:
+    """The SHA-256 of each of the paper's 102 problem files -> its place (0-based) in the
+    paper's order (``planloop/envs/data/ipc2000_blocks/SHA256SUMS``)."""
+    sums = resources.files("planloop.envs") / "data" / "ipc2000_blocks" / "SHA256SUMS"
+    digests = [line.split()[0] for line in sums.read_text().splitlines() if "instances/" in line]
+    return {digest: place for place, digest in enumerate(digests)}
+
+
+def paper_place(env, instance: int) -> int | None:
+    """The place in the paper's order of the problem file ``instance`` plays, found by
+    its SHA-256; None when it is no file or not one of the paper's 102."""
+    problems = getattr(env.unwrapped, "problems", None)
+    path = source_path(problems[instance]) if problems else None
+    if path is None or not path.is_file():
+        return None
+    return paper_checksums().get(hashlib.sha256(path.read_bytes()).hexdigest())
 
 
 def outcome(record: dict) -> str:
@@ -170,7 +216,7 @@ def by_condition(records: list[dict], conditions: list[str]) -> dict[str, list[d
 
 def beside(row: str, column: str, value: str) -> str:
     """``value`` with the paper's figure of the cell beside it, when it printed one."""
-    return with_published(value, AGENTIC.tables[0].published.get((row, column)))
+    return with_published(value, TABLE_II.published.get((row, column)))
 
 
 def table_ii(groups: dict[str, list[dict]]) -> str:
@@ -195,9 +241,94 @@ def table_ii(groups: dict[str, list[dict]]) -> str:
                 model_errors(group),
             ]
         )
-    return f"{paper_heading(AGENTIC.tables[0], records)}\n\n" + markdown_table(
-        ["Approach", "n", *COLUMNS, "success [95% Wilson]", "model errors"], rows
+    return (
+        f"{paper_heading(TABLE_II, records)}\n\n"
+        + markdown_table(["Approach", "n", *COLUMNS, "success [95% Wilson]", "model errors"], rows)
+        + f"\n\n{instances_note(records)}"
     )
+
+
+def instances_note(records: list[dict]) -> str:
+    """How many instances ran, and how many of them are the paper's (by checksum)."""
+    ran = {r["instance"] for r in records}
+    places = sorted({r["paper_instance"] for r in records if r.get("paper_instance") is not None})
+    named = ", ".join(f"instance-{place + 1}" for place in places)
+    others = len(ran) - len(places)
+    return (
+        f"Instances: {len(ran)} ran (the paper ran {PAPER_INSTANCES}); by their SHA-256, "
+        f"{len(places)} are among the paper's IPC-2000 instances"
+        + (f" ({named})" if 0 < len(places) <= 12 else "")
+        + (f", {others} not (in no difficulty block)" if others > 0 else "")
+        + "."
+    )
+
+
+def plan_length(record: dict) -> int:
+    """The actions of the plan an episode ended with (those after its last restart)."""
+    return len(record["actions"]) - (record.get("restarted_after") or [0])[-1]
+
+
+def lengths_table(table: PaperTable, conditions: tuple[str, ...], records: list[dict]) -> str:
+    """Table I or III over one run's records: per difficulty block, the instances every
+    one of ``conditions`` solved and the mean plan length of each, beside the paper's
+    figures (Table I adds lama-first's mean minus seq-sat-lama-2011's)."""
+    records = single_run(records)
+    solved = {
+        c: {
+            (r["paper_instance"], r["trial"]): plan_length(r)
+            for r in records
+            if r["condition"] == c
+            and outcome(r) == "Solved"
+            and r.get("paper_instance") is not None
+        }
+        for c in conditions
+    }
+    common = set.intersection(*(set(lengths) for lengths in solved.values()))
+    rows = []
+    for index, block in enumerate(table.rows):
+        keys = [key for key in common if key[0] // 10 == index]
+        means = [statistics.mean(solved[c][k] for k in keys) if keys else None for c in conditions]
+        if table is TABLE_I:
+            means.append(means[0] - means[1] if keys else None)
+        cells = [str(len(keys)), *("-" if m is None else f"{m:.1f}" for m in means)]
+        rows.append(
+            [
+                block,
+                *(
+                    with_published(cell, table.published.get((block, column)))
+                    for column, cell in zip(table.columns, cells, strict=True)
+                ),
+            ]
+        )
+    *others, last = (ROWS[c] for c in conditions)
+    solvers = f"{', '.join(others)} and {last}"
+    return (
+        f"{paper_heading(table, records)}\n\n"
+        + markdown_table(["Block", *table.columns], rows)
+        + f"\n\nPlan length: the actions of the plan of an instance solved by {solvers}, "
+        f"mean per block; blocks: the instances' places in the paper's order, ten to a "
+        f"block; a cell without the paper's figure is one it printed none for. "
+        f"{instances_note(records)}"
+    )
+
+
+def table_i(records: list[dict]) -> str:
+    """Table I: Fast Downward's plan lengths by difficulty block."""
+    return lengths_table(TABLE_I, PLANNER_CONDITIONS, records)
+
+
+def table_iii(records: list[dict]) -> str:
+    """Table III: every approach's plan lengths on the co-solved instances by block."""
+    return lengths_table(TABLE_III, CONDITIONS, records)
+
+
+def paper_tables(records: list[dict]) -> dict[str, str]:
+    """The paper's Tables I, II and III over one run's records."""
+    return {
+        "table-i": table_i(records),
+        "table-ii": table_ii(by_condition(records, list(CONDITIONS))),
+        "table-iii": table_iii(records),
+    }
 
 
 def other_failures(groups: dict[str, list[dict]]) -> str:
@@ -215,20 +346,23 @@ def other_failures(groups: dict[str, list[dict]]) -> str:
 
 def cost_table(groups: dict[str, list[dict]]) -> str:
     """Seconds, model calls and tokens per instance, and tokens per solved instance (as
-    the paper's IV-C counts them)."""
+    the paper's IV-C counts them), the tokens beside the paper's figures."""
     rows = []
     for condition, group in groups.items():
         usage = [r.get("usage") or {} for r in group]
         tokens = sum(u.get("prompt_tokens", 0) + u.get("completion_tokens", 0) for u in usage)
         solved = sum(outcome(r) == "Solved" for r in group)
-        model = condition not in PLANNER_CONDITIONS
+        model, row = condition not in PLANNER_CONDITIONS, ROWS[condition]
+        per = {
+            "tokens per instance": f"{tokens / len(group):,.0f}" if model and group else "-",
+            "tokens per solved instance": f"{tokens / solved:,.0f}" if model and solved else "-",
+        }
         rows.append(
             [
-                ROWS[condition],
+                row,
                 _mean(r.get("seconds", 0.0) for r in group),
                 _mean(u.get("calls", 0) for u in usage) if model else "-",
-                f"{tokens / len(group):,.0f}" if model and group else "-",
-                f"{tokens / solved:,.0f}" if model and solved else "-",
+                *(with_published(v, COST.published.get((row, c))) for c, v in per.items()),
             ]
         )
     return markdown_table(
@@ -249,14 +383,20 @@ def _mean(values) -> str:
 
 
 def report(records: list[dict], conditions: list[str], caption: str, full: bool = True) -> str:
-    """Table II over one run's records, with its notes, then (``full``) the cost."""
+    """Table II over one run's records, with its notes, then (``full``) the cost and
+    Tables I and III (when the run has their approaches)."""
     groups = by_condition(records, conditions)
     text = (
         f"{table_ii(groups)}{caption}{other_failures(groups)}{model_failures(records)}\n\n"
         f"n is every scheduled instance (the paper's: {AGENTIC.n}); an episode that "
         f"ended on a failed model call is a failure, also counted under model errors."
     )
-    return text + (f"\n\n### Cost\n\n{cost_table(groups)}" if full else "")
+    if not full:
+        return text
+    text += f"\n\n### Cost\n\n{cost_table(groups)}"
+    if set(PLANNER_CONDITIONS) <= set(conditions):
+        text += f"\n\n{table_i(records)}"
+    return text + (f"\n\n{table_iii(records)}" if set(CONDITIONS) <= set(conditions) else "")
 
 
 def settings_line(args: argparse.Namespace) -> str:
@@ -342,7 +482,8 @@ def main(argv=None, model=None, show: bool = True) -> int:
 
     def play(env, job) -> dict:
         policy = make_policy(job.condition["condition"], model, args)
-        return episode_fields(policy, run_episode(env, policy, options={"instance": job.instance}))
+        episode = run_episode(env, policy, options={"instance": job.instance})
+        return episode_fields(policy, episode, paper_place(env, job.instance))
 
     jobs = study.jobs([{"condition": c} for c in args.conditions], instances, args.trials)
     records = run_study(study, jobs, play, check=built, model=model, **run_options(args))

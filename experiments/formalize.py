@@ -37,8 +37,9 @@ candidate, Planner-in-the-loop = the final one) with the published figures besid
 a flag given with it overrides one setting, named in the caption.
 
 ``--out DIR`` receives ``episodes.jsonl`` (one record per problem, appended as each
-ends; a rerun resumes), ``results.md`` (the tables printed at the end) and
-``repair.png`` (the repair curves).
+ends; a rerun resumes), ``results.md`` (every table, one section per run; the final
+candidates, or Table 3 under ``--paper``, are printed at the end) and ``repair.png`` (the
+repair curves).
 """
 
 from __future__ import annotations

@@ -17,9 +17,10 @@ pipeline, pipeline-no-repair, pipeline-no-constraints, pipeline-no-stepwise,
 closed-loop, agentic, planner. Every LLM condition has a budget of ``--attempts K``
 plans (closed loop: K - 1 restarts); ``--direct-attempts`` sets the direct conditions'
 apart. ``--paper`` is the pipeline paper's protocol (``planloop.protocols.mystery``): one
-generation per instance in the direct conditions; a flag given beside it overrides one
-setting, named in the caption. Every scheduled instance is in n: an episode that ended
-on a failed model call is a failure, also counted under "model errors".
+generation per instance in the direct conditions and ``--attempts 2``, the authors' K
+for the pipeline; a flag given beside it overrides one setting, named in the caption.
+Every scheduled instance is in n: an episode that ended on a failed model call is a
+failure, also counted under "model errors".
 
 ``--progress-feedback ff`` (or ``add``) tells the closed-loop policy (in its
 observations) and the agentic one (in ``execute_action``'s answers) whether each action
@@ -553,14 +554,14 @@ def main(argv=None, model=None, show: bool = True) -> int:
         default=list(CONDITIONS),
         help=f"a comma list of {', '.join(CONDITIONS)} (default all)",
     )
-    parser.add_argument(
+    paper = PaperFlags(parser, MYSTERY, temperature=0.2)
+    paper.add(
         "--attempts",
         type=positive_int,
         default=5,
         metavar="K",
-        help="plans per episode for the LLM conditions (default 5)",
+        help="plans per episode for the LLM conditions (default 5; the paper's 2)",
     )
-    paper = PaperFlags(parser, MYSTERY, temperature=0.2)
     paper.add(
         "--direct-attempts",
         type=positive_int,

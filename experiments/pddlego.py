@@ -10,28 +10,38 @@ errors the outer loop, and the files grow as the world is discovered.
 ``--paper`` runs PDDLego+ as its authors' code does (``planloop.protocols.pddlego_plus``:
 at most 5 simulation tries per plan cycle, each restarting the game and replaying what
 ran through, each try one call plus at most 5 solver retries; 20 plan cycles on
-CoinCollector, 50 on ALFWorld, 20 steps for PlanGen; the coin taken as soon as it is
-seen; unmapped plan steps played; hand-written answers to refused commands; a reply
-that is not JSON restarts the trial once, then is a model error); each of those flags
-given beside ``--paper`` overrides one setting, named in the table's caption. Solver and
-simulation errors are counted per try and per plan cycle as the authors' results script
-counts them, and "no error fixing" is read from the same runs (won with every plan cycle
-right the first time). Every scheduled episode is in n: one that ended on a failed
+CoinCollector, 50 on ALFWorld, 20 steps for PlanGen; CoinCollector played on TextWorld
+Express's own games at the authors' parameters (game i is its train seed i; needs java),
+the coin taken after a step whose text mentions it, never at the start; ALFWorld with
+no command cap of its own; unmapped plan steps played; hand-written answers to refused
+commands; a reply that is not JSON restarts the trial once, then is a model error); each
+of those flags given beside ``--paper`` overrides one setting, named in the table's
+caption. Solver and simulation errors are counted per try and per plan cycle as the
+authors' results script counts them, and "no error fixing" is read from the same runs
+(won with every plan cycle right the first time). Every scheduled episode is in n: one that ended on a failed
 model call is a failure, also counted under "model errors".
 
 ``--llm groundtruth`` plays the ground-truth formalizer (the true PDDL of what has been
 observed, with the detailed prompt's sub-goal rules): the pipeline's upper bound,
 recorded as ``groundtruth``. ``--policy plangen`` is the model choosing commands
-directly. ``--out DIR`` receives ``episodes.jsonl`` (one record per episode, every
+directly (with ``--paper`` as its authors ran it: a step per command, a refused one
+tried again, each try restarting the game). ``--out DIR`` receives ``episodes.jsonl`` (one record per episode, every
 round's files, check, plan and steps in ``details``; rerunning resumes), ``results.md``
-(every configuration recorded in DIR), ``report.html`` (every episode round by round)
-and ``success.png``.
+(a row per configuration and run recorded in DIR: two models, or one served under two
+names, are rows of their own; the rows of this run are printed at the end),
+``report.html`` (every episode round by round) and ``success.png``.
+
+``--prompt-file FILE`` sends a template of your own in place of planloop's prompt
+(``planloop.formalizer.templates``); ``experiments/authors_prompts.py`` writes the
+authors' prompt as one, from a checkout of their code.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import re
+import shutil
 import statistics
 import sys
 from pathlib import Path
@@ -41,17 +51,22 @@ from planloop.formalizer import (
     NAMES,
     ModelWriter,
     Prompt,
+    PromptTemplate,
     Request,
+    TemplateError,
     ground_truth_writer,
     judge_episode,
+    load_template,
 )
 from planloop.pddl import PLANNERS, PDDLError, PlanCache, parse_domain
-from planloop.policies import PDDLegoPolicy, PlanGenPolicy, run_episode
+from planloop.policies import PDDLegoPolicy, PlanGenPolicy, PlanGenStepsPolicy, run_episode
 from planloop.protocols.pddlego_plus import (
+    ENVIRONMENTS,
     PDDLEGO_PLUS,
     authors_feedback,
     first_time_success,
     loop_counts,
+    plangen_feedback,
     step_limit,
 )
 from planloop.results import ResultsFile
@@ -87,6 +102,10 @@ FAMILIES = {
 }
 JUDGED = ("coin", "alfworld")  # the families with a ground truth and judging rules
 GROUND_TRUTH = "groundtruth"
+# --coin: the value a condition records (in-view keeps the "auto" of the runs made before
+# the authors' rule had a name of its own), and the rule AutoTakeCoin takes it by
+COIN_RECORDED = {"planned": "planned", "in-view": "auto", "shown": "shown"}
+TAKE_RULES = {"auto": "in_view", "shown": "shown"}
 PLAN_CACHE = PlanCache()  # identical (DF, PF) pairs are planned once per run
 
 
@@ -106,19 +125,39 @@ def true_problem(env, family: str, planner: str):
     return lambda: writer.write(Request("", "start", (), ())).files.pf
 
 
-def make_policy(env, model, condition: dict, frozen_df: str | None, planner: str, retries: int):
+def make_policy(
+    env,
+    model,
+    condition: dict,
+    frozen_df: str | None,
+    planner: str,
+    retries: int,
+    template: PromptTemplate | None = None,
+):
     """The condition's policy for one episode (``condition`` holds the loop's switches
-    that are not at their default; see :func:`loop_condition`)."""
-    if condition["policy"] == "plangen":
-        return PlanGenPolicy(model)
+    that are not at their default; see :func:`loop_condition`); ``template`` is
+    ``--prompt-file``'s, sent in place of planloop's prompt."""
     family = family_of(env.spec.id)
-    coin_taken = condition.get("coin") == "auto"
+    if condition["policy"] == "plangen":
+        if not authors_plangen(condition):
+            return PlanGenPolicy(model)
+        return PlanGenStepsPolicy(
+            model,
+            max_simulation_retries=condition["simulation_retries"],
+            max_steps=condition.get("max_steps"),
+            rollback=condition["rollback"],
+            explain_refusal=(lambda command, text: plangen_feedback(family, command, text))
+            if condition["feedback"] == "authors"
+            else None,
+            replies=condition.get("replies", "lenient"),
+        )
+    coin_taken = condition.get("coin") in TAKE_RULES
     writer = (
         ground_truth_writer(env, family, planner=planner, coin_taken=coin_taken)
         if model is None
         else ModelWriter(
             model,
-            Prompt(family, condition["prompt"], coin_taken),
+            template or Prompt(family, condition["prompt"], coin_taken),
             replies=condition.get("replies", "lenient"),
         )
     )
@@ -142,6 +181,13 @@ def make_policy(env, model, condition: dict, frozen_df: str | None, planner: str
     )
 
 
+def authors_plangen(condition: dict) -> bool:
+    """Whether ``condition`` plays PlanGen as its authors ran it (steps of tries: with
+    ``--simulation-retries``, which ``--paper`` sets) rather than planloop's (one call per
+    command, refused ones too)."""
+    return condition["policy"] == "plangen" and "simulation_retries" in condition
+
+
 def loop_condition(args, env_id: str) -> dict:
     """The switches of the authors' rules that are not at their default (so that runs
     without them keep their keys), with ``max_steps="paper"`` read as the authors'
@@ -150,7 +196,7 @@ def loop_condition(args, env_id: str) -> dict:
     chosen = {
         "simulation_retries": args.simulation_retries,
         "max_steps": steps,
-        "coin": args.coin,
+        "coin": COIN_RECORDED[args.coin],
         "unmapped": args.unmapped,
         "replies": args.replies,
         "trial_attempts": args.trial_attempts,
@@ -169,11 +215,12 @@ def loop_condition(args, env_id: str) -> dict:
 def play_trial(env, make, condition: dict, instance: int):
     """One trial: the episode, started again from scratch (up to ``trial_attempts``)
     while it ends on a failed model call, as the authors' harness restarts a trial that
-    raised; returns the last episode and how many were played. PlanGen's ``max_steps``
-    caps its commands (it names one per call)."""
-    if condition.get("coin") == "auto":
-        env = AutoTakeCoin(env)
-    commands = condition.get("max_steps") if condition["policy"] == "plangen" else None
+    raised; returns the last episode and how many were played. planloop's PlanGen has
+    its commands capped by ``max_steps`` (it names one per call)."""
+    if condition.get("coin") in TAKE_RULES:
+        env = AutoTakeCoin(env, when=TAKE_RULES[str(condition["coin"])])
+    planloops = condition["policy"] == "plangen" and not authors_plangen(condition)
+    commands = condition.get("max_steps") if planloops else None
     for attempt in range(1, condition.get("trial_attempts", 1) + 1):
         episode = run_episode(env, make(), options={"instance": instance}, max_steps=commands)
         if episode.error is None:
@@ -191,7 +238,7 @@ def episode_fields(env, episode, retries: int = 5) -> dict:
     record["warnings"] = details.get("warnings", 0)
     if "tries" in details:  # counted as the authors' results script counts
         record.update(
-            loop_counts(details["tries"], episode.won, retries),
+            loop_counts(details["tries"], episode.won, retries, episode.policy),
             first_time=first_time_success(details["tries"], episode.won),
         )
     rounds = details.get("rounds", [])
@@ -212,6 +259,37 @@ def episode_fields(env, episode, retries: int = 5) -> dict:
     game = getattr(env.unwrapped, "game", None)
     record["task_type"] = getattr(game, "task_type", None)
     return record
+
+
+def twx_missing() -> str | None:
+    """What TextWorld Express's own games need and this machine lacks (None: nothing)."""
+    if importlib.util.find_spec("textworld_express") is None:
+        return "the twx extra (pip install 'planloop[twx]')"
+    return None if shutil.which("java") else "java on PATH"
+
+
+def paper_games(args, paper: bool) -> dict:
+    """The environment's arguments: ``-o``'s, over the authors' game parameters where
+    they apply: TextWorld Express's CoinCollector with ``--coin-games twx`` (a
+    StudyError naming what is missing when it cannot run here), ALFWorld's
+    ``max_episode_steps`` under ``--paper``."""
+    kwargs = dict(args.option)
+    games = next((g for g in ENVIRONMENTS.values() if g.env_id == args.env), None)
+    if games is None:
+        return kwargs
+    if family_of(args.env) == "coin":
+        if args.coin_games != "twx":
+            return kwargs
+        missing = twx_missing()
+        if missing is not None:
+            raise StudyError(
+                f"{'--paper' if paper else '--coin-games twx'} plays TextWorld Express's "
+                f"CoinCollector games, which need {missing}; or play planloop's generated "
+                "houses with --coin-games generated (named in the caption)"
+            )
+    elif not paper:
+        return kwargs
+    return {**games.kwargs, **kwargs}
 
 
 def frozen_domain(args) -> tuple[str | None, str | None]:
@@ -247,6 +325,36 @@ def frozen_domain(args) -> tuple[str | None, str | None]:
     )
 
 
+def prompt_file(args, model) -> PromptTemplate | None:
+    """``--prompt-file``'s template, read and checked at the start (a StudyError in one
+    line), or None without the flag."""
+    if args.prompt_file is None:
+        return None
+    if args.prompt:
+        raise StudyError("--prompt and --prompt-file exclude each other: give one")
+    if args.policy != "pddlego" or (args.llm == GROUND_TRUTH and model is None):
+        raise StudyError(
+            "--prompt-file is the formalizer's prompt: for --policy pddlego with a model"
+        )
+    try:
+        return load_template(args.prompt_file)
+    except TemplateError as exc:
+        raise StudyError(str(exc)) from None
+
+
+def prompt_caption(records: list[dict]) -> str:
+    """A paragraph for under a table: ``Prompt: planloop's pddlego/coin/detailed/v1`` (or
+    a template's ``file:NAME@sha256:HASH``), each prompt the models' PDDLego+ records
+    used; "" when none did."""
+    used = dict.fromkeys(
+        str(r.get("prompt_version"))
+        for r in records
+        if r.get("policy") == "pddlego" and r.get("model") != GROUND_TRUTH
+    )
+    shown = [name if name.startswith("file:") else f"planloop's {name}" for name in used]
+    return f"\n\nPrompt{'s' * (len(shown) > 1)}: {'; '.join(shown)}" if shown else ""
+
+
 def step_count(text: str) -> int | str | None:
     """``--max-steps``: a count of at least 1, ``none`` or ``paper``."""
     if text.strip().lower() in ("none", "paper"):
@@ -273,11 +381,14 @@ def natural(value) -> list:
 LOOP_LABELS = {
     "simulation_retries": "simulation retries {}",
     "max_steps": "{} steps",
-    "coin": "coin taken {}",
+    "coin": "coin taken {}",  # see COIN_LABELS
     "unmapped": "unmapped steps {}",
     "replies": "{} replies",
     "trial_attempts": "{} trial attempts",
 }
+
+
+COIN_LABELS = {"auto": "in view (at reset too)", "shown": "when a step shows it"}
 
 
 def condition_label(record: dict) -> str:
@@ -285,13 +396,22 @@ def condition_label(record: dict) -> str:
     feedback``, then the authors' rules that are on and the protocol."""
     parts = [str(record.get("policy"))]
     if record.get("policy") == "pddlego":
-        parts.append(f"{record.get('prompt')} prompt")
+        prompt = record.get("prompt")
+        parts.append(
+            f"prompt {record.get('prompt_version')}" if prompt == "file" else f"{prompt} prompt"
+        )
         parts += [] if record.get("error_fixing") else ["no error fixing"]
         parts += ["rollback"] if record.get("rollback") else []
         parts += ["strict PDDL"] if record.get("strict_pddl") else []
         parts += [f"{str(record['domain']).split(':')[0]} domain"] if record.get("domain") else []
+    elif record.get("rollback"):  # PlanGen as its authors ran it
+        parts.append("rollback")
     parts += [f"{record['feedback']} feedback"] if record.get("feedback", "game") != "game" else []
-    parts += [label.format(record[key]) for key, label in LOOP_LABELS.items() if key in record]
+    parts += [
+        label.format(COIN_LABELS.get(record[key], record[key]) if key == "coin" else record[key])
+        for key, label in LOOP_LABELS.items()
+        if key in record
+    ]
     return ", ".join(parts)
 
 
@@ -440,15 +560,16 @@ def paper_tables(records: list[dict]) -> dict[str, str]:
                         if row != "PlanGen"
                         else "-",
                         _fixed(played, "simulation_errors", "simulation_fixed")
-                        if row != "PlanGen"
-                        else "-",
+                        if row != "PlanGen" or any("simulation_errors" in r for r in played)
+                        else "-",  # planloop's PlanGen counts none
                         model_errors(group),
                     ]
                 )
         success.append(line)
     header = ["", *(f"{column} success [95% Wilson]" for column in layout.columns)]
     return {
-        "success": f"{paper_heading(layout, records)}\n\n" + markdown_table(header, success),
+        "success": f"{paper_heading(layout, records)}{prompt_caption(records)}\n\n"
+        + markdown_table(header, success),
         "errors": "### Errors met / fixed, and model errors\n\n"
         + f"{run_caption(records, layout.paper_model)}\n\n"
         + markdown_table(
@@ -550,6 +671,13 @@ def main(argv=None, model=None, show: bool = True) -> int:
         "contingent PDDL environments)",
     )
     parser.add_argument(
+        "--prompt-file",
+        metavar="FILE",
+        help="the formalizer's prompt as a template (planloop.formalizer.templates: "
+        "{observation}, {df}, {pf}, {error}, {valid_commands}, ...; at most 256 KiB), "
+        "sent as one user message in place of planloop's prompt",
+    )
+    parser.add_argument(
         "--no-error-fixing",
         action="store_true",
         help="no solver-error and no simulation-error retries (the ablation)",
@@ -589,14 +717,17 @@ def main(argv=None, model=None, show: bool = True) -> int:
         "--simulation-retries",
         type=non_negative_int,
         default=None,
-        help="simulation retries per plan cycle (default: --retries; the paper's 4, i.e. 5 tries)",
+        help="simulation retries per plan cycle (default: --retries; the paper's 4, i.e. 5 "
+        "tries); given to --policy plangen, PlanGen as its authors ran it (a step per "
+        "command, a refused one tried again)",
     )
     paper.add(
         "--max-steps",
         type=step_count,
         default=None,
         metavar="N",
-        help="plan cycles per episode (PlanGen: commands), 'none' for no cap, or "
+        help="plan cycles per episode (PlanGen: steps, planloop's PlanGen: commands), "
+        "'none' for no cap, or "
         "'paper' for the authors' 20 on CoinCollector, 50 on ALFWorld, 20 for "
         "PlanGen (default none; the paper's: paper)",
     )
@@ -609,11 +740,21 @@ def main(argv=None, model=None, show: bool = True) -> int:
     )
     paper.add(
         "--coin",
-        choices=("planned", "auto"),
+        choices=tuple(COIN_RECORDED),
         default="planned",
-        help="CoinCollector: the model plans taking the coin (default), or the coin "
-        "is taken as soon as it is seen and only moves and doors are offered "
-        "(auto, the paper's)",
+        help="CoinCollector: the model plans taking the coin (default), or it is taken "
+        "for the model, which is offered only moves and doors: in-view, whenever it is "
+        "in view (one in view at the start is taken at the first step, in place of the "
+        "model's command); shown, the paper's: after a step whose text mentions it, "
+        "never at the start",
+    )
+    paper.add(
+        "--coin-games",
+        choices=("generated", "twx"),
+        default="generated",
+        help="CoinCollector: planloop's generated houses (default), or TextWorld "
+        "Express's own games at the authors' parameters, game i being its train seed "
+        "i (twx, the paper's; needs the twx extra and java)",
     )
     paper.add(
         "--unmapped",
@@ -647,6 +788,7 @@ def main(argv=None, model=None, show: bool = True) -> int:
     args = parser.parse_args(argv)
     settings = paper.resolve(args, model.name if model else None)
     family = family_of(args.env)
+    template = prompt_file(args, model)
     args.prompt = args.prompt or ("generic" if family == "contingent" else "detailed")
     if family == "contingent" and args.prompt != "generic":
         raise StudyError(
@@ -669,13 +811,13 @@ def main(argv=None, model=None, show: bool = True) -> int:
         (None, None) if truth else study_model(model, args.llm, args.call_timeout, settings.request)
     )
     frozen_df, domain = frozen_domain(args)
-    env_kwargs = dict(args.option)
+    env_kwargs = paper_games(args, settings.paper)
     if args.feedback == "detailed":
         env_kwargs["feedback"] = args.feedback
     condition = {"policy": args.policy, "feedback": args.feedback}
     if args.policy == "pddlego":
         condition.update(
-            prompt=args.prompt,
+            prompt="file" if template else args.prompt,
             error_fixing=not args.no_error_fixing,
             rollback=args.rollback,
             domain=domain,
@@ -683,7 +825,9 @@ def main(argv=None, model=None, show: bool = True) -> int:
         if args.strict_pddl:  # only then: the default's key stays that of earlier runs
             condition["strict_pddl"] = True
     condition.update(loop_condition(args, args.env))
-    if condition.get("coin") == "auto" and family_of(args.env) != "coin":
+    if authors_plangen(condition):  # only then: planloop's PlanGen keeps its keys
+        condition["rollback"] = args.rollback
+    if condition.get("coin") in TAKE_RULES and family_of(args.env) != "coin":
         condition.pop("coin")  # the coin rule is CoinCollector's alone
     study = Study(
         "pddlego",
@@ -691,19 +835,34 @@ def main(argv=None, model=None, show: bool = True) -> int:
         env_kwargs,
         GROUND_TRUTH if truth else model.name,
         args.llm,
-        settings={"retries": args.retries, "planner": args.planner, **settings.recorded()},
+        settings={
+            "retries": args.retries,
+            "planner": args.planner,
+            **settings.recorded(),
+            **({"prompt_file": template.version} if template else {}),
+        },
     )
 
     def play(env, job) -> dict:
         episode, attempts = play_trial(
             env,
             lambda: make_policy(
-                env, None if truth else model, job.condition, frozen_df, args.planner, args.retries
+                env,
+                None if truth else model,
+                job.condition,
+                frozen_df,
+                args.planner,
+                args.retries,
+                template,
             ),
             job.condition,
             job.instance,
         )
-        return {**episode_fields(env, episode, args.retries), "trial_attempts_used": attempts}
+        return {
+            **episode_fields(env, episode, args.retries),
+            "trial_attempts_used": attempts,
+            "max_episode_steps": getattr(env.spec, "max_episode_steps", None),
+        }
 
     jobs = study.jobs([condition], args.instances, args.trials)
     mine = run_study(study, jobs, play, check=built, model=model, **run_options(args))
@@ -716,13 +875,17 @@ def main(argv=None, model=None, show: bool = True) -> int:
         "## PDDLego+\n\n"
         + results_table(latest)
         + caption
+        + prompt_caption(latest)
         + model_failures(latest)
         + "\n\n### The formalizations, judged against the hidden world\n\n"
         + judgement_table(latest)
     )
     (args.out / "results.md").write_text(table + "\n")
     if show:
-        print(f"## PDDLego+, this run\n\n{results_table(mine)}{caption}{model_failures(mine)}")
+        print(
+            f"## PDDLego+, this run\n\n{results_table(mine)}{caption}{prompt_caption(mine)}"
+            f"{model_failures(mine)}"
+        )
     series, xlabel = success_series(latest)
     title = "PDDLego+: success by " + ("house size" if xlabel == "locations" else "task type")
     (show_success_plot if show else save_success_plot)(

@@ -11,14 +11,20 @@ studies it runs print only their progress.
     python experiments/reproduce.py mystery --llm openai:gpt-4 --out results/papers
     python experiments/reproduce.py baking --llm URL@MODEL --limit 1   # a smoke run
 
-PAPER is one of pddlego-plus (CoinCollector: 5 sizes x 4 seeds; ALFWorld: 134 games;
-PDDLego+ and PlanGen), mystery (600 instances; direct one-shot, direct zero-shot,
-pipeline), nl-pddl (Table 3), agentic (Table II) or baking (the horizon table).
+PAPER is one of pddlego-plus (PDDLego+ and PlanGen; CoinCollector: TextWorld Express's
+games, 5 sizes x 4 seeds x 5 trials, needing java; ALFWorld: 5 task types x 20 games),
+mystery (600 instances; direct one-shot, direct zero-shot,
+pipeline at K = 2 attempts), nl-pddl (Table 3), agentic (Tables I, II and III and the
+token cost; the 6 shipped IPC-2000 instances unless ``-- -o domain=FOLDER/domain.pddl -o
+problem=FOLDER/instances`` names the paper's 102, see
+``planloop/envs/data/ipc2000_blocks/README.md``) or baking (the horizon table).
 ``--limit N`` plays the first N instances (trials for baking, problems per cell for
-nl-pddl) of every cell. Flags after ``--`` go to every study the paper runs, as
+nl-pddl; instances and at most N trials for pddlego-plus) of every cell. Flags after ``--`` go to every study the paper runs, as
 overrides of its protocol (named in each table's caption). The studies' results stay in
-``DIR/<paper>/`` (rerunning resumes). ALFWorld's 134 games are the ``valid_unseen`` split
-of ALFWorld's data (``$ALFWORLD_DATA``); without it, the first 134 generated games.
+``DIR/<paper>/`` (rerunning resumes). ALFWorld's games are the first 20 of each task type
+in the train split of ALFWorld's data (``$ALFWORLD_DATA``); without it, generated games.
+Without java, pddlego-plus stops unless ``-- --coin-games generated`` plays planloop's
+generated houses instead (said in the caption).
 """
 
 from __future__ import annotations
@@ -26,13 +32,16 @@ from __future__ import annotations
 import argparse
 import functools
 import importlib.util
+import json
 import os
 import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from planloop.envs.alfworld.sources import RELEASE as ALFWORLD_RELEASE
 from planloop.protocols import PROTOCOLS
+from planloop.protocols.pddlego_plus import ALFWORLD_SPLIT, ENVIRONMENTS
 from planloop.results import ResultsFile
 from planloop.study import (
     Ended,
@@ -48,8 +57,7 @@ from planloop.study.flags import CALL_TIMEOUT
 from planloop.study.runs import Run, run_key, split_runs
 
 HERE = Path(__file__).resolve().parent
-COIN_SIZES = (3, 5, 7, 9, 11)
-COIN_SEEDS, ALFWORLD_GAMES, MYSTERY_INSTANCES, BAKING_TRIALS = 4, 134, 600, 5
+MYSTERY_INSTANCES, BAKING_TRIALS = 600, 5
 
 
 @functools.cache
@@ -94,40 +102,57 @@ Tables = Callable[[list[dict]], dict[str, str]]  # one run's records -> its tabl
 
 
 def pddlego_plus(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
+    """PDDLego+ and PlanGen on the paper's games at its n (the protocol's
+    ``ENVIRONMENTS``): each CoinCollector size, its TextWorld Express seeds and trials;
+    each ALFWorld task type, its games (ALFWorld's released ones when ``$ALFWORLD_DATA``
+    holds them, else generated ones). Stops first, in one line, when TextWorld Express
+    cannot run here, unless ``-- --coin-games generated`` plays planloop's houses."""
     truth = runner.args.llm == "groundtruth"
-    alfworld = ["-o", "split=valid_unseen"] if os.environ.get("ALFWORLD_DATA") else []
-    for policy in ("pddlego",) if truth else ("pddlego", "plangen"):
-        for size in COIN_SIZES:
-            runner.run(
-                "pddlego",
-                out,
-                [
-                    "--policy",
-                    policy,
-                    "--env",
-                    "CoinCollector-v0",
-                    "-o",
-                    f"num_locations={size}",
-                    "--instances",
-                    f"0:{runner.first(COIN_SEEDS)}",
-                ],
-                model=not truth,
-            )
-        records = runner.run(
-            "pddlego",
-            out,
-            [
-                "--policy",
-                policy,
-                "--env",
-                "ALFWorld-v0",
-                *alfworld,
-                "--instances",
-                f"0:{runner.first(ALFWORLD_GAMES)}",
-            ],
-            model=not truth,
+    missing = study("pddlego").twx_missing()
+    if missing is not None and given(runner.extra, "--coin-games") != "generated":
+        raise StudyError(
+            f"pddlego-plus plays TextWorld Express's CoinCollector games, which need "
+            f"{missing}; or play planloop's generated houses with -- --coin-games "
+            "generated (said in the caption)"
         )
+    released = os.environ.get("ALFWORLD_DATA")
+    released = released if released and Path(released, ALFWORLD_RELEASE).is_dir() else None
+    records: list[dict] = []
+    for policy in ("pddlego",) if truth else ("pddlego", "plangen"):
+        for games in ENVIRONMENTS.values():
+            split = ALFWORLD_SPLIT if games.env_id == "ALFWorld-v0" and released else None
+            for cell in games.cells:
+                options = [f"{key}={json.dumps(value)}" for key, value in cell.items()]
+                options += [f"split={split}"] if split else []
+                records = runner.run(
+                    "pddlego",
+                    out,
+                    [
+                        "--policy",
+                        policy,
+                        "--env",
+                        games.env_id,
+                        *(part for option in options for part in ("-o", option)),
+                        "--instances",
+                        f"0:{runner.first(games.instances)}",
+                        "--trials",
+                        str(runner.first(games.trials)),
+                    ],
+                    model=not truth,
+                )
     return records, pddlego_plus_tables
+
+
+def given(flags: list[str], name: str) -> str | None:
+    """The value of ``name`` among ``flags`` (``--name V`` or ``--name=V``; the last
+    one given), else None."""
+    value = None
+    for i, flag in enumerate(flags):
+        if flag == name and i + 1 < len(flags):
+            value = flags[i + 1]
+        elif flag.startswith(name + "="):
+            value = flag.split("=", 1)[1]
+    return value
 
 
 def pddlego_plus_tables(records: list[dict]) -> dict[str, str]:
@@ -136,13 +161,20 @@ def pddlego_plus_tables(records: list[dict]) -> dict[str, str]:
     tables = script.paper_tables(records)
     provenances = [r.get("provenance") or {} for r in records]
     if any(
-        p.get("env") == "ALFWorld-v0" and (p.get("env_kwargs") or {}).get("split") != "valid_unseen"
+        p.get("env") == "CoinCollector-v0" and (p.get("env_kwargs") or {}).get("backend") != "twx"
         for p in provenances
     ):
         tables["success"] += (
-            "\n\nALFWorld: the first generated games, not the authors' "
-            "134 valid_unseen games (set ALFWORLD_DATA to ALFWorld's data "
-            "for those)."
+            "\n\nCoinCollector: planloop's generated houses (--coin-games generated), not "
+            "TextWorld Express's games the authors played."
+        )
+    if any(
+        p.get("env") == "ALFWorld-v0" and "split" not in (p.get("env_kwargs") or {})
+        for p in provenances
+    ):
+        tables["success"] += (
+            "\n\nALFWorld: generated games of each task type, not ALFWorld's released "
+            "games (set ALFWORLD_DATA to ALFWorld's data for those)."
         )
     if run_key(records[0]).model == script.GROUND_TRUTH:
         tables["success"] += "\n\nThe ground truth formalizes: PlanGen needs a model."
@@ -171,11 +203,7 @@ def nl_pddl(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
 
 def agentic(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
     limit = [] if runner.args.limit is None else ["--instances", f"0:{runner.args.limit}"]
-    records = runner.run("agentic", out, limit)
-    script = study("agentic")
-    return records, lambda run: {
-        "table-ii": script.table_ii(script.by_condition(run, list(script.CONDITIONS)))
-    }
+    return runner.run("agentic", out, limit), study("agentic").paper_tables
 
 
 def baking(runner: Runner, out: Path) -> tuple[list[dict], Tables]:

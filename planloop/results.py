@@ -5,7 +5,8 @@ A process killed at any moment (SIGKILL included) leaves at most a torn last lin
 record is one ``write`` of a complete line to a file opened with ``O_APPEND``, and a
 torn line is set aside when the file is next opened, so that its episode runs again.
 So is any line that is not a valid record (damage from an editor, a tool, a hostile
-hand): never fatal, reported with its line number."""
+hand): never fatal, reported with its line number. A path that cannot hold records (a
+folder, a device, a file that cannot be read) is a :class:`ResultsError`."""
 
 from __future__ import annotations
 
@@ -38,18 +39,32 @@ def record_problem(record: object) -> str | None:
     return None
 
 
+class ResultsError(ValueError):
+    """A results path that cannot hold records, said in one line."""
+
+
 class ResultsFile:
     """Append-only episode records; ``done`` holds the keys already recorded.
     Appending is safe from many threads. ``problem(record)`` says why a line read is
     not a valid record (default :func:`record_problem`); such lines are set aside in
-    :attr:`torn_path` and listed in ``set_aside`` as (line number, reason)."""
+    :attr:`torn_path` and listed in ``set_aside`` as (line number, reason). A path that
+    is not a regular file, or that cannot be created or read, is a :class:`ResultsError`."""
 
     def __init__(self, path, problem: Callable[[object], str | None] = record_problem):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self.problem = problem
         self.set_aside: list[tuple[int, str]] = []
-        self.records: list[dict] = self._read() if self.path.exists() else []
+        if self.path.exists() and not self.path.is_file():
+            kind = "a folder" if self.path.is_dir() else "not a regular file"
+            raise ResultsError(f"results file {self.path} is {kind}: move it away")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.records: list[dict] = self._read() if self.path.exists() else []
+        except OSError as exc:
+            where = f"{exc.filename}: " if exc.filename else ""
+            raise ResultsError(
+                f"cannot use results file {self.path} ({where}{exc.strerror or exc})"
+            ) from None
         self.done = {r.get("key") for r in self.records}
         self._lock = threading.Lock()
         self._closed = False

@@ -51,6 +51,20 @@ def test_solve_exit_codes(tmp_path):
     assert main(["solve", DOMAIN, str(hard), "--planner", "bfs", "--timeout", "0.3"]) == 3
 
 
+def test_solve_refuses_a_contradictory_init_naming_the_fact(tmp_path, capsys):
+    """Fast Downward refuses a fact both listed and denied in ':init'; so does every reading."""
+    problem = tmp_path / "p.pddl"
+    problem.write_text(
+        "(define (problem c) (:domain blocksworld-4ops) (:objects a)\n"
+        "  (:init (handempty) (ontable a) (clear a) (not (clear a)))\n"
+        "  (:goal (holding a)))"
+    )
+    for strict in ([], ["--strict"]):
+        assert main(["solve", DOMAIN, str(problem), *strict]) == 2
+        out = capsys.readouterr()
+        assert "line 2, col 44: '(clear a)' is both true and false in ':init'" in out.err
+
+
 def test_validate_bad_input_exit_code(tmp_path):
     assert main(["validate", DOMAIN, PROBLEM, str(tmp_path / "missing")]) == 2
     (tmp_path / "plan").write_text("(unstack b c\n")

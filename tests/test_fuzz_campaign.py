@@ -41,7 +41,9 @@ def test_the_sample_covers_every_target(fuzz, campaign):
     assert all(r["cases"] > 0 for r in campaign["targets"].values())
 
 
-@pytest.mark.parametrize("target", ["env", "pddl", "plan", "model", "mcp", "results", "explosion"])
+@pytest.mark.parametrize(
+    "target", ["env", "pddl", "plan", "model", "mcp", "results", "explosion", "exits"]
+)
 def test_no_crash_hang_or_observation_outside_its_space(fuzz, campaign, target):
     result = campaign["targets"][target]
     found = len(result["crashes"]) + len(result["hangs"]) + len(result["outside_space"])
@@ -137,3 +139,21 @@ def test_the_results_target_reads_damage_as_a_study_does(fuzz):
     finally:
         target.close()
     assert result["cases"] == 30 and not result["crashes"] and not result["hangs"]
+
+
+def test_the_exits_target_reports_the_old_exits(fuzz, monkeypatch):
+    """A contradiction read as a meaning and a step after the end played and paid again
+    (issue 32) are violations of its contract."""
+    from planloop.envs.text_env import TextEnv
+    from planloop.pddl import memo, reader
+
+    monkeypatch.setattr(TextEnv, "step", lambda env, action: env._step(env._command(action)))
+    monkeypatch.setattr(reader, "_contradiction", lambda *args: None)
+    target = fuzz.make_targets()["exits"]
+    try:
+        result = fuzz.run_target(target, 40, seed=0)
+    finally:
+        target.close()
+        memo.clear_all()  # the texts read while contradictions were let through
+    kinds = {crash["type"] for crash in result["crashes"]}
+    assert {"Contradiction", "AfterEnd"} <= kinds

@@ -205,3 +205,63 @@ def test_a_given_domain_is_checked_before_any_episode(tmp_path, capsys):
     assert study.main(args + ["--llm", "groundtruth"]) == 2
     assert "--llm groundtruth writes the true domain" in capsys.readouterr().err
     assert not (tmp_path / "episodes.jsonl").exists()
+
+
+def row_of(table, model):
+    """The cells of the table's one row whose model cell is ``model``."""
+    [line] = [line for line in table.splitlines() if f" | {model} | " in line]
+    return line.split(" | ")
+
+
+def test_two_models_and_records_from_before_the_request_was_recorded(tmp_path, capsys):
+    """Two models in one --out are rows of their own; records without
+    ``provenance.request`` (written before planloop recorded it) resume without
+    replaying an episode and show under their recorded model."""
+    from planloop.llm import ScriptedModel
+
+    study = load_experiment("pddlego")
+    coin = ["-o", "num_locations=3", "--retries", "0", "--out", str(tmp_path)]
+    truth = ["--llm", "groundtruth", "--instances", "0:2", *coin]
+    other = ["--llm", "model-b", "--instances", "0:1", *coin]
+    assert study.main(truth) == 0
+    assert study.main(other, model=ScriptedModel(lambda messages: "No.", name="model-b")) == 0
+    lines = (tmp_path / "episodes.jsonl").read_text().splitlines()
+    old = [json.loads(line) for line in lines]
+    for record in old:
+        record["provenance"].pop("request", None)
+    (tmp_path / "episodes.jsonl").write_text("".join(json.dumps(r) + "\n" for r in old))
+    capsys.readouterr()
+
+    model = ScriptedModel(lambda messages: "No.", name="model-b")
+    assert study.main(truth) == 0 and study.main(other, model=model) == 0
+    assert model.calls == 0 and len(read(tmp_path / "episodes.jsonl")) == len(lines) == 3
+    printed = capsys.readouterr().out  # each run prints its own row only
+    assert printed.count("| groundtruth |") == 1 and printed.count("| model-b |") == 1
+    table = (tmp_path / "results.md").read_text().split("\n\n### The formalizations")[0]
+    assert row_of(table, "groundtruth")[5] == "2/2 [34%, 100%]"
+    assert row_of(table, "model-b")[5] == "0/1 [0%, 79%]"
+
+
+def test_a_served_model_name_is_a_row_of_its_own():
+    study = load_experiment("pddlego")
+    record = {
+        "policy": "pddlego",
+        "prompt": "detailed",
+        "error_fixing": True,
+        "won": True,
+        "rounds": 1,
+        "steps": 2,
+        "provenance": {"env": "CoinCollector-v0", "model": "gpt-4o", "model_spec": "openai:gpt-4o"},
+    }
+    served = {
+        **record,
+        "won": False,
+        "provenance": {
+            **record["provenance"],
+            "request": {"sent": {}, "dropped": ["top_p"], "served_model": "gpt-4o-2024-08-06"},
+        },
+    }
+    table = study.results_table([record, served, record])
+    assert row_of(table, "openai:gpt-4o")[5] == "2/2 [34%, 100%]"
+    served_row = "openai:gpt-4o (served as gpt-4o-2024-08-06); dropped by the model: top_p"
+    assert row_of(table, served_row)[5] == "0/1 [0%, 79%]"

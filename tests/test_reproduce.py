@@ -136,11 +136,9 @@ def test_one_model_under_two_configurations_is_two_tables(tmp_path):
     smoke(tmp_path, "baking", "model-a", scripted("model-a"), "--max-restarts", "1")
     default, overridden = sections(tmp_path / "baking-table.md")
     assert "this run: model-a; paper: GPT-4o; overridden: trials=1\n" in default  # --limit 1
-    assert "this run: model-a; paper: GPT-4o; overridden: " in overridden
-    assert overridden.split("\n")[2].split("overridden: ")[1].split(", ") == [
-        "max_restarts=1",
-        "trials=1",
-    ]
+    assert "this run: model-a; paper: GPT-4o; overridden: trials=1, max_restarts=1\n" in (
+        overridden
+    )
     for table in (default, overridden):  # one trial per cell each, never two
         assert "| horizon 1 | 0/1 (0%) [0%, 79%] (paper: 4/5 (80%)) |" in table
 

@@ -1,11 +1,14 @@
 """Wilson intervals and resumable JSON-lines results."""
 
 import json
+import os
 
 import pytest
 
-from planloop.results import ResultsFile, config_hash
+from planloop.results import ResultsError, ResultsFile, config_hash
 from planloop.stats import wilson_interval
+
+from conftest import load_experiment
 
 
 def test_wilson_interval_known_values():
@@ -48,3 +51,35 @@ def test_results_file_keeps_only_records(tmp_path):
     untouched = tmp_path / "clean.jsonl"
     untouched.write_text('{"key": "c"}\n')
     assert ResultsFile(untouched).done == {"c"} and not ResultsFile(untouched).torn_path.exists()
+
+
+def test_a_results_path_that_cannot_hold_records_is_one_line(tmp_path):
+    """A folder, a pipe (reading it would wait forever), a parent that is a file, a
+    damaged file whose set-aside path is a folder: a ResultsError, never an OSError."""
+    folder = tmp_path / "folder.jsonl"
+    folder.mkdir()
+    pipe = tmp_path / "pipe.jsonl"
+    os.mkfifo(pipe)
+    (tmp_path / "file").write_text("")
+    damaged = tmp_path / "damaged.jsonl"
+    damaged.write_text("not json\n")
+    (tmp_path / "damaged.jsonl.torn").mkdir()
+    for path, words in [
+        (folder, "is a folder: move it away"),
+        (pipe, "is not a regular file: move it away"),
+        (tmp_path / "file" / "r.jsonl", "cannot use results file"),
+        (damaged, "damaged.jsonl.torn: Is a directory"),
+    ]:
+        with pytest.raises(ResultsError) as info:
+            ResultsFile(path)
+        assert words in str(info.value) and "\n" not in str(info.value)
+
+
+def test_a_study_whose_episodes_file_is_a_folder_says_so_in_one_line(tmp_path, capsys):
+    (tmp_path / "episodes.jsonl").mkdir()
+    assert load_experiment("planner_baseline").main(["--out", str(tmp_path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == (
+        f"planner_baseline.py: error: results file {tmp_path / 'episodes.jsonl'} is a folder: "
+        "move it away\n"
+    )

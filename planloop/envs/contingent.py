@@ -22,7 +22,7 @@ from ..pddl.source import read_source
 from . import arguments
 from .feedback import no_error
 from .pddl_env import problem_sources
-from .text_env import TextEnv
+from .text_env import Step, TextEnv
 from .view import Outcome, TaskView
 
 CONTINGENT_ENVIRONMENTS = {
@@ -46,9 +46,11 @@ class ContingentPDDLEnv(TextEnv):
     ``known_false`` (of the facts the grounded task names), ``unknown_facts``, ``sensed``
     (``[{"fact": "(opened p2-3)", "value": True}]`` after a sensing command, else ``[]``)
     and ``belief_size`` (the worlds still possible). Each component of the belief holds at
-    most ``max_belief`` assignments (a ValueError past it). The hidden world and the
-    evaluators (:meth:`world_pddl`, :meth:`observed_facts`, :meth:`gold_path`) are for
-    judges and reference policies only.
+    most ``max_belief`` assignments, and each query of it (the initial belief, whether a
+    command is known applicable, the admissible commands, a step, the goal test) spends at
+    most ``limits.max_belief_work`` work units (a ValueError naming each past it). The
+    hidden world and the evaluators (:meth:`world_pddl`, :meth:`observed_facts`,
+    :meth:`gold_path`) are for judges and reference policies only.
     """
 
     def __init__(
@@ -107,10 +109,10 @@ class ContingentPDDLEnv(TextEnv):
         self._outcome, self._sensed = None, ()
         return self._observe()
 
-    def step(self, action: str):
+    def _step(self, command: str) -> Step:
         if self.contingent is None:
             raise RuntimeError("call reset() before step()")
-        self._outcome = outcome = self._execute(self._command(action))
+        self._outcome = outcome = self._execute(command)
         obs, info = self._observe()
         return obs, float(outcome.won), outcome.won, False, info
 
@@ -204,7 +206,8 @@ class ContingentPDDLEnv(TextEnv):
 
     def gold_path(self, budget: int = GOLD_BUDGET) -> list[str] | None:
         """A shortest command list that wins from now in this hidden world, by search over
-        (world, belief); None when none exists or past ``budget`` nodes."""
+        (world, belief); None when none exists, a ValueError past ``budget`` work units
+        (see :meth:`~planloop.pddl.contingent.ContingentTask.gold_path`)."""
         ct = self._started()
         path = ct.gold_path(self._belief(), self.world, budget)
         return None if path is None else self.view.commands(path, ct.task)

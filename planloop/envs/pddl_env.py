@@ -22,7 +22,7 @@ from ..pddl import (
 from ..pddl.source import source_path
 from . import arguments
 from .feedback import no_error
-from .text_env import MAX_OBS, TextEnv
+from .text_env import MAX_OBS, Step, TextEnv
 from .view import Outcome, TaskView
 
 GOAL_DISTANCES = {"ff": RelaxedTask.h_ff, "add": RelaxedTask.h_add}
@@ -135,11 +135,11 @@ class PDDLEnv(TextEnv):
         self._outcome = None
         return self._observe()
 
-    def step(self, action: str):
+    def _step(self, command: str) -> Step:
         task = self.task
         if task is None:
             raise RuntimeError("call reset() before step()")
-        self._outcome = outcome = self._execute(task, self._command(action))
+        self._outcome = outcome = self._execute(task, command)
         obs, info = self.observe()
         return self._show(obs), float(outcome.won), outcome.won, False, info
 

@@ -3,27 +3,35 @@
 from __future__ import annotations
 
 import string
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 from gymnasium import spaces
 
-from .arguments import MAX_SEED, check_reset, choice, integer
+from .arguments import MAX_SEED, check_reset, integer
 from .text_space import ObservationText
 
 MAX_OBS = 2**15  # characters; the shipped games print at most ~900 (measured, see README)
 MAX_OBS_LIMIT = 2**24  # the largest max_obs_length (vector envs batch observations in memory)
 MAX_COMMAND = 10_000  # a command is a line
+METADATA: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}
+EPISODE_OVER = "The episode is over: reset the environment to play again."
+Step = tuple[str, float, bool, bool, dict]  # obs, reward, terminated, truncated, info
 
 
 class TextEnv(gym.Env):
     """Text spaces, ``render_mode`` ``ansi`` (returns the last observation) or ``human``
-    (prints each one). Subclasses pass each observation through ``_show``.
+    (prints each one); any other is a ValueError. Subclasses play a step in ``_step``
+    and pass each observation through ``_show``.
+
+    Once a step has terminated the episode, a step does nothing and pays nothing:
+    ``terminated`` stays true and ``info`` is that last step's, with ``feedback`` and an
+    ``action_error`` of kind ``episode_over`` saying so (the same keys, so that vector envs
+    can merge it).
 
     Observations hold at most ``max_obs_length`` characters, so that vector envs can
     batch them in shared memory; a longer one is a ValueError, never cut short."""
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
     observation_space: spaces.Text
     action_space: spaces.Text
 
@@ -34,22 +42,47 @@ class TextEnv(gym.Env):
             """How many instances ``options["instance"]`` chooses from (0 to this - 1)."""
             ...
 
+    @property
+    def metadata(self) -> dict[str, Any]:  # type: ignore[override]
+        """:data:`METADATA`. A property, as on gymnasium's wrappers, so that ``gym.make``
+        hands any ``render_mode`` to the constructor (it calls ``.endswith`` on a mode a
+        class's metadata lacks: an AttributeError for ``render_mode=1``)."""
+        return METADATA
+
     def __init__(self, render_mode: str | None = None, max_obs_length: int = MAX_OBS):
-        self.render_mode = choice(
-            "render_mode", render_mode, self.metadata["render_modes"], optional=True
-        )
+        modes = self.metadata["render_modes"]
+        if render_mode is not None and not (isinstance(render_mode, str) and render_mode in modes):
+            raise ValueError(
+                f"render_mode must be one of {', '.join(modes)} or None, not {render_mode!r:.80}"
+            )
+        self.render_mode = render_mode
         integer("max_obs_length", max_obs_length, 1, MAX_OBS_LIMIT)
         self.observation_space = ObservationText(
             max_length=max_obs_length, charset=string.printable
         )
         self.action_space = spaces.Text(max_length=MAX_COMMAND, charset=string.printable)
         self._last_obs = ""
+        self._final: dict | None = None  # the info of the step that ended the episode
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         """Check ``seed`` and ``options`` (see :func:`~.arguments.check_reset`), then
         seed ``np_random``; subclasses build the episode."""
         check_reset(seed, options)
         super().reset(seed=seed)
+        self._final = None
+
+    def step(self, action: str) -> Step:
+        command = self._command(action)
+        if self._final is not None:
+            return self._show(EPISODE_OVER), 0.0, True, False, _over(self._final)
+        result = self._step(command)
+        if result[2]:
+            self._final = dict(result[4])  # as returned, whatever the caller does to it
+        return result
+
+    def _step(self, command: str) -> Step:
+        """Play ``command`` (the episode is not over)."""
+        raise NotImplementedError
 
     def _choose_instance(self, options: dict | None) -> int:
         """``options["instance"]`` if given, else one drawn from the seed among the
@@ -101,3 +134,13 @@ class TextEnv(gym.Env):
         if self.render_mode == "human":
             print(self._last_obs)
         return None
+
+
+def _over(final: dict) -> dict:
+    """The info of a step after the episode ended: ``final`` (the last step's) saying so.
+    A ``cause`` is empty: the message is the whole story, and detailed feedback adds
+    nothing to it."""
+    error = {**final["action_error"], "kind": "episode_over", "message": EPISODE_OVER, "unmet": []}
+    if "cause" in error:
+        error["cause"] = ""
+    return {**final, "feedback": EPISODE_OVER, "action_error": error}

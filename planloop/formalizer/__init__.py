@@ -11,6 +11,7 @@ from .model_writer import ModelWriter, render
 from .prompts import FAMILIES, NAMES, Prompt
 from .request import TRIGGERS, Draft, Request
 from .stability import stability
+from .templates import PromptTemplate, TemplateError, load_template
 
 __all__ = [
     "CheckFailure",
@@ -23,14 +24,17 @@ __all__ = [
     "ModelWriter",
     "NAMES",
     "Prompt",
+    "PromptTemplate",
     "Request",
     "STAGES",
     "TRIGGERS",
+    "TemplateError",
     "check",
     "extract_files",
     "ground_truth_writer",
     "judge_episode",
     "judge_round",
+    "load_template",
     "render",
     "stability",
 ]

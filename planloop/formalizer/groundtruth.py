@@ -70,8 +70,10 @@ class _GroundTruth(ABC):
 class CoinGroundTruth(_GroundTruth):
     """CoinCollector: the observed house, a room assumed behind every exit whose far
     side is unknown; the goal is the coin once seen, else the nearest unvisited room.
-    ``coin_taken=True`` (the coin taken for the agent as soon as it is seen, PDDLego+'s
-    harness): the goal is always the nearest unvisited room."""
+    ``coin_taken=True`` (the coin taken for the agent when a step shows it, PDDLego+'s
+    harness): the goal is the nearest unvisited room, or the coin's room once the coin
+    has been seen elsewhere (one in view at the start is taken only when a later step
+    shows it again)."""
 
     def __init__(self, env, planner: str = "auto", coin_taken: bool = False):
         super().__init__(env, planner)
@@ -96,6 +98,8 @@ class CoinGroundTruth(_GroundTruth):
         coin = [a for a in observed if a.predicate == "in-room" and a.args[0] == "coin"]
         if not self.coin_taken and (coin or Atom("holding", ("coin",)) in observed):
             goal = And((Atom("holding", ("coin",)),))
+        elif coin and coin[0].args[1] != here:  # seen, not taken: back to where it lies
+            goal = And((Atom("player-at", (coin[0].args[1],)),))
         else:
             target = _nearest(here, init, visited)
             goal = And((Atom("player-at", (target,)),)) if target else And(())

@@ -6,10 +6,13 @@ from ..llm import LLMError, call_model
 from .extract import ExtractionError, Files, extract_files, extract_json_files
 from .prompts import SYSTEM, Prompt
 from .request import Draft, Request
+from .templates import PromptTemplate
 
 
-def render(prompt: Prompt, request: Request) -> list[dict]:
-    """The chat messages for ``request``."""
+def render(prompt: Prompt | PromptTemplate, request: Request) -> list[dict]:
+    """The chat messages for ``request`` (a template's: one user message)."""
+    if isinstance(prompt, PromptTemplate):
+        return [{"role": "user", "content": prompt.fill(request)}]
     parts = [
         prompt.instructions(with_df=request.frozen_df is None),
         f"Your task: {request.task}",
@@ -55,16 +58,16 @@ def _reason(request: Request) -> str:
 
 
 class ModelWriter:
-    """Asks ``model`` for files with ``prompt``; a reply without usable files is a
-    ``Draft`` whose ``problem`` says so (for the inner loop), never an exception.
-    Model failures (LLMError) propagate, for the runner to record.
+    """Asks ``model`` for files with ``prompt`` (planloop's, or a template); a reply
+    without usable files is a ``Draft`` whose ``problem`` says so (for the inner loop),
+    never an exception. Model failures (LLMError) propagate, for the runner to record.
 
     ``replies="json"`` reads a reply as PDDLego+'s code does: it must be one JSON object
     with ``df`` and ``pf``, and anything else is an LLMError (kind ``unreadable_reply``)
     that ends the episode; by default (``"lenient"``) files are found wherever the reply
     holds them (see :func:`extract_files`)."""
 
-    def __init__(self, model, prompt: Prompt, replies: str = "lenient", **params):
+    def __init__(self, model, prompt: Prompt | PromptTemplate, replies: str = "lenient", **params):
         if replies not in ("lenient", "json"):
             raise ValueError(f"replies must be 'lenient' or 'json', not {replies!r}")
         self.model, self.prompt, self.params = model, prompt, params

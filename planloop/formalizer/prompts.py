@@ -9,6 +9,8 @@ Families: ``coin`` (CoinCollector) and ``alfworld`` (ALFWorld). Names:
 - ``without_hint`` and ``without_detailed_goal``: the two ablations;
 - ``generic``: one domain-agnostic text, the same for every family, with no actions
   listed, no templates and no hints.
+
+A prompt of one's own is a template: :mod:`planloop.formalizer.templates`.
 """
 
 from __future__ import annotations

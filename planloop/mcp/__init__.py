@@ -7,7 +7,7 @@
 import argparse
 
 from ..study.flags import positive_int
-from .sandbox import MAX_BYTES, Sandbox
+from .sandbox import MAX_BYTES, MAX_DEPTH, Sandbox
 from .sessions import (
     IDLE_TIMEOUT,
     MAX_GROUND_ACTIONS,
@@ -16,11 +16,13 @@ from .sessions import (
     SessionRegistry,
 )
 
-DESCRIPTION = """Serve planloop's environments as MCP tools over stdio.
+DESCRIPTION = f"""Serve planloop's environments as MCP tools over stdio.
 
 Clients send PDDL as text. A domain or problem given as a path is read only when it
-resolves (symlinks followed) under a --root; without one, paths are refused. Errors
-quote at most 80 characters of what the client sent, and never a file's lines."""
+resolves (symlinks followed) under a --root, and so is every file an environment opens
+under a root, a folder's members included; without a root, paths are refused. Errors
+quote at most 80 characters of what the client sent, and never a file's lines. A message
+nested more than {MAX_DEPTH} levels deep is answered with a JSON-RPC error."""
 
 
 def _positive_seconds(text: str) -> float:
@@ -88,6 +90,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser().parse_args(argv)
     try:
         from .server import build_server
+        from .wire import run_stdio
     except ModuleNotFoundError as exc:
         if (exc.name or "").partition(".")[0] != "mcp":
             raise
@@ -98,7 +101,7 @@ def main(argv: list[str] | None = None) -> None:
         args.idle_timeout,
         args.max_ground_actions,
     )
-    build_server(registry).run("stdio")
+    run_stdio(build_server(registry))
 
 
 __all__ = ["SessionError", "SessionRegistry", "main"]

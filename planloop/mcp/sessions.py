@@ -9,9 +9,14 @@ publish; a session's ``error`` answer, and any other bad input, is a
 
 The registry is bounded: at most ``max_sessions`` live at once, a session unused for
 ``idle_timeout`` seconds is closed (on the next call), and the PDDL tasks of the live
-sessions may ground ``max_ground_actions`` actions together, each task counted at its
-largest possible size before it is grounded (about 0.7 KB of memory an action).
-Session ids are random tokens.
+sessions, contingent ones included, may ground ``max_ground_actions`` actions together,
+each task counted at its largest possible size (about 0.7 KB of memory an action). Every
+environment that takes ``limits`` is given the default :class:`~planloop.pddl.Limits`,
+grounding at most the room the budget has left; a client's ``limits`` (or a contingent
+``max_belief``) may lower a bound, never raise one. Session ids are random tokens.
+
+Starting a session holds no lock while the environment works, and each session has its
+own, so that a slow start or step leaves the other calls answered.
 """
 
 from __future__ import annotations
@@ -20,20 +25,26 @@ import inspect
 import secrets
 import threading
 import time
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
 
 import gymnasium as gym
 from gymnasium.envs.registration import load_env_creator
 
-from ..envs import ENVIRONMENTS, FULLY_OBSERVABLE
+from ..envs import ENVIRONMENTS, FULLY_OBSERVABLE, arguments
+from ..envs.contingent import CONTINGENT_ENVIRONMENTS
 from ..envs.session import EngineSession
 from ..pddl import Limits, PDDLError, parse
+from ..pddl.contingent import MAX_BELIEF
 from .sandbox import (
+    FLAGS,
     Sandbox,
     SandboxError,
     Source,
     excerpt,
     ground_actions,
+    over_limit,
+    sandboxed,
     shorten,
     unreadable,
 )
@@ -58,18 +69,22 @@ class SessionError(ValueError):
 MAX_SESSIONS = 64
 IDLE_TIMEOUT = 900.0  # seconds
 MAX_GROUND_ACTIONS = 250_000  # about 200 MB of grounded tasks (0.7 KB an action)
+LIMITED = (*FULLY_OBSERVABLE, *CONTINGENT_ENVIRONMENTS)  # the environments taking ``limits``
+_QUOTING = {"game_file", "data_dir", "logic_dir", "layout"}  # files whose errors may quote them
+_STAGES = {"instances": "problem"}  # an env_kwargs path -> the stage its errors name
 
 
 @dataclass
 class _Live:
-    session: EngineSession | TextSession
-    ground_actions: int  # its task's largest possible size (0: a text session)
+    session: EngineSession | TextSession | None  # None: still starting
+    ground_actions: int  # its task's largest possible size (0: no PDDL task)
     used: float  # the clock when it was last called
+    lock: threading.Lock = field(default_factory=threading.Lock)  # one call at a time
 
 
 class SessionRegistry:
-    """Open sessions by id, within the bounds above, reading PDDL through ``sandbox`` (by default: text only).
-    Thread-safe: one call at a time. ``clock`` (seconds) times idleness."""
+    """Open sessions by id, within the bounds above, reading PDDL through ``sandbox`` (by
+    default: text only). Thread-safe. ``clock`` (seconds) times idleness."""
 
     def __init__(
         self,
@@ -111,32 +126,34 @@ class SessionRegistry:
         problem: str | None = None,
     ) -> dict:
         """Open a session on a registered environment or on PDDL text; its id, goal and
-        initial state."""
+        initial state. Files are read under the sandbox's guard."""
+        if env_id is None:
+            if domain is None or problem is None:
+                raise SessionError("give env_id, or both domain and problem")
+            if (instance, seed, options, env_kwargs) != (None,) * 4:
+                raise SessionError("instance, seed, options and env_kwargs need an env_id")
+        elif domain is not None or problem is not None:
+            raise SessionError("give env_id, or domain and problem, not both")
+        session_id = self._reserve()
+        session: EngineSession | TextSession
+        try:
+            with self.sandbox.guard():
+                if env_id is None:
+                    assert domain is not None and problem is not None  # checked above
+                    session, started = self._open_pddl(session_id, domain, problem)
+                else:
+                    options = {
+                        **(options or {}),
+                        **({} if instance is None else {"instance": instance}),
+                    }
+                    session, started = self._open(session_id, env_id, env_kwargs, seed, options)
+        except BaseException:
+            with self._lock:
+                del self._sessions[session_id]
+            raise
         with self._lock:
-            self._expire()
-            if len(self._sessions) >= self.max_sessions:
-                raise SessionError(
-                    f"too many sessions: {len(self._sessions)} are open, the most this server "
-                    f"allows (--max-sessions); close_session frees one, and a session unused "
-                    f"for {self.idle_timeout:g} s closes by itself (--idle-timeout)"
-                )
-            session: EngineSession | TextSession
-            if env_id is None:
-                if domain is None or problem is None:
-                    raise SessionError("give env_id, or both domain and problem")
-                if (instance, seed, options, env_kwargs) != (None,) * 4:
-                    raise SessionError("instance, seed, options and env_kwargs need an env_id")
-                session, started, size = self._open_pddl(domain, problem)
-            elif domain is not None or problem is not None:
-                raise SessionError("give env_id, or domain and problem, not both")
-            else:
-                options = {
-                    **(options or {}),
-                    **({} if instance is None else {"instance": instance}),
-                }
-                session, started, size = self._open(env_id, env_kwargs, seed, options)
-            session_id = secrets.token_urlsafe(16)
-            self._sessions[session_id] = _Live(session, size, self._clock())
+            live = self._sessions[session_id]
+            live.session, live.used = session, self._clock()
         return {
             "session_id": session_id,
             "env_id": env_id,
@@ -145,43 +162,92 @@ class SessionRegistry:
 
     def run(self, session_id: str, method: str, **arguments) -> dict:
         """Session ``session_id``'s ``method`` (an EngineSession method name)."""
-        with self._lock:
-            result = _checked(getattr(self._get(session_id), method)(**arguments))
+        live = self._live(session_id)
+        with live.lock, self.sandbox.guard():
+            if live.session is None:  # closed meanwhile
+                raise SessionError("no such session")
+            try:
+                result = getattr(live.session, method)(**arguments)
+            except ValueError as exc:  # a file refused or changed, a limit met (belief work...)
+                # only a text session raises, and PDDL it read well once is a file changed
+                raise SessionError(_refusal(exc, {"domain", "problem"})) from exc
+        result = _checked(result)
         return {key: result[key] for key in _KEYS[method] if key in result}
 
     def close(self, session_id: str) -> dict:
+        live = self._live(session_id)
         with self._lock:
-            self._get(session_id)
-            self._drop(session_id)
+            self._sessions.pop(session_id, None)
+        _close([live])
         return {"session_id": session_id, "closed": True}
 
     def __len__(self) -> int:
         with self._lock:
-            self._expire()
-            return len(self._sessions)
+            expired = self._expire()
+            count = len(self._sessions)
+        _close(expired)
+        return count
 
-    def _get(self, session_id: str) -> EngineSession | TextSession:
-        self._expire()
-        live = self._sessions.get(session_id) if isinstance(session_id, str) else None
-        if live is None:
+    def _reserve(self) -> str:
+        """A new session id, its place held among the live sessions until it starts."""
+        session_id = secrets.token_urlsafe(16)
+        with self._lock:
+            expired = self._expire()
+            count = len(self._sessions)
+            if count < self.max_sessions:
+                self._sessions[session_id] = _Live(None, 0, self._clock())
+        _close(expired)
+        if count >= self.max_sessions:
+            raise SessionError(
+                f"too many sessions: {count} are open, the most this server "
+                f"allows (--max-sessions); close_session frees one, and a session unused "
+                f"for {self.idle_timeout:g} s closes by itself (--idle-timeout)"
+            )
+        return session_id
+
+    def _live(self, session_id: str) -> _Live:
+        """The started session ``session_id``, marked used."""
+        with self._lock:
+            expired = self._expire()
+            live = self._sessions.get(session_id) if isinstance(session_id, str) else None
+            if live is not None:
+                live.used = self._clock()
+        _close(expired)
+        if live is None or live.session is None:
             raise SessionError("no such session")
-        live.used = self._clock()
-        return live.session
+        return live
 
-    def _expire(self) -> None:
-        """Close every session unused for longer than the idle timeout."""
+    def _expire(self) -> list[_Live]:
+        """Drop every started session unused for longer than the idle timeout; the
+        dropped, for the caller to close once it holds the lock no more."""
         now = self._clock()
-        for session_id, live in list(self._sessions.items()):
-            if now - live.used > self.idle_timeout:
-                self._drop(session_id)
+        idle = [
+            session_id
+            for session_id, live in self._sessions.items()
+            if live.session is not None and now - live.used > self.idle_timeout
+        ]
+        return [self._sessions.pop(session_id) for session_id in idle]
 
-    def _drop(self, session_id: str) -> None:
-        env = self._sessions.pop(session_id).session.env
-        if env is not None:
-            env.close()
+    def _hold(self, session_id: str, size: int) -> None:
+        """Count ``size`` ground actions for ``session_id``, if the budget has room."""
+        with self._lock:
+            held = self._held(session_id)
+            if held + size > self.max_ground_actions:
+                raise SessionError(
+                    f"the task is too large: it may ground {size:,} actions, and the live "
+                    f"sessions hold {held:,} of the {self.max_ground_actions:,} this server "
+                    f"allows (--max-ground-actions); close sessions, or send a smaller task"
+                )
+            self._sessions[session_id].ground_actions = size
 
-    def _open_pddl(self, domain: str, problem: str) -> tuple[EngineSession, dict, int]:
-        """A started session on PDDL from the client, its start answer and its size."""
+    def _held(self, session_id: str) -> int:
+        """The ground actions the live sessions but ``session_id`` hold (the lock held)."""
+        return sum(
+            live.ground_actions for other, live in self._sessions.items() if other != session_id
+        )
+
+    def _open_pddl(self, session_id: str, domain: str, problem: str) -> tuple[EngineSession, dict]:
+        """A started session on PDDL from the client, and its start answer."""
         try:
             sources = {
                 "domain": self.sandbox.read(domain, "domain"),
@@ -189,7 +255,7 @@ class SessionRegistry:
             }
         except SandboxError as exc:
             raise SessionError(str(exc)) from None
-        size = self._fits(sources)
+        self._hold(session_id, self._size(sources))
         session = EngineSession()
         result = session.start(sources["domain"].text, sources["problem"].text)
         if "error" in result:  # beyond the reader: grounding refused the task
@@ -199,10 +265,10 @@ class SessionRegistry:
                 if on_disk
                 else f"cannot ground the task: {shorten(result['error'])}"
             )
-        return session, result, size
+        return session, result
 
-    def _fits(self, sources: dict[str, Source]) -> int:
-        """The task's largest possible size, if the ground-action budget has room for it."""
+    def _size(self, sources: dict[str, Source]) -> int:
+        """The task's largest possible size."""
         try:
             task = parse(
                 sources["domain"].text,
@@ -210,51 +276,118 @@ class SessionRegistry:
                 Limits(max_bytes=self.sandbox.max_bytes),
             )
         except PDDLError as exc:
-            raise SessionError(unreadable(exc, sources)) from None
-        size = ground_actions(*task)
-        held = sum(live.ground_actions for live in self._sessions.values())
-        if held + size > self.max_ground_actions:
-            raise SessionError(
-                f"the task is too large: it may ground {size:,} actions, and the live sessions "
-                f"hold {held:,} of the {self.max_ground_actions:,} this server allows "
-                f"(--max-ground-actions); close sessions, or send a smaller task"
-            )
-        return size
+            files = {stage for stage, source in sources.items() if source.path is not None}
+            raise SessionError(f"cannot read the task: {unreadable(exc, files)}") from None
+        return ground_actions(*task)
 
     def _open(
-        self, env_id: str, env_kwargs: dict | None, seed: int | None, options: dict
-    ) -> tuple[EngineSession | TextSession, dict, int]:
-        """A started session on ``env_id``, its start answer and its size."""
+        self,
+        session_id: str,
+        env_id: str,
+        env_kwargs: dict | None,
+        seed: int | None,
+        options: dict,
+    ) -> tuple[EngineSession | TextSession, dict]:
+        """A started session on ``env_id``, and its start answer."""
         if env_id not in ENVIRONMENTS:
             raise SessionError(
                 f"unknown environment {excerpt(env_id)}; the environments are "
                 + ", ".join(ENVIRONMENTS)
             )
         try:
-            env_kwargs, on_disk = self.sandbox.env_kwargs(env_kwargs or {})
+            env_kwargs, files = self.sandbox.env_kwargs(env_kwargs or {})
         except SandboxError as exc:
             raise SessionError(str(exc)) from None
+        if env_id in LIMITED:
+            env_kwargs = self._bounded(session_id, env_id, env_kwargs)
         try:
             if env_id not in FULLY_OBSERVABLE:
-                text = TextSession(env_id, env_kwargs, seed, options)
-                return text, text.start(), 0
+                return self._open_text(session_id, env_id, env_kwargs, seed, options)
             env = gym.make(env_id, **env_kwargs)
             _, info = env.reset(seed=seed, options=options)
             env.close()
+        except SessionError:
+            raise
         except Exception as exc:  # whatever the environment rejects, the caller must read why
-            said = "" if on_disk else f": {shorten(str(exc))}"
-            raise SessionError(f"cannot start {env_id}: {type(exc).__name__}{said}") from exc
-        session, started, size = self._open_pddl(info["domain_pddl"], info["problem_pddl"])
-        return (
-            session,
-            {
-                **started,
-                "instance": info["instance"],
-                "domain": info["domain_pddl"],
-                "problem": info["problem_pddl"],
-            },
-            size,
-        )
+            raise SessionError(f"cannot start {env_id}: {_refusal(exc, files)}") from exc
+        session, started = self._open_pddl(session_id, info["domain_pddl"], info["problem_pddl"])
+        return session, {
+            **started,
+            "instance": info["instance"],
+            "domain": info["domain_pddl"],
+            "problem": info["problem_pddl"],
+        }
+
+    def _open_text(
+        self, session_id: str, env_id: str, env_kwargs: dict, seed: int | None, options: dict
+    ) -> tuple[TextSession, dict]:
+        """A started text session (its task, if any, held in the budget), and its answer."""
+        text = TextSession(env_id, env_kwargs, seed, options)
+        try:
+            started = text.start()
+            self._hold(session_id, text.ground_actions())
+        except BaseException:
+            text.close()
+            raise
+        return text, started
+
+    def _bounded(self, session_id: str, env_id: str, env_kwargs: dict) -> dict:
+        """``env_kwargs`` with the server's ``limits``: the defaults, grounding at most the
+        room the budget has left, lowered where the client's ``limits`` ask."""
+        with self._lock:
+            held = self._held(session_id)
+        if held >= self.max_ground_actions:
+            raise SessionError(
+                f"the live sessions hold all {self.max_ground_actions:,} ground actions this "
+                "server allows (--max-ground-actions); close sessions first"
+            )
+        server = Limits()
+        room = min(server.max_ground_actions, self.max_ground_actions - held)
+        server = replace(server, max_ground_actions=room)
+        asked = env_kwargs.get("limits") or {}
+        if not isinstance(asked, Mapping):
+            raise SessionError(
+                "limits must be a dict of Limits fields, such as {'max_objects': 100}"
+            )
+        try:
+            chosen = arguments.limits(asked)
+        except (TypeError, ValueError) as exc:
+            raise SessionError(shorten(str(exc))) from None
+        for name in asked:
+            if getattr(chosen, name) > getattr(server, name):
+                flag = f" ({FLAGS[name]})" if name in FLAGS else ""
+                raise SessionError(
+                    f"limits: {name} may be at most {getattr(server, name):,} on this server{flag}"
+                )
+        belief = env_kwargs.get("max_belief", MAX_BELIEF)
+        if env_id in CONTINGENT_ENVIRONMENTS and isinstance(belief, int) and belief > MAX_BELIEF:
+            raise SessionError(f"max_belief may be at most {MAX_BELIEF:,} on this server")
+        return {**env_kwargs, "limits": replace(server, **asked)}
+
+
+def _close(lives: Iterable[_Live]) -> None:
+    """Close the sessions of ``lives``, each once the call it is serving ends."""
+    for live in lives:
+        with live.lock:
+            session, live.session = live.session, None
+        if session is not None and session.env is not None:
+            session.env.close()
+
+
+def _refusal(exc: Exception, files: set[str]) -> str:
+    """Why an environment failed, in one line: the file the sandbox refused, the limit
+    met, or the error (of a file one of the env_kwargs ``files`` names, where, not what)."""
+    refused = sandboxed(exc)
+    if refused is not None:
+        return str(refused)
+    if isinstance(exc, PDDLError):
+        return unreadable(exc, {_STAGES.get(key, key) for key in files})
+    over = over_limit(str(exc).partition("\n")[0])
+    if over is not None:
+        return over
+    if files & _QUOTING:
+        return f"{type(exc).__name__} (not shown: the message may quote a file)"
+    return f"{type(exc).__name__}: {shorten(str(exc))}"
 
 
 def _summary(creator) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import gymnasium as gym
 
 from ..envs.feedback import action_failure
-from .sandbox import excerpt
+from .sandbox import excerpt, ground_actions
 
 
 class TextSession:
@@ -43,6 +43,15 @@ class TextSession:
             "instance": self.info["instance"],
             **self.state(),
         }
+
+    def close(self) -> None:
+        if self.env is not None:
+            self.env.close()
+
+    def ground_actions(self) -> int:
+        """The largest possible size of the environment's contingent task (0: none)."""
+        task = getattr(self._started().unwrapped, "contingent", None)
+        return 0 if task is None else ground_actions(task.domain, task.problem)
 
     def state(self) -> dict:
         return {"observation": self.obs, "goal_reached": bool(self.info["won"])}

@@ -7,6 +7,11 @@ A contingent domain and problem (the CLG / SDR / CPOR dialect, read with
 may be taken only when its precondition holds in every world of the belief; the goal is
 reached when it holds in every world. A play tracks the belief and the true, hidden
 world side by side (see :meth:`ContingentTask.step`).
+
+Each query of the belief (whether an action is known applicable, the admissible actions,
+the goal test, a step) and the initial belief spend at most ``Limits.max_belief_work``
+work units, :meth:`ContingentTask.gold_path` at most its ``budget``; past it, a
+ValueError names the limit and how big the work would be.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from . import conditions as cond
-from .belief import Belief, facts_of, normal
+from .belief import Belief, Work, ids, normal
 from .grounding import GroundAction, Task, UnmetFact, ground
 from .model import Atom, Domain, Problem
 from .reader import parse
@@ -26,7 +31,8 @@ from .source import DEFAULT_LIMITS, Limits
 from .writer import write_domain, write_problem
 
 MAX_BELIEF = 2**16  # the most assignments of one component of unknown facts
-GOLD_BUDGET = 200_000  # the most (world, belief) nodes gold_path generates
+GOLD_BUDGET = 10_000_000  # the most work units gold_path spends
+NODE_WORDS = 64  # work units of each (world, belief) node gold_path keeps, its belief's aside
 
 
 @dataclass(frozen=True)
@@ -39,8 +45,11 @@ class Sensed:
 
 class ContingentTask:
     """A contingent problem of a domain, grounded. ``max_belief`` bounds each component of
-    the belief (a ValueError naming it past the bound); an initial belief without worlds
-    is a ValueError."""
+    the belief and ``limits.max_belief_work`` the work of each query of it (a ValueError
+    naming the bound past it); an initial belief without worlds is a ValueError.
+
+    A query given ``work`` (a :class:`~.belief.Work`, a search's budget) spends it instead
+    of its own ``max_belief_work``."""
 
     def __init__(
         self,
@@ -50,6 +59,7 @@ class ContingentTask:
         max_belief: int = MAX_BELIEF,
     ):
         self.domain, self.problem, self.max_belief = domain, problem, max_belief
+        self.limits = limits
         uncertain = tuple(
             dict.fromkeys(
                 problem.unknown
@@ -64,11 +74,20 @@ class ContingentTask:
             replace(problem, init=tuple(dict.fromkeys(problem.init + uncertain))),
             limits,
         )
-        self.init: Belief = _initial_belief(self.task, problem, uncertain, max_belief)
+        self.init: Belief = _initial_belief(
+            self.task, problem, uncertain, max_belief, self.work("building the initial belief")
+        )
         self._observed: dict[GroundAction, tuple[int, ...]] = {}
-        self._extra: dict[GroundAction, tuple] = {}
+        self._extra: dict[GroundAction, cond.Condition] = {}
         goal = cond.literal_masks(self.task.goal)
         self._goal = goal if goal is not None else (0, 0, (False,))
+
+    def work(self, doing: str) -> Work:
+        """The budget of one query (``doing``, for the message): ``max_belief_work``."""
+        return Work(self.limits.max_belief_work, doing, self._exceeded)
+
+    def _exceeded(self, found: str) -> str:
+        return self.limits.exceeded("max_belief_work", found)
 
     # -- the hidden world ------------------------------------------------------------
     def draw_world(self, seed: int) -> int:
@@ -96,64 +115,69 @@ class ContingentTask:
     def is_sensing(self, action: GroundAction) -> bool:
         return bool(self.domain.actions[action.name].observe)
 
-    def knows(self, belief: Belief, action: GroundAction) -> bool:
+    def knows(self, belief: Belief, action: GroundAction, work: Work | None = None) -> bool:
         """Whether ``action``'s precondition holds in every world of ``belief``."""
-        if action.pre_pos & ~belief.known or action.pre_neg & (belief.known | belief.unknown):
-            return False
-        test, reads = self._rest(action)
-        return test is None or belief.failing_world(test, reads) is None
+        return self._known(
+            belief, action, work or self.work(f"deciding whether {action.text} applies")
+        )
 
-    def admissible(self, belief: Belief) -> list[GroundAction]:
+    def admissible(self, belief: Belief, work: Work | None = None) -> list[GroundAction]:
         """The actions known to be applicable, in grounding order."""
-        return [a for a in self.task.applicable(belief.some_world()) if self.knows(belief, a)]
+        work = work or self.work("finding the admissible actions")
+        return [
+            a for a in self.task.applicable(belief.some_world()) if self._known(belief, a, work)
+        ]
 
-    def unmet(self, belief: Belief, action: GroundAction) -> list[UnmetFact]:
+    def unmet(
+        self, belief: Belief, action: GroundAction, work: Work | None = None
+    ) -> list[UnmetFact]:
         """The precondition literals not known to hold (whatever their hidden values)."""
-        unmet = [(fid, True) for fid in _ids(action.pre_pos & ~belief.known)]
-        unmet += [(fid, False) for fid in _ids(action.pre_neg & (belief.known | belief.unknown))]
-        test, reads = self._rest(action)
-        failing = None if test is None else belief.failing_world(test, reads)
+        unmet = [(fid, True) for fid in ids(action.pre_pos & ~belief.known)]
+        unmet += [(fid, False) for fid in ids(action.pre_neg & (belief.known | belief.unknown))]
+        rest = self._rest(action)
+        work = work or self.work(f"finding what {action.text} lacks")
+        failing = None if rest is True else belief.failing_world(rest, work)
         if failing is not None:
-            masks = cond.literal_masks(action.precondition)  # not None: a test was found
-            rest = cond.conjoin(masks[2] if masks is not None else (False,))
             unmet += [u for u in cond.unmet_literals(rest, failing) if u not in unmet]
         facts = self.task.facts
         return [UnmetFact(facts[fid], wanted) for fid, wanted in unmet]
 
-    def is_goal(self, belief: Belief) -> bool:
+    def is_goal(self, belief: Belief, work: Work | None = None) -> bool:
         """Whether the goal holds in every world of ``belief``."""
         pos, neg, rest = self._goal
         if pos & ~belief.known or neg & (belief.known | belief.unknown):
             return False
         if not rest:
             return True
-        condition = cond.conjoin(rest)
-        return belief.failing_world(cond.compile_condition(condition), facts_of(condition)) is None
+        work = work or self.work("testing the goal")
+        return belief.failing_world(cond.conjoin(rest), work) is None
 
     def step(
-        self, belief: Belief, world: int, action: GroundAction
+        self, belief: Belief, world: int, action: GroundAction, work: Work | None = None
     ) -> tuple[Belief, int, tuple[Sensed, ...]]:
         """(belief, world, what was sensed) after an admissible ``action``."""
+        work = work or self.work(f"updating the belief by {action.text}")
         if not self.is_sensing(action):
-            return belief.apply(action, self.max_belief), action.apply(world), ()
+            return belief.apply(action, self.max_belief, work), action.apply(world), ()
         sensed = []
         for fid in self.observed(action):
             value = bool(world >> fid & 1)
-            belief = belief.sense(fid, value)
+            belief = belief.sense(fid, value, work)
             sensed.append(Sensed(self.task.facts[fid], value))
         return belief, world, tuple(sensed)
 
-    def _rest(self, action: GroundAction) -> tuple:
-        """(test, facts read) of the precondition's parts past its literals, or (None, 0)."""
+    def _known(self, belief: Belief, action: GroundAction, work: Work) -> bool:
+        if action.pre_pos & ~belief.known or action.pre_neg & (belief.known | belief.unknown):
+            return False
+        rest = self._rest(action)
+        return rest is True or belief.failing_world(rest, work) is None
+
+    def _rest(self, action: GroundAction) -> cond.Condition:
+        """The precondition's parts past its literals, conjoined (True when none)."""
         found = self._extra.get(action)
         if found is None:
             masks = cond.literal_masks(action.precondition)
-            condition = cond.conjoin(masks[2] if masks is not None else (False,))
-            found = self._extra[action] = (
-                (None, 0)
-                if condition is True
-                else (cond.compile_condition(condition), facts_of(condition))
-            )
+            found = self._extra[action] = cond.conjoin(masks[2] if masks is not None else (False,))
         return found
 
     # -- evaluators ------------------------------------------------------------------
@@ -161,30 +185,39 @@ class ContingentTask:
         self, belief: Belief, world: int, budget: int = GOLD_BUDGET
     ) -> list[GroundAction] | None:
         """A shortest list of actions that makes the goal known from (``belief``,
-        ``world``), by breadth-first search over (world, belief); None when there is none
-        or past ``budget`` nodes. Sensing a fact already known is never tried."""
-        if self.is_goal(belief):
-            return []
+        ``world``), by breadth-first search over (world, belief); None when there is none.
+        The search spends at most ``budget`` work units: its queries' work, and for each
+        node it keeps ``NODE_WORDS`` and the words of its belief (a ValueError past it).
+        Sensing a fact already known is never tried."""
         start = (world, belief)
         parents: dict = {start: None}
+        work = Work(
+            budget,
+            "gold_path's search",
+            lambda _: (
+                f"gold_path's search needs more than its budget of {budget:,} work units "
+                f"({len(parents):,} (world, belief) nodes kept); pass a larger budget="
+            ),
+        )
+        if self.is_goal(belief, work):
+            return []
         queue = deque([start])
         while queue:
             node = queue.popleft()
             now_world, now_belief = node
-            for action in self.admissible(now_belief):
+            for action in self.admissible(now_belief, work):
                 if self.is_sensing(action) and not any(
                     now_belief.unknown >> fid & 1 for fid in self.observed(action)
                 ):
                     continue
-                next_belief, next_world, _ = self.step(now_belief, now_world, action)
+                next_belief, next_world, _ = self.step(now_belief, now_world, action, work)
                 child = (next_world, next_belief)
                 if child in parents:
                     continue
+                work.spend(NODE_WORDS + next_belief.stored)
                 parents[child] = (node, action)
-                if self.is_goal(next_belief):
+                if self.is_goal(next_belief, work):
                     return _path(parents, child)
-                if len(parents) > budget:
-                    return None
                 queue.append(child)
         return None
 
@@ -220,7 +253,7 @@ def load_contingent(
 
 
 def _initial_belief(
-    task: Task, problem: Problem, uncertain: tuple[Atom, ...], max_belief: int
+    task: Task, problem: Problem, uncertain: tuple[Atom, ...], max_belief: int, work: Work
 ) -> Belief:
     """The worlds of ``problem``'s ``:init``: its facts true, each component of the
     uncertain facts (those sharing a clause) in each of its satisfying assignments,
@@ -263,25 +296,30 @@ def _initial_belief(
         names = ", ".join(str(task.facts[variables[i]]) for i in items[:4]) + (
             ", ..." if len(items) > 4 else ""
         )
-        solutions = _assignments(len(items), local_clauses, max_belief, names)
+        solutions = _assignments(len(items), local_clauses, max_belief, names, work)
         if not solutions:
             raise ValueError(
                 f"the initial belief is empty: no assignment of {names} satisfies "
                 f"the 'oneof' and 'or' of ':init'"
             )
-        masks = [
-            sum(1 << variables[items[j]] for j in range(len(items)) if s >> j & 1)
-            for s in solutions
-        ]
+        masks = [sum(1 << variables[items[j]] for j in ids(s)) for s in solutions]
         parts.append((sum(1 << variables[i] for i in items), masks))
     return normal(known, parts)
 
 
-def _assignments(n: int, clauses: list, limit: int, names: str) -> list[int]:
+def _assignments(n: int, clauses: list, limit: int, names: str, work: Work) -> list[int]:
     """The assignments (bit j: variable j true) of ``n`` variables satisfying every
     clause (exactly-one when its first item is True, else at least one; literals are
-    (variable, negated)), by depth-first search with the false value tried first; more
-    than ``limit`` is a ValueError naming the component's facts (``names``)."""
+    (variable, negated)): each variable alone for one ``oneof`` of them all, else by
+    depth-first search with the false value tried first, each value tried a work unit;
+    more than ``limit`` is a ValueError naming the component's facts (``names``)."""
+    if [exact for exact, _ in clauses] == [True] and sorted(clauses[0][1]) == [
+        (j, False) for j in range(n)
+    ]:
+        if n > limit:
+            raise _too_many(names, limit)
+        work.spend(n)
+        return [1 << j for j in range(n)]
     touching: list[list[tuple[int, bool]]] = [[] for _ in range(n)]
     for c, (_, literals) in enumerate(clauses):
         for var, negated in literals:
@@ -291,8 +329,12 @@ def _assignments(n: int, clauses: list, limit: int, names: str) -> list[int]:
     value: list[bool | None] = [None] * n
     tried = [0] * n
     found: list[int] = []
+    tried_values, allowed = 0, work.left()
+    mask = 0  # the variables true now
 
     def assign(i: int, v: bool) -> bool:
+        nonlocal mask
+        mask |= v << i
         ok = True
         for c, negated in touching[i]:
             free[c] -= 1
@@ -303,6 +345,8 @@ def _assignments(n: int, clauses: list, limit: int, names: str) -> list[int]:
         return ok
 
     def unassign(i: int) -> None:
+        nonlocal mask
+        mask &= ~(1 << i)
         for c, negated in touching[i]:
             free[c] += 1
             trues[c] -= value[i] != negated
@@ -311,12 +355,9 @@ def _assignments(n: int, clauses: list, limit: int, names: str) -> list[int]:
     i = 0
     while i >= 0:
         if i == n:
-            found.append(sum(1 << j for j in range(n) if value[j]))
+            found.append(mask)
             if len(found) > limit:
-                raise ValueError(
-                    f"the unknown facts {names} have more than {limit:,} possible "
-                    f"assignments (max_belief={limit:,}): raise max_belief"
-                )
+                raise _too_many(names, limit)
             i -= 1
             continue
         if value[i] is not None:
@@ -326,18 +367,20 @@ def _assignments(n: int, clauses: list, limit: int, names: str) -> list[int]:
             i -= 1
             continue
         tried[i] += 1
+        tried_values += 1
+        if tried_values > allowed:
+            work.spend(tried_values, lambda: f"a search of up to 2^{n:,} assignments of {names}")
         if assign(i, tried[i] == 2):
             i += 1
+    work.spend(tried_values)
     return found
 
 
-def _ids(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+def _too_many(names: str, limit: int) -> ValueError:
+    return ValueError(
+        f"the unknown facts {names} have more than {limit:,} possible "
+        f"assignments (max_belief={limit:,}): raise max_belief"
+    )
 
 
 def _path(parents: dict, node) -> list[GroundAction]:

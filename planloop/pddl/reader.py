@@ -9,7 +9,8 @@ meaning and records a warning with line and column for each such form (a type li
 among its own subtypes, an undeclared type, a repeated section or declaration, a
 negative literal in ``:init``, a requirement it does not support but nothing uses).
 ``strict=True`` refuses each of them as an error, for benchmark authors. Both refuse
-what both planners refuse.
+what both planners refuse, and what Fast Downward refuses as a contradiction: a fact both
+listed (or unknown) and denied in ``:init``.
 
 ``contingent=True`` reads the contingent dialect of CLG, SDR and CPOR as well: the
 ``:contingent`` requirement, sensing actions (``:observe`` an atom or an ``and`` of atoms,
@@ -893,11 +894,11 @@ def _read_problem(
         if all(_has_objects(domain.types, everything, t) for t in action.param_types):
             r.errors.extend(action.errors)
     fr = _FormulaReader(r, (domain.types, domain.predicates, domain.functions), everything)
-    unknown: list[Atom] = []
+    unknown: dict[Atom, SList] = {}
     clauses: list[InitClause] = []
     if contingent:
         init_nodes = _read_uncertain(r, fr, init_nodes, unknown, clauses)
-    init = _read_init(r, fr, init_nodes)
+    init = _read_init(r, fr, init_nodes, unknown)
     goal = fr.formula(goal_node, {}) if goal_node is not None else And(())
     r.raise_if_errors()
     return Problem(
@@ -907,7 +908,7 @@ def _read_problem(
         tuple(init),
         goal,
         tuple(r.warnings),
-        tuple(dict.fromkeys(unknown)),
+        tuple(unknown),
         tuple(clauses),
     )
 
@@ -942,10 +943,15 @@ def _goal_node(r: _Reader, sections, form):
 
 
 def _read_uncertain(
-    r: _Reader, fr: _FormulaReader, nodes, unknown: list[Atom], clauses: list[InitClause]
+    r: _Reader,
+    fr: _FormulaReader,
+    nodes,
+    unknown: dict[Atom, SList],
+    clauses: list[InitClause],
 ) -> list:
     """Read the ``unknown``, ``oneof`` and ``or`` entries of a contingent ``:init`` into
-    ``unknown`` and ``clauses``; the other entries, for :func:`_read_init`."""
+    ``unknown`` (atom -> its first entry) and ``clauses``; the other entries, for
+    :func:`_read_init`."""
     rest = []
     for node in nodes:
         head = node[0] if isinstance(node, SList) and node else None
@@ -960,7 +966,7 @@ def _read_uncertain(
                 continue
             atom = fr.atom(node[1], {})
             if atom is not None:
-                unknown.append(atom)
+                unknown.setdefault(atom, node)
         elif head in ("oneof", "or"):
             literals = [_init_literal(r, fr, part) for part in node[1:]]
             if not literals:
@@ -984,9 +990,12 @@ def _init_literal(r: _Reader, fr: _FormulaReader, node) -> Literal | None:
     return None if atom is None else Literal(atom, negated)
 
 
-def _read_init(r: _Reader, fr: _FormulaReader, nodes) -> list[Atom]:
-    init: list[Atom] = []
-    seen: set[Atom] = set()
+def _read_init(r: _Reader, fr: _FormulaReader, nodes, unknown: dict[Atom, SList]) -> list[Atom]:
+    """The facts of ``:init``. A negative literal is read as nothing (a warning; an error
+    when strict); one denying a fact the section lists, or one of ``unknown`` (atom -> its
+    ``(unknown ...)``), is an error in every reading, as Fast Downward refuses it."""
+    listed: dict[Atom, SList] = {}
+    denied: list[tuple[Atom, SList]] = []
     for node in nodes:
         if not isinstance(node, SList) or not node:
             r.error("expected a fact '(predicate object ...)'", node)
@@ -994,21 +1003,39 @@ def _read_init(r: _Reader, fr: _FormulaReader, nodes) -> list[Atom]:
         if node[0] == "=" and len(node) == 3 and isinstance(node[1], SList):
             continue  # a numeric fluent's value, such as (= (total-cost) 0)
         if node[0] == "not" and len(node) == 2 and isinstance(node[1], SList):
-            if r.tolerate(
-                "a negative literal in ':init'",
-                "nothing: what ':init' does not list is false",
-                node,
-            ):
-                fr.atom(node[1], {})  # still checked
+            atom = fr.atom(node[1], {})
+            if atom is not None:
+                denied.append((atom, node))
             continue
         if node[0] in ("not", "and", "or", "forall", "exists", "="):
             r.error(f"':init' holds only facts, found {quote(node[0])}", node)
             continue
         atom = fr.atom(node, {})
-        if atom is not None and atom not in seen:
-            seen.add(atom)
-            init.append(atom)
-    return init
+        if atom is not None:
+            listed.setdefault(atom, node)
+    for atom, node in denied:
+        if atom in listed:
+            _contradiction(r, atom, "true", listed[atom], node)
+        elif atom in unknown:
+            _contradiction(r, atom, "unknown", unknown[atom], node)
+        else:
+            r.tolerate(
+                "a negative literal in ':init'",
+                "nothing: what ':init' does not list is false",
+                node,
+            )
+    return list(listed)
+
+
+def _contradiction(r: _Reader, atom: Atom, how: str, said: SList, denial: SList) -> None:
+    """The error for ``atom``, ``how`` (true or unknown) at ``said`` and false at
+    ``denial``, placed at the later of the two and naming the other's place."""
+    first, second = sorted((said, denial), key=lambda n: (n.line, n.col))
+    r.error(
+        f"{quote(str(atom))} is both {how} and false in ':init' (also at line {first.line}, "
+        f"col {first.col})",
+        second,
+    )
 
 
 def _count_names(items: list) -> int:

@@ -12,8 +12,9 @@ from .diagnostics import Diagnostic, PDDLError, quote, received
 
 @dataclass(frozen=True)
 class Limits:
-    """The most work the reader, the grounder and the plan checks accept from one input;
-    each refusal is a :class:`PDDLError` naming its field and how big the input would be.
+    """The most work the reader, the grounder, the plan checks and a contingent belief
+    accept from one input; each refusal is a :class:`PDDLError` (a belief's, a ValueError)
+    naming its field and how big the input or the work would be.
 
     Counted in bytes and work units, never seconds, so a refusal does not depend on the
     machine. The defaults sit well above the largest IPC classical instances (files up to
@@ -39,6 +40,11 @@ class Limits:
     max_ground_actions   400,000     actions grounded (about 0.7 KB and 12-20 us each here:
                                      a 400-block Blocksworld, 320,800 actions, loads in 4-6 s)
     max_ground_facts     250,000     facts a grounded task names (a state is their bitset)
+    max_belief_work      1,000,000   work units of one query of a contingent belief (whether an
+                                     action is known applicable, the admissible actions, the
+                                     goal test, a step) or of its initial belief: each world or
+                                     assignment tested, each value tried searching the
+                                     assignments ``oneof`` and ``or`` allow
     ==================== =========== ==========================================================
     """
 
@@ -52,6 +58,7 @@ class Limits:
     max_expansion: int = 1_000_000
     max_ground_actions: int = 400_000
     max_ground_facts: int = 250_000
+    max_belief_work: int = 1_000_000
 
     def __post_init__(self):
         for f in fields(self):

@@ -7,7 +7,7 @@ from .contingent_replanner import ContingentReplanner
 from .direct import DirectPlanPolicy
 from .loop import ClosedLoopPolicy, OpenLoopPolicy
 from .pddlego import PDDLegoPolicy
-from .plangen import PlanGenPolicy
+from .plangen import PlanGenPolicy, PlanGenStepsPolicy
 from .repair import RepairPipelinePolicy
 from .runner import Episode, run_episode
 
@@ -21,6 +21,7 @@ __all__ = [
     "OpenLoopPolicy",
     "PDDLegoPolicy",
     "PlanGenPolicy",
+    "PlanGenStepsPolicy",
     "Policy",
     "PlannerPolicy",
     "RESTART",

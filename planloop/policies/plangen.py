@@ -1,11 +1,19 @@
 """PlanGen: the language model as planner on text games, PDDLego+'s baseline. Each
 step, the model picks the next command from the task, the history and the valid
-commands."""
+commands: planloop's :class:`PlanGenPolicy` (every command a step, refused ones too), or
+:class:`PlanGenStepsPolicy`, the baseline as its authors' code runs it (a refused
+command is retried, each try restarting the game)."""
 
 from __future__ import annotations
 
+import json
+import re
+from collections.abc import Callable
+
+from ..envs.feedback import action_failure
 from ..formalizer.extract import json_objects
-from ..llm import Usage, call_model
+from ..llm import LLMError, Usage, call_model
+from .base import GIVE_UP, RESTART
 
 PROMPT_VERSION = "plangen/v1"
 SYSTEM = "You play a text game. Choose one command at a time to complete the task."
@@ -66,3 +74,145 @@ class PlanGenPolicy:
         self.usage = self.usage + reply.usage
         self.last = read_command(reply.text, valid)
         return self.last
+
+
+STEPS_VERSION = "plangen/steps/v1"
+STEPS_USER = """You play a text game, one command at a time.
+Your task: {task}
+
+The steps that ran through so far (your commands after '>'):
+{memory}
+
+What you see now:
+{latest}
+
+Commands of the game: {commands}
+{error}
+Answer with JSON only: {{"action": "<one command>"}}."""
+NOT_OFFERED = ("look", "look around", "inventory", "help")
+_FENCE = re.compile(r"```[ \t]*[\w-]*[ \t]*\n(.*?)```", re.DOTALL)
+
+
+def read_json_command(text: str) -> str:
+    """The ``action`` of a reply that is one JSON object (after its ``</think>`` block;
+    bare, or the first fenced block), as PDDLego+'s code reads a reply; anything else is
+    an LLMError of kind ``unreadable_reply``."""
+    answer = text.rsplit("</think>", 1)[-1]
+    fenced = _FENCE.search(answer)
+    try:
+        value = json.loads((fenced.group(1) if fenced else answer).strip())
+    except ValueError:
+        value = None
+    if not isinstance(value, dict) or not isinstance(value.get("action"), str):
+        raise LLMError("unreadable_reply", "the reply is not a JSON object with an action")
+    return value["action"].strip()
+
+
+class PlanGenStepsPolicy:
+    """PlanGen as PDDLego+'s authors' code runs it. A *step* is one model call naming one
+    command; a command the game refuses ends the try and the step is tried again, up to
+    ``max_simulation_retries`` times (then the episode ends), each try after the first
+    restarting the game (``RESTART``) and replaying the commands of the steps that ran
+    through when ``rollback``; at most ``max_steps`` steps (None: no cap).
+
+    The prompt is one user message: the task, the steps that ran through, the last
+    command and the game's answer, the commands valid at the start (as the authors' prompt
+    lists them) and, after a refusal, ``explain_refusal(command, game_text)`` (default:
+    the game's answer). ``replies="json"`` reads a reply as their code does
+    (:func:`read_json_command`). ``details["tries"]`` is PDDLego+'s record, per step one
+    ``[try, 0]`` pair per try (no solver); ``details["stop"]`` says why it gave up."""
+
+    name = "plangen"
+    prompt_version = STEPS_VERSION
+
+    def __init__(
+        self,
+        model,
+        max_simulation_retries: int = 4,
+        max_steps: int | None = 20,
+        rollback: bool = True,
+        explain_refusal: Callable[[str, str], str] | None = None,
+        replies: str = "lenient",
+        **params,
+    ):
+        if replies not in ("lenient", "json"):
+            raise ValueError(f"replies must be 'lenient' or 'json', not {replies!r}")
+        self.model, self.params = model, params
+        self.model_name = model.name
+        self.max_simulation, self.max_steps, self.rollback = (
+            max_simulation_retries,
+            max_steps,
+            rollback,
+        )
+        self.explain_refusal, self.replies = explain_refusal, replies
+        self.usage = Usage()
+        self.details: dict = {}
+
+    def reset(self, obs: str, info: dict) -> None:
+        self.task = str(info.get("task", ""))
+        offered = info.get("admissible_actions") or ()
+        self.commands = sorted(c for c in offered if c not in NOT_OFFERED)
+        self.memory, self.latest = [obs], obs
+        self.error: str | None = None  # the refusal the step's next try answers
+        self.committed: list[str] = []  # the commands of the steps that ran through
+        self.sent: str | None = None
+        self.replay: list[str] | None = None  # after a RESTART
+        self.tries: list[list[list[int]]] = []
+        self.details = {"tries": self.tries, "stop": None}
+
+    def act(self, obs: str, info: dict) -> str:
+        if self.sent is not None:
+            self._observe(obs, info)
+            if self.replay is not None:
+                return RESTART
+        if self.replay:
+            return self.replay.pop(0)
+        self.replay = None
+        new_step = self.error is None
+        if new_step and self.max_steps is not None and len(self.tries) >= self.max_steps:
+            self.details["stop"] = f"step limit: {self.max_steps} steps"
+        if self.details["stop"] is not None:
+            return GIVE_UP
+        if new_step:
+            self.tries.append([])
+        self.tries[-1].append([len(self.tries[-1]) + 1, 0])
+        prompt = STEPS_USER.format(
+            task=self.task,
+            memory="\n".join(self.memory),
+            latest=self.latest,
+            commands=", ".join(self.commands),
+            error=f"\n{self.error}\n" if self.error else "",
+        )
+        reply = call_model(self.model, [{"role": "user", "content": prompt}], **self.params)
+        self.usage = self.usage + reply.usage
+        self.sent = (
+            read_json_command(reply.text)
+            if self.replies == "json"
+            else read_command(reply.text, list(info.get("admissible_actions") or ()))
+        )
+        return self.sent
+
+    def finish(self, obs: str, info: dict) -> None:
+        """The last command's outcome (a winning step ran through)."""
+        if self.sent is not None:
+            self._observe(obs, info)
+
+    def _observe(self, obs: str, info: dict) -> None:
+        command, self.sent = str(self.sent), None
+        self.latest = f"> {command}\n{obs}"
+        if action_failure(info) is None:
+            self.memory.append(self.latest)
+            self.committed.append(command)
+            self.error = None
+            return
+        self.error = (
+            self.explain_refusal(command, obs)
+            if self.explain_refusal
+            else f"The game refused '{command}': {obs.strip()}"
+        )
+        if len(self.tries[-1]) > self.max_simulation:
+            self.details["stop"] = (
+                f"simulation error not fixed after {self.max_simulation} retries: {self.error}"
+            )
+        elif self.rollback:
+            self.replay = list(self.committed)

@@ -3,7 +3,12 @@ Simulation: An Empirical Characterisation", arXiv 2603.06064): four approaches o
 102 IPC-2000 Blocksworld instances in their original order, each with one 180 s
 wall-clock budget per instance (III-B, III-C).
 
-The published figures are Table II's (IV-B), for Claude Haiku 4.5 in the LLM rows.
+The published figures are Tables I, II and III's (IV-A, IV-B, IV-D) and the token
+cost's (IV-C), for Claude Haiku 4.5 in the LLM approaches. Tables I and III are plan
+lengths (the actions of a solved instance's plan) by difficulty block: the paper's
+instances in their order, ten to a block (:data:`BLOCKS`; the last holds 100 and 101),
+Table I's over the instances both Fast Downward configurations solved, Table III's over
+those all four approaches solved (the co-solved set).
 """
 
 from __future__ import annotations
@@ -17,6 +22,96 @@ ROWS = {
     "agentic": "Agentic LLM",
 }  # condition -> Table II's row
 COLUMNS = ("Solved", "Timeout", "Early exit")
+PAPER_INSTANCES = 102
+BLOCKS = tuple(
+    f"{start}–{min(start + 10, PAPER_INSTANCES)}" for start in range(0, PAPER_INSTANCES, 10)
+)  # "0–10" ... "100–102": the instances at places 0-9, ..., 100-101 of the paper's order
+PAPER_MODEL = "Claude Haiku 4.5 (the LLM approaches)"
+LENGTHS_I = ("solved by both", "FD lama", "FD seq", "reduction")
+LENGTHS_III = ("co-solved", "FD lama", "FD seq", "Direct", "Agentic")
+
+
+def _by_block(columns: tuple[str, ...], figures: dict[str, str]) -> dict[tuple[str, str], str]:
+    """``{block: "n a b ..."}`` as ``published[(block, column)]``."""
+    return {
+        (block, column): value
+        for block, line in figures.items()
+        for column, value in zip(columns, line.split(), strict=True)
+    }
+
+
+TABLE_I = PaperTable(
+    title="Table I: Fast Downward plan length by difficulty block",
+    paper_model=PAPER_MODEL,
+    rows=BLOCKS,
+    columns=LENGTHS_I,
+    published=_by_block(
+        LENGTHS_I,
+        {
+            BLOCKS[0]: "10 14.0 14.0 0.0",
+            BLOCKS[1]: "10 39.8 37.6 2.2",
+            BLOCKS[2]: "10 61.6 36.4 25.2",
+            BLOCKS[3]: "10 146.4 64.8 81.6",
+            BLOCKS[4]: "10 199.2 106.8 92.4",
+            BLOCKS[5]: "10 222.4 135.4 87.0",
+            BLOCKS[6]: "10 253.8 207.2 46.6",
+            BLOCKS[7]: "7 281.4 228.3 53.1",
+            BLOCKS[8]: "7 380.0 328.0 52.0",
+            BLOCKS[9]: "3 484.0 374.7 109.3",
+            BLOCKS[10]: "0 — — —",
+        },
+    ),
+)
+TABLE_II = PaperTable(
+    title="Table II: success and failure modes",
+    paper_model=PAPER_MODEL,
+    rows=tuple(ROWS.values()),
+    columns=COLUMNS,
+    published={
+        ("lama-first", "Solved"): "87 (85.3%)",
+        ("lama-first", "Timeout"): "15",
+        ("lama-first", "Early exit"): "0",
+        ("seq-sat-lama-2011", "Solved"): "87 (85.3%)",
+        ("seq-sat-lama-2011", "Timeout"): "15",
+        ("seq-sat-lama-2011", "Early exit"): "0",
+        ("Direct LLM", "Solved"): "65 (63.7%)",
+        ("Direct LLM", "Timeout"): "37",
+        ("Direct LLM", "Early exit"): "0",
+        ("Agentic LLM", "Solved"): "68 (66.7%)",
+        ("Agentic LLM", "Timeout"): "28",
+        ("Agentic LLM", "Early exit"): "6",
+    },
+)
+TABLE_III = PaperTable(
+    title="Table III: plan length on the co-solved instances by difficulty block",
+    paper_model=PAPER_MODEL,
+    rows=BLOCKS,
+    columns=LENGTHS_III,
+    published=_by_block(
+        LENGTHS_III,
+        {  # the paper prints no row for a block without a co-solved instance
+            BLOCKS[0]: "10 14.0 14.0 14.0 15.8",
+            BLOCKS[1]: "10 39.8 37.6 27.4 30.6",
+            BLOCKS[2]: "9 60.0 36.2 40.4 44.7",
+            BLOCKS[3]: "6 164.3 63.3 59.7 60.3",
+            BLOCKS[4]: "7 197.1 92.6 78.0 78.6",
+            BLOCKS[5]: "4 215.5 144.5 99.5 124.5",
+            BLOCKS[7]: "3 142.0 136.7 139.3 139.3",
+        },
+    ),
+)
+COST = PaperTable(  # beside the study's cost table (its time-bound counts vary run to run)
+    title="Token cost (IV-C)",
+    paper_model=PAPER_MODEL,
+    rows=("Direct LLM", "Agentic LLM"),
+    columns=("tokens per instance", "tokens per solved instance"),
+    published={
+        ("Direct LLM", "tokens per instance"): "28,488",
+        ("Direct LLM", "tokens per solved instance"): "44,705",
+        ("Agentic LLM", "tokens per instance"): "169,864",
+        ("Agentic LLM", "tokens per solved instance"): "254,796",
+    },
+)
 
 AGENTIC = Protocol(
     name="agentic",
@@ -47,29 +142,12 @@ AGENTIC = Protocol(
         "task unsolvable (or stopping without a validated plan)",
         "n: every scheduled instance; an episode that ended on a failed model call is a "
         "failure, counted in its own column",
+        "plan length: the actions of the plan a solved instance ended with, compared by "
+        "difficulty block over the instances the compared approaches all solved; "
+        "reduction: FD lama's mean minus FD seq's; token cost: prompt and completion "
+        "tokens per instance and per solved instance",
     ),
-    tables=(
-        PaperTable(
-            title="Table II: success and failure modes",
-            paper_model="Claude Haiku 4.5 (the LLM rows)",
-            rows=tuple(ROWS.values()),
-            columns=COLUMNS,
-            published={
-                ("lama-first", "Solved"): "87 (85.3%)",
-                ("lama-first", "Timeout"): "15",
-                ("lama-first", "Early exit"): "0",
-                ("seq-sat-lama-2011", "Solved"): "87 (85.3%)",
-                ("seq-sat-lama-2011", "Timeout"): "15",
-                ("seq-sat-lama-2011", "Early exit"): "0",
-                ("Direct LLM", "Solved"): "65 (63.7%)",
-                ("Direct LLM", "Timeout"): "37",
-                ("Direct LLM", "Early exit"): "0",
-                ("Agentic LLM", "Solved"): "68 (66.7%)",
-                ("Agentic LLM", "Timeout"): "28",
-                ("Agentic LLM", "Early exit"): "6",
-            },
-        ),
-    ),
+    tables=(TABLE_I, TABLE_II, TABLE_III),
     n="102 IPC Blocksworld instances",
     requests=(ModelRequest(".*", {"temperature": 0.2}),),
 )

@@ -1,7 +1,8 @@
 """The symbol-agnostic generate-verify-repair pipeline on PlanBench's Mystery Blocksworld
 (Table 1) as ``experiments/mystery.py`` runs it: the direct baselines get one
 generation per instance ("only one generation opportunity without involving
-verification, repair, or retry"), the pipeline its repair budget."""
+verification, repair, or retry"), the pipeline K = 2 attempts (the authors' code,
+dzdfuture/Mystery_Planning, whose retry curve is 8.8% at one attempt and 46.2% at two)."""
 
 from __future__ import annotations
 
@@ -16,12 +17,13 @@ ROWS = {
 MYSTERY = Protocol(
     name="mystery",
     paper="Symbol-agnostic closed-loop planning on Mystery Blocksworld (Table 1)",
-    settings={"direct_attempts": 1},
+    settings={"direct_attempts": 1, "attempts": 2},
     requests=(ModelRequest(".*", {"temperature": 0.2}),),
     rules=(
         "direct one-shot and zero-shot: PlanBench's Mystery prompt, one generation per "
         "instance, judged by the validator; no verification, repair or retry",
-        "pipeline: generate, verify, repair within its attempt budget (--attempts)",
+        "pipeline (and its ablations): generate, verify, repair within K = `attempts` "
+        "plans, the authors' 2 (their retry curve: 8.8% at K = 1, 46.2% at K = 2)",
         "success: the plan is valid; n: the 600 instances, an episode that ended on a "
         "failed model call a failure counted in its own column",
     ),

@@ -1,5 +1,5 @@
-"""CoinCollector as PDDLego+'s harness plays it: the coin is taken the moment it is seen,
-and the agent is offered only moves and doors."""
+"""CoinCollector as PDDLego+'s harness plays it: the coin is taken for the agent, and the
+agent is offered only moves and doors."""
 
 from __future__ import annotations
 
@@ -7,24 +7,35 @@ import gymnasium as gym
 
 TAKE = "take coin"
 NOT_OFFERED = ("look around", "inventory", TAKE)
+RULES = ("in_view", "shown")
 
 
 class AutoTakeCoin(gym.Wrapper, gym.utils.RecordConstructorArgs):
-    """After a step that shows the coin (``take coin`` becomes admissible), takes it in
-    the same step: the observation is the step's, then ``> take coin`` and the game's
-    answer; reward adds up, and termination and ``info`` are the take's (``won`` is
-    True). A coin already in view at reset is taken at the first step, in place of the
-    agent's command. ``admissible_actions`` leaves out ``look around``, ``inventory``
-    and ``take coin``."""
+    """Takes the coin for the agent, by one of two rules (``when``):
 
-    def __init__(self, env: gym.Env):
-        gym.utils.RecordConstructorArgs.__init__(self)
+    - ``"in_view"`` (the default): after a step that shows the coin (``take coin``
+      becomes admissible), and a coin already in view at reset at the first step, in
+      place of the agent's command;
+    - ``"shown"`` (PDDLego+'s authors' harness): only after a step whose text mentions
+      the coin (``"coin"`` in the game's answer, ``info["feedback"]``); never at reset,
+      so a coin in view at the start is taken only once a later step shows it again.
+
+    The step's observation is then the step's, then ``> take coin`` and the game's
+    answer; reward adds up, and termination and ``info`` are the take's (``won`` is True
+    once the game took it). ``admissible_actions`` leaves out ``look around``,
+    ``inventory`` and ``take coin``."""
+
+    def __init__(self, env: gym.Env, when: str = "in_view"):
+        if when not in RULES:
+            raise ValueError(f"when must be one of {', '.join(RULES)}, not {when!r:.80}")
+        gym.utils.RecordConstructorArgs.__init__(self, when=when)
         gym.Wrapper.__init__(self, env)
+        self.when = when
         self._in_view = False
 
     def reset(self, **kwargs):
         obs, info = self.env.reset(**kwargs)
-        self._in_view = TAKE in (info.get("admissible_actions") or ())
+        self._in_view = self.when == "in_view" and TAKE in (info.get("admissible_actions") or ())
         return obs, self._offered(info)
 
     def step(self, action):
@@ -33,10 +44,15 @@ class AutoTakeCoin(gym.Wrapper, gym.utils.RecordConstructorArgs):
             taken, reward, terminated, truncated, info = self.env.step(TAKE)
             return f"> {TAKE}\n{taken}", reward, terminated, truncated, self._offered(info)
         obs, reward, terminated, truncated, info = self.env.step(action)
-        if TAKE in (info.get("admissible_actions") or ()) and not (terminated or truncated):
+        if self._shows_coin(obs, info) and not (terminated or truncated):
             taken, more, terminated, truncated, info = self.env.step(TAKE)
             obs, reward = f"{obs}\n> {TAKE}\n{taken}", float(reward) + float(more)
         return obs, reward, terminated, truncated, self._offered(info)
+
+    def _shows_coin(self, obs: str, info: dict) -> bool:
+        if self.when == "in_view":
+            return TAKE in (info.get("admissible_actions") or ())
+        return "coin" in str(info.get("feedback", obs))
 
     @staticmethod
     def _offered(info: dict) -> dict:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from itertools import pairwise
 from pathlib import Path
 
@@ -266,3 +267,79 @@ def test_world_pddl_and_observed_facts():
     assert {str(a) for a in problem.init} == {str(a) for a in env.contingent.task.atoms(env.world)}
     assert set(env.observed_facts()) <= {str(a) for a in problem.init}
     assert "(at p1-2)" in env.observed_facts()
+
+
+# -- work limits: each case returns or refuses within 5 s ------------------------------
+WIDE = """(define (domain wide) (:requirements :strips :disjunctive-preconditions :contingent)
+  (:predicates (k) (u ?x) (done))
+  (:action go :precondition {pre} :effect (done))
+  (:action drop :effect (not (k)))
+  (:action look :parameters (?x) :observe (u ?x)))"""
+
+
+def _wide(n: int, pre: str, init: str, goal: str = "(done)") -> tuple[str, str]:
+    objects = " ".join(f"o{i}" for i in range(n))
+    return WIDE.format(pre=pre), (
+        f"(define (problem w) (:domain wide) (:objects {objects}) (:init {init}) (:goal {goal}))"
+    )
+
+
+def _disjunction(n: int) -> str:
+    """An ``or`` whose first disjunct, (k), is known true; the other n are unknown."""
+    return "(or (k) " + " ".join(f"(u o{i})" for i in range(n)) + ")"
+
+
+UNKNOWN_30 = "(k) " + " ".join(f"(unknown (u o{i}))" for i in range(30))
+CASES = {
+    "disjunctive precondition": _wide(30, _disjunction(30), UNKNOWN_30),
+    "disjunctive goal": _wide(30, "(k)", UNKNOWN_30, f"(and (done) {_disjunction(30)})"),
+    "unsatisfiable chain": _wide(
+        40,
+        "(k)",
+        " ".join(f"(or (u o{i}) (u o{i + 1}))" for i in range(39))
+        + " (or (u o39)) (or (not (u o39)))",
+    ),
+    "oneof of 20,000": _wide(
+        20_000, "(k)", "(k) (oneof " + " ".join(f"(u o{i})" for i in range(20_000)) + ")"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_belief_work_returns_or_refuses_within_five_seconds(name):
+    domain, problem = CASES[name]
+    start = time.perf_counter()
+    env = gym.make("ContingentPDDL-v0", domain=domain, problem=problem, max_obs_length=10**6)
+    try:
+        env.reset(seed=0)
+        _, reward, terminated, _, info = env.step("(go)")
+    except ValueError as exc:
+        assert name == "unsatisfiable chain"
+        assert "2^40 assignments" in str(exc) and "(max_belief_work)" in str(exc)
+    else:
+        assert terminated and reward == 1.0 and not info["action_error"]["kind"]
+    assert time.perf_counter() - start < 5
+
+
+def _tautology(n: int) -> str:
+    """True in every world, over n unknown atoms that no split separates: u0 false, or u0
+    true and u1 false, ..., or all true."""
+    ladder = [
+        "(and " + " ".join(f"(u o{j})" for j in range(i)) + f" (not (u o{i})))" for i in range(n)
+    ]
+    return "(or " + " ".join(ladder) + " (and " + " ".join(f"(u o{j})" for j in range(n)) + "))"
+
+
+def test_a_query_past_max_belief_work_is_a_value_error_naming_it():
+    domain, problem = _wide(30, _tautology(30), UNKNOWN_30)
+    env = gym.make("ContingentPDDL-v0", domain=domain, problem=problem)
+    with pytest.raises(ValueError, match=r"1,073,741,824 worlds tested.*\(max_belief_work\)"):
+        env.reset(seed=0)
+    domain, problem = _wide(12, _tautology(12), UNKNOWN_30.split(" (unknown (u o12))")[0])
+    env = gym.make("ContingentPDDL-v0", domain=domain, problem=problem)
+    assert "(go)" in env.reset(seed=0)[1]["admissible_actions"]
+    env = gym.make(
+        "ContingentPDDL-v0", domain=domain, problem=problem, limits={"max_belief_work": 1000}
+    )
+    with pytest.raises(ValueError, match=r"up to 4,096 worlds tested.*\(max_belief_work\)"):
+        env.reset(seed=0)

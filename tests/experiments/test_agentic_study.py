@@ -70,7 +70,7 @@ def test_paper_table_ii_counts_every_instance_and_its_model_errors(tmp_path, pla
     assert "### Cost" in text and "### Cost" not in printed
     assert HEADER in text
     assert "### Table II: success and failure modes\n\nthis run: " in text
-    assert "; paper: Claude Haiku 4.5 (the LLM rows)\n" in text
+    assert "; paper: Claude Haiku 4.5 (the LLM approaches)\n" in text
     if importlib.util.find_spec("matplotlib"):  # the plot extra
         assert (out / "success.png").stat().st_size > 0
     assert row(text, "lama-first") == (

@@ -1,6 +1,8 @@
 """The session registry behind planloop-mcp, without the MCP SDK."""
 
 import sys
+import threading
+import time
 
 import pytest
 
@@ -123,3 +125,85 @@ def test_the_ground_action_budget_counts_every_live_task():
     registry.start(env_id="CoinCollector-v0", seed=0)  # a text session costs nothing
     registry.close(first)
     assert registry.start(domain=DOMAIN, problem=PROBLEM)["goal"]
+
+
+LAMPS = PLANBENCH.parent / "contingent" / "lamps"
+CONTINGENT = {
+    "domain": (LAMPS / "domain.pddl").read_text(),
+    "problem": (LAMPS / "problem.pddl").read_text(),
+}
+
+
+def test_a_client_may_lower_a_limit_never_raise_one():
+    registry = SessionRegistry()
+    pddl = {"domain": DOMAIN, "problem": PROBLEM}
+    for env_id, env_kwargs, refusal in (
+        (
+            "PDDL-v0",
+            {**pddl, "limits": {"max_objects": 10**9}},
+            "^limits: max_objects may be at most 20,000 on this server$",
+        ),
+        (
+            "PDDL-v0",
+            {**pddl, "limits": {"max_objects": 2}},
+            r"the problem is too large: 4 objects.*\(max_objects\)$",
+        ),
+        (
+            "PDDL-v0",
+            {**pddl, "limits": {"max_bytes": 1}},
+            r"too large: .* \(max_bytes, --max-bytes\)$",
+        ),
+        ("PDDL-v0", {**pddl, "limits": ["max_objects"]}, "^limits must be a dict"),
+        (
+            "ContingentPDDL-v0",
+            {**CONTINGENT, "max_belief": 2**17},
+            "^max_belief may be at most 65,536 on this server$",
+        ),
+        (
+            "ContingentPDDL-v0",
+            {**CONTINGENT, "limits": {"max_belief_work": 10**7}},
+            "^limits: max_belief_work may be at most 1,000,000",
+        ),
+        (
+            "ContingentPDDL-v0",
+            {**CONTINGENT, "limits": {"max_belief_work": 1}},
+            r"the initial belief needs .*\(max_belief_work\)$",
+        ),
+    ):
+        with pytest.raises(SessionError, match=refusal):
+            registry.start(env_id=env_id, env_kwargs=env_kwargs)
+    assert len(registry) == 0
+
+
+def test_a_contingent_session_holds_its_task_in_the_ground_action_budget():
+    size = ground_actions(*parse(CONTINGENT["domain"], CONTINGENT["problem"], contingent=True))
+    registry = SessionRegistry(max_ground_actions=size + 12)
+    registry.start(env_id="ContingentPDDL-v0", env_kwargs=CONTINGENT)
+    with pytest.raises(
+        SessionError,
+        match=r"more than the limit of 12 \(max_ground_actions, --max-ground-actions\)$",
+    ):
+        registry.start(env_id="Contingent-Doors-v0")
+    with pytest.raises(
+        SessionError, match=r"may ground 40 actions, and the live sessions hold 28 "
+    ):
+        registry.start(domain=DOMAIN, problem=PROBLEM)
+    assert registry.start(env_id="CoinCollector-v0", seed=0)["observation"]
+
+
+@pytest.mark.slow
+def test_a_slow_start_leaves_the_other_sessions_answered():
+    registry = SessionRegistry()
+    sid = registry.start(domain=DOMAIN, problem=PROBLEM)["session_id"]
+    blocks = " ".join(f"b{i}" for i in range(300))
+    tower = PROBLEM.replace("a b c d", f"a b c d {blocks}")  # a second or two to ground
+    started: list[dict] = []
+    slow = threading.Thread(
+        target=lambda: started.append(registry.start(domain=DOMAIN, problem=tower))
+    )
+    slow.start()
+    time.sleep(0.2)
+    assert registry.run(sid, "state")["facts"] and len(registry) == 2
+    assert slow.is_alive()
+    slow.join()
+    assert started[0]["goal"] == "(and (on c b))"

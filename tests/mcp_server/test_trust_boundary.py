@@ -1,7 +1,14 @@
-"""planloop-mcp as a hostile client meets it: files, sizes, session counts, ids, echoes."""
+"""planloop-mcp as a hostile client meets it: files, sizes, session counts, ids, echoes,
+nesting, slow starts."""
 
 import difflib
+import json
+import queue
 import re
+import shutil
+import subprocess
+import sys
+import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -10,10 +17,16 @@ import pytest
 
 pytest.importorskip("mcp")
 from anyio.from_thread import start_blocking_portal
+from mcp.shared.exceptions import MCPError
+from mcp.types import INVALID_REQUEST, LATEST_PROTOCOL_VERSION, PARSE_ERROR
 from test_mcp_server import DOMAIN, PROBLEM, Client, connect
+
+from conftest import DATA
 
 PASSWD = Path("/etc/passwd")
 SECRET = "zq" + "x" * 300 + "SECRET"  # a token no reply may carry whole
+OUTSIDER = "zqoutsider"  # the object only the problem outside the root names
+LAMPS = DATA / "contingent" / "lamps"
 
 
 @pytest.fixture(scope="module")
@@ -25,6 +38,17 @@ def root(tmp_path_factory):
     (root / "big.pddl").write_text(";" * 30_000 + PROBLEM)
     (root / "passwd").symlink_to(PASSWD)
     (root / "etc").symlink_to("/etc")
+    outside = tmp_path_factory.mktemp("outside") / "p.pddl"
+    outside.write_text(PROBLEM.replace("a b c d", f"a b c d {OUTSIDER}").replace("(on c", OUTSIDER))
+    (root / "probs").mkdir()
+    (root / "probs" / "a.pddl").write_text(PROBLEM)
+    (root / "probs" / "b.pddl").symlink_to(outside)
+    (root / "probs" / "c.pddl").write_text(";" * 30_000 + PROBLEM)
+    (root / "lamps").mkdir()
+    shutil.copy(LAMPS / "domain.pddl", root / "lamps")
+    (root / "lamps" / "probs").mkdir()
+    shutil.copy(LAMPS / "problem.pddl", root / "lamps" / "probs")
+    (root / "outside.pddl").symlink_to(outside)  # a link to swap in
     return root
 
 
@@ -74,6 +98,7 @@ def test_no_file_outside_the_root_reaches_a_reply(rooted, root):
         ("PDDL-v0", {"domain": DOMAIN, "problem": [PROBLEM, "/etc/passwd"]}),
         ("ALFWorld-v0", {"game_file": "/etc/passwd"}),
         ("Blocksworld-v0", {"instances": "etc"}),
+        ("CoinCollector-v0", {"layout": "passwd"}),
     ):
         reply = rooted.error("start_session", env_id=env_id, env_kwargs=kwargs)
         assert "outside the allowed roots" in reply and not leaked(reply), reply
@@ -186,3 +211,209 @@ def test_idle_sessions_expire():
         sid = client.call("start_session", domain=DOMAIN, problem=PROBLEM)["session_id"]
         time.sleep(0.5)
         assert client.error("get_state", session_id=sid).endswith(": no such session")
+
+
+def test_a_link_in_a_folder_is_refused_and_nothing_of_it_replies(rooted):
+    folder = {"domain": "domain.pddl", "problem": "probs"}
+    started = rooted.call("start_session", env_id="PDDL-v0", instance=0, env_kwargs=folder)
+    assert started["goal"] == "(and (on c b))"
+    for env_id, kwargs in (
+        ("PDDL-v0", folder),
+        ("Blocksworld-v0", {"instances": "probs"}),
+        ("MysteryRandom-BW-v0", {"instances": "probs"}),
+    ):
+        reply = rooted.error("start_session", env_id=env_id, instance=1, env_kwargs=kwargs)
+        assert reply.endswith("the file 'probs/b.pddl' is outside the allowed roots"), reply
+        assert OUTSIDER not in reply
+    for seed in range(6):  # whichever instance a seed draws
+        result = rooted.portal.call(
+            rooted.session.call_tool,
+            "start_session",
+            {"env_id": "PDDL-v0", "seed": seed, "env_kwargs": folder},
+        )
+        assert OUTSIDER not in json.dumps(result.model_dump(mode="json"))
+
+
+def test_a_file_is_checked_each_time_it_is_opened(rooted, root):
+    kwargs = {"domain": "lamps/domain.pddl", "problem": "lamps/probs"}
+    started = rooted.call("start_session", env_id="ContingentPDDL-v0", seed=0, env_kwargs=kwargs)
+    sid = started["session_id"]
+    member = root / "lamps" / "probs" / "problem.pddl"
+    member.unlink()
+    member.symlink_to((root / "outside.pddl").resolve())
+    reply = rooted.error("validate_plan", session_id=sid, plan=["(look a)"])  # plays it anew
+    assert reply.endswith("the file 'lamps/probs/problem.pddl' is outside the allowed roots")
+    assert OUTSIDER not in reply
+
+
+def test_every_refusal_says_why_in_one_line(rooted):
+    folder = {"domain": "domain.pddl", "problem": "probs"}
+    for kwargs, instance, why in (
+        (folder, 2, "the file 'probs/c.pddl' has more than 20,000 bytes (--max-bytes)"),
+        (
+            {"domain": DOMAIN, "problem": "big.pddl"},
+            0,
+            "the file 'big.pddl' has more than 20,000 bytes (--max-bytes)",
+        ),
+        (
+            {**folder, "limits": {"max_objects": 10**9}},
+            0,
+            "limits: max_objects may be at most 20,000 on this server",
+        ),
+        ({**folder, "limits": {"max_objects": 2}}, 0, "the problem is too large: 4 objects"),
+    ):
+        reply = rooted.error(
+            "start_session", env_id="PDDL-v0", instance=instance, env_kwargs=kwargs
+        )
+        assert "\n" not in reply and why in reply, reply
+    lamps = {"domain": "lamps/domain.pddl", "problem": (LAMPS / "problem.pddl").read_text()}
+    reply = rooted.error(
+        "start_session", env_id="ContingentPDDL-v0", env_kwargs={**lamps, "max_belief": 2**20}
+    )
+    assert reply.endswith("max_belief may be at most 65,536 on this server")
+
+
+def tower(blocks: int) -> str:
+    """A Blocksworld problem of ``blocks`` blocks on the table: about 2 s to ground."""
+    names = " ".join(f"b{i}" for i in range(blocks))
+    init = " ".join(f"(ontable b{i}) (clear b{i})" for i in range(blocks))
+    return (
+        f"(define (problem tower) (:domain blocksworld-4ops) (:objects {names}) "
+        f"(:init (handempty) {init}) (:goal (on b0 b1)))"
+    )
+
+
+@pytest.mark.slow
+def test_other_calls_are_answered_while_a_session_starts(rooted):
+    sid = rooted.call("start_session", domain=DOMAIN, problem=PROBLEM)["session_id"]
+    slow = rooted.portal.start_task_soon(
+        rooted.session.call_tool, "start_session", {"domain": DOMAIN, "problem": tower(300)}
+    )
+    time.sleep(0.3)  # the server is grounding it
+    assert rooted.call("get_state", session_id=sid)["facts"]
+    assert rooted.call("list_environments")["environments"]
+    assert rooted.call("start_session", env_id="CoinCollector-v0", seed=0)["observation"]
+    assert not slow.done()
+    started = slow.result(timeout=60)
+    assert not started.is_error, started.content[0].text
+    rooted.call("close_session", session_id=started.structured_content["session_id"])
+
+
+def unsatisfiable_chain(atoms: int) -> dict:
+    """A contingent task whose initial belief holds no world, a chain of ``or`` clauses
+    over ``atoms`` unknown atoms (2^atoms assignments to search without a bound)."""
+    names = " ".join(f"(u{i})" for i in range(atoms))
+    last = f"(u{atoms - 1})"
+    clauses = " ".join(f"(or (u{i}) (u{i + 1}))" for i in range(atoms - 1))
+    unknown = " ".join(f"(unknown (u{i}))" for i in range(atoms))
+    return {
+        "domain": f"(define (domain d) (:requirements :contingent) (:predicates (g) {names}) "
+        "(:action a :parameters () :precondition (u0) :effect (g)))",
+        "problem": f"(define (problem p) (:domain d) (:init {unknown} {clauses} "
+        f"(or (not (u0)) (not {last})) (or (u0)) (or {last})) (:goal (g)))",
+    }
+
+
+@pytest.mark.slow
+def test_a_contingent_start_is_bounded_and_leaves_the_others_answered(rooted):
+    sid = rooted.call("start_session", domain=DOMAIN, problem=PROBLEM)["session_id"]
+    began = time.monotonic()
+    slow = rooted.portal.start_task_soon(
+        rooted.session.call_tool,
+        "start_session",
+        {"env_id": "ContingentPDDL-v0", "env_kwargs": unsatisfiable_chain(30)},
+    )
+    assert rooted.call("get_state", session_id=sid)["facts"]
+    assert rooted.call("list_environments")["environments"]
+    refused = slow.result(timeout=10)
+    assert refused.is_error and time.monotonic() - began < 10
+    assert "(max_belief_work)" in refused.content[0].text
+
+
+def nested(levels: int) -> list:
+    """Lists nested ``levels`` deep."""
+    value: list = []
+    for _ in range(levels - 1):
+        value = [value]
+    return value
+
+
+def test_a_request_nested_too_deep_is_an_error_answer(rooted):
+    # the message, its params and the arguments are 3 levels: 64 in all is taken
+    reply = rooted.error("get_state", session_id=nested(61))
+    assert "validation error" in reply.lower()
+    with pytest.raises(MCPError) as refused:
+        rooted.portal.call(rooted.session.call_tool, "get_state", {"session_id": nested(62)})
+    assert refused.value.error.code == INVALID_REQUEST
+    assert refused.value.error.message == (
+        "the message nests arrays and objects more than 64 levels deep"
+    )
+    assert rooted.call("list_environments")["environments"]
+
+
+@contextmanager
+def wire():
+    """``send(line)`` and ``receive()`` (the next reply, parsed) of planloop-mcp over its
+    pipes: lines the SDK's client cannot write (it refuses to nest past 255 levels)."""
+    server = subprocess.Popen(
+        [sys.executable, "-m", "planloop.mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    replies: queue.Queue = queue.Queue()
+    threading.Thread(
+        target=lambda: [replies.put(line) for line in server.stdout], daemon=True
+    ).start()
+
+    def send(line: str) -> None:
+        server.stdin.write(line + "\n")
+        server.stdin.flush()
+
+    def receive() -> dict:
+        return json.loads(replies.get(timeout=20))
+
+    try:
+        send(
+            json.dumps(
+                {
+                    "jsonrpc": "2.0",
+                    "id": 0,
+                    "method": "initialize",
+                    "params": {
+                        "protocolVersion": LATEST_PROTOCOL_VERSION,
+                        "capabilities": {},
+                        "clientInfo": {"name": "test", "version": "0"},
+                    },
+                }
+            )
+        )
+        assert receive()["id"] == 0
+        send(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        yield send, receive
+    finally:
+        server.kill()
+        server.wait()
+
+
+@pytest.mark.slow
+def test_requests_nested_400_and_10000_deep_are_answered():
+    with wire() as (send, receive):
+        for depth in (400, 10_000):
+            arguments = {"session_id": "@"}
+            line = json.dumps(
+                {
+                    "jsonrpc": "2.0",
+                    "id": depth,
+                    "method": "tools/call",
+                    "params": {"name": "get_state", "arguments": arguments},
+                }
+            )
+            send(line.replace('"@"', "[" * depth + "]" * depth))
+            answer = receive()
+            assert answer["id"] == depth and answer["error"]["code"] == INVALID_REQUEST
+        send('{"jsonrpc": "2.0", "id": 7, "method": ')
+        assert receive()["error"]["code"] == PARSE_ERROR
+        send(json.dumps({"jsonrpc": "2.0", "id": 8, "method": "tools/list"}))
+        assert receive()["result"]["tools"]

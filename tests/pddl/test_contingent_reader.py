@@ -262,7 +262,7 @@ def test_unknown_conditions_merge_components():
     ct = _load(TESTS / "lamps")
     assert sorted(len(c.assignments) for c in ct.init.components) == [2, 3]  # {a,d}, {b,c}
     relay = ct.task.action("relay", ("a", "b"))
-    merged = ct.init.apply(relay, ct.max_belief)
+    merged = ct.init.apply(relay, ct.max_belief, ct.work("relay"))
     assert len(merged.components) == 1 and merged.size == 6
 
 
@@ -303,9 +303,12 @@ def test_gold_paths_replay_to_a_known_goal(folder):
         assert ct.is_goal(belief) and ct.task.is_goal(world)
 
 
-def test_gold_path_gives_up_past_its_budget():
+def test_gold_path_past_its_budget_is_a_value_error_naming_it():
     ct = _load(TESTS / "doors3")
-    assert ct.gold_path(ct.init, ct.draw_world(0), budget=3) is None
+    with pytest.raises(
+        ValueError, match=r"gold_path's search needs more than its budget of 100 work units"
+    ):
+        ct.gold_path(ct.init, ct.draw_world(0), budget=100)
 
 
 def test_world_pddl_is_plain_pddl_of_the_true_state():
@@ -316,3 +319,45 @@ def test_world_pddl_is_plain_pddl_of_the_true_state():
     domain, problem = parse(domain_text, problem_text)
     assert "look" not in domain.actions
     assert set(problem.init) == set(ct.task.atoms(world))
+
+
+# -- work limits ----------------------------------------------------------------------
+WIDE = """(define (domain wide) (:requirements :strips :conditional-effects :contingent)
+  (:predicates (u ?x) (t ?x) (done))
+  (:action toggle :parameters (?x) :precondition (t ?x)
+    :effect (and (when (u ?x) (not (u ?x))) (when (not (u ?x)) (u ?x)))))"""
+
+
+def _wide(n: int, init: str) -> str:
+    objects = " ".join(f"o{i}" for i in range(n))
+    return f"(define (problem w) (:domain wide) (:objects {objects}) (:init {init}) (:goal (done)))"
+
+
+def _oneof(n: int) -> str:
+    return "(oneof " + " ".join(f"(u o{i})" for i in range(n)) + ")"
+
+
+def _chain(n: int) -> str:
+    """``or`` clauses chaining n unknown atoms, the last of them both true and false."""
+    chain = " ".join(f"(or (u o{i}) (u o{i + 1}))" for i in range(n - 1))
+    return _wide(n, f"{chain} (or (u o{n - 1})) (or (not (u o{n - 1})))")
+
+
+def test_an_unsatisfiable_chain_of_ors_is_refused_naming_the_limit():
+    with pytest.raises(ValueError, match="the initial belief is empty"):
+        load_contingent(WIDE, _chain(12))
+    with pytest.raises(ValueError, match=r"2\^40 assignments of \(u o0\).*\(max_belief_work\)"):
+        load_contingent(WIDE, _chain(40))
+
+
+def test_a_oneof_over_20000_atoms_is_one_component_of_20000_worlds():
+    ct = load_contingent(WIDE, _wide(20_000, _oneof(20_000)))
+    assert ct.init.size == 20_000 and len(ct.init.components) == 1
+
+
+@pytest.mark.slow
+def test_gold_path_past_its_budget_refuses_before_memory_runs_out():
+    toggles = " ".join(f"(t o{i})" for i in range(14))
+    ct = load_contingent(WIDE, _wide(300, f"{_oneof(300)} {toggles}"))
+    with pytest.raises(ValueError, match=r"needs more than its budget of 10,000,000 work units"):
+        ct.gold_path(ct.init, ct.draw_world(0))

@@ -104,3 +104,43 @@ def test_a_type_cycle_names_only_its_types():
     [cycle] = [d for d in info.value.diagnostics if "ancestor" in d.message]
     assert "'room'" in cycle.message and "'place'" in cycle.message
     assert "'box'" not in cycle.message and (cycle.line, cycle.col) == (2, 15)
+
+
+CONTRADICTION_DOMAIN = """(define (domain d)
+  (:predicates (p ?x) (q ?x))
+  (:action go :parameters (?x) :precondition (p ?x) :effect (q ?x)))"""
+CONTRADICTIONS = [  # (:init sections, contingent, the word for the fact's other value, place)
+    ("(:init (p a) (not (p a)))", False, "true", (2, 16)),
+    ("(:init (not (p a)) (p a))", False, "true", (2, 22)),
+    ("(:init (p a))\n  (:init (q a) (not (p a)))", False, "true", (3, 16)),
+    ("(:init (unknown (p a)) (not (p a)))", True, "unknown", (2, 26)),
+    ("(:init (and (not (p a)) (unknown (p a))))", True, "unknown", (2, 27)),
+]
+
+
+@pytest.mark.parametrize("strict", [False, True])
+@pytest.mark.parametrize("init,contingent,other,place", CONTRADICTIONS)
+def test_a_fact_both_asserted_and_denied_in_init_is_an_error(
+    init, contingent, other, place, strict
+):
+    """Fast Downward refuses it ("p(a) is true and false"), whatever the reading: an error
+    at the later of the two, naming the fact and the earlier one's place (a strict reading
+    refuses a second ':init' before reading it)."""
+    problem = f"(define (problem x) (:domain d) (:objects a)\n  {init}\n  (:goal (q a)))"
+    with pytest.raises(PDDLError) as info:
+        parse(CONTRADICTION_DOMAIN, problem, strict=strict, contingent=contingent)
+    if strict and init.count(":init") == 2:
+        [error] = info.value.diagnostics
+        assert error.message == "duplicate section ':init'" and error.line == 3
+        return
+    [error] = [d for d in info.value.diagnostics if "and false" in d.message]
+    assert f"'(p a)' is both {other} and false in ':init'" in error.message
+    assert (error.line, error.col) == place and "also at line" in error.message
+
+
+def test_a_negative_literal_of_an_unlisted_fact_is_still_tolerated():
+    problem = """(define (problem x) (:domain d) (:objects a b)
+      (:init (p a) (not (p b)) (not (q a))) (:goal (q a)))"""
+    _, read = parse(CONTRADICTION_DOMAIN, problem)
+    assert [w.line for w in read.warnings if "negative literal" in w.message] == [2, 2]
+    assert {str(a) for a in read.init} == {"(p a)"}

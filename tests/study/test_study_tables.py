@@ -56,9 +56,9 @@ def test_a_plot_people_read():
         "model b": [("direct", 0, 3), ("pipeline", 3, 3)],
     }
     axes = success_figure(series, "condition", title="Success per condition").axes[0]
-    assert axes.get_title() == "Success per condition"
+    assert axes.get_title() == "Success per condition (n = 16 episodes)"
     assert axes.get_xlabel() == "condition"
-    assert axes.get_ylabel() == "success rate (fraction; bars: 95% Wilson)"
+    assert axes.get_ylabel().replace("\n", " ") == "success rate (fraction; bars: 95% Wilson)"
     assert {t.get_text() for t in axes.texts} == {"4/5", "2/5", "0/3", "3/3"}
     drawn = [
         line

@@ -11,7 +11,7 @@ from ...pddl import Limits, write_problem
 from ...pddl.model import Problem
 from .. import arguments
 from ..feedback import check_feedback, no_error, observation
-from ..text_env import MAX_OBS, TextEnv
+from ..text_env import MAX_OBS, Step, TextEnv
 from .causes import explain
 from .engine import Engine, Outcome, World
 from .game import Game, load_game
@@ -167,11 +167,11 @@ class ALFWorldEnv(TextEnv):
             raise RuntimeError("call reset() first")
         return self.engine, self.world
 
-    def step(self, action: str):
+    def _step(self, command: str) -> Step:
         if self.engine is None:
             raise RuntimeError("call reset() before step()")
         engine, world = self._started()
-        outcome = engine.execute(world, self._command(action))
+        outcome = engine.execute(world, command)
         self.world = outcome.world
         obs, info = self._emit(outcome.feedback, outcome)
         won = info["won"]

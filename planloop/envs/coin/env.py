@@ -6,7 +6,7 @@ from typing import Any
 
 from ..arguments import integer
 from ..feedback import check_feedback, no_error, observation, slip_of
-from ..text_env import MAX_OBS, TextEnv
+from ..text_env import MAX_OBS, Step, TextEnv
 from . import text
 from .causes import Refusal, command_cause, refusal
 from .generate import check_house, generate_house
@@ -76,11 +76,10 @@ class CoinCollectorEnv(TextEnv):
         self.moves = 0
         return self._emit(self.world, self.world.view.description, no_error(cause="")), self._info
 
-    def step(self, action: str):
+    def _step(self, action: str) -> Step:
         world = self.world
         if world is None:
             raise RuntimeError("call reset() before step()")
-        action = self._command(action)
         if action == "help":  # TextWorld Express's wrapper answers it; the game never sees it
             self._info = {**self._info, "feedback": text.TASK, "action_error": no_error(cause="")}
             return self._show(text.TASK), 0.0, False, False, self._info

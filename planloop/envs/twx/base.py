@@ -11,10 +11,45 @@ from collections.abc import Mapping
 from ...pddl import quote
 from ..arguments import MAX_SEED, choice, integer
 from ..feedback import no_error, slip_cause
-from ..text_env import MAX_OBS, TextEnv
+from ..text_env import MAX_OBS, Step, TextEnv
 from ..text_space import ObservationText
 
 FOLDS = ("train", "dev", "test")
+SHUTDOWN_SECONDS = 5.0  # how long a game's Java process is given to exit
+
+
+def shut_down(game) -> None:
+    """Stop a ``TextWorldExpressEnv``'s Java process and close its pipes. The package's
+    own ``close`` is not idempotent (its ``__del__`` calls it again and writes to the
+    closed process: a BrokenPipeError at exit) and leaves the pipes open (a
+    ResourceWarning), so this does the same work once and makes the package's a no-op."""
+    import subprocess
+
+    gateway = getattr(game, "_gateway", None)
+    if gateway is None:
+        return
+    game.close = lambda: None  # what the package's __del__ calls
+    process = getattr(gateway, "java_process", None)
+    try:
+        gateway.shutdown()
+    except Exception:  # py4j's own errors on a gateway already gone
+        pass
+    if process is None:
+        return
+    try:
+        if process.poll() is None:
+            process.stdin.write(b"\n")  # how the package tells the Java side to exit
+            process.stdin.flush()
+    except (BrokenPipeError, OSError, ValueError):
+        pass
+    try:
+        process.wait(timeout=SHUTDOWN_SECONDS)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    for pipe in (process.stdin, process.stdout, process.stderr):
+        if pipe is not None:
+            pipe.close()
 
 
 class TWXEnv(TextEnv):
@@ -64,8 +99,7 @@ class TWXEnv(TextEnv):
         self._gold = list(self._game.getGoldActionSequence())
         return self._emit(obs, infos, no_error(cause="")), self._info
 
-    def step(self, action: str):
-        command = self._command(action)
+    def _step(self, command: str) -> Step:
         known = command == "help" or command.strip() in self._valid
         obs, reward, done, infos = self._game.step(command)
         error = (
@@ -89,7 +123,10 @@ class TWXEnv(TextEnv):
         return list(self._gold)
 
     def close(self):
-        self._game.close()
+        """Stop the game's Java process (once; a second call does nothing)."""
+        game = self.__dict__.pop("_game", None)
+        if game is not None:
+            shut_down(game)
 
     def _generate(self) -> tuple[str, dict]:
         """The game of ``self.instance``; a world TWX cannot build is a ValueError."""
