@@ -504,7 +504,7 @@ def main(argv=None, model=None, show: bool = True) -> int:
         {"success": [(ROWS[c], *tally(g)) for c, g in groups.items()]},
         args.out / "success.png",
         "approach",
-        title=f"Solved within the budget per approach, {study.model or 'no model'}",
+        title=f"Solved within the budget per approach, {args.env}, {study.model or 'no model'}",
     )
     return 0
 

@@ -293,7 +293,9 @@ def curve_plot(records: list[dict], iterations: int, path: Path, show: bool = Tr
         "iteration (repairs made)",
         "rate",
         ordered=True,
-        title=f"The repair curve: the candidate kept after each iteration, {len(records)} problems",
+        title="The repair curve: the candidate kept after each iteration, "
+        f"{len(records)} problems, "
+        + ", ".join(sorted({str((r.get("provenance") or {}).get("model")) for r in records})),
     )
 
 

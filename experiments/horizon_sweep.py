@@ -306,7 +306,8 @@ def main(argv=None, model=None, show: bool = True) -> int:
         args.out / "success.png",
         "horizon H (actions per plan)",
         ordered=True,
-        title=f"Success against the planning horizon, {args.env}",
+        title=f"Success against the planning horizon, {args.env}, "
+        + ", ".join(run.label for run in runs),
     )
     return 0
 

@@ -491,7 +491,7 @@ def distribution_table(groups: dict[str, list[dict]]) -> str:
     )
 
 
-def save_hazard_plot(groups: dict[str, list[dict]], path: Path) -> bool:
+def save_hazard_plot(groups: dict[str, list[dict]], path: Path, about: str) -> bool:
     """Hazard by step, a series per condition, each point failed/reached with its
     Wilson interval; False (and no file) without matplotlib."""
     tables = {c: hazard(g) for c, g in groups.items()}
@@ -506,7 +506,7 @@ def save_hazard_plot(groups: dict[str, list[dict]], path: Path) -> bool:
         path,
         "step of the plan (1-based)",
         "hazard: P(first failure at the step | reached)",
-        title="Where plans fail: hazard by step",
+        title=f"Where plans fail: hazard by step, {about}",
         ordered=True,
         order=[str(step) for step in steps],
     )
@@ -678,9 +678,10 @@ def main(argv=None, model=None, show: bool = True) -> int:
             args.out / "retry.png",
             "budget K (plans)",
             ordered=True,
-            title="Success within K plans (the retry-benefit curve)",
+            title=f"Success within K plans (the retry-benefit curve), {args.env}, "
+            f"{study.model or 'no model'}",
         )
-    save_hazard_plot(groups, args.out / "hazard.png")
+    save_hazard_plot(groups, args.out / "hazard.png", f"{args.env}, {study.model or 'no model'}")
     return 0
 
 

@@ -92,7 +92,14 @@ from planloop.study import (
     with_published,
     write_report,
 )
-from planloop.study.runs import dropped, paper_heading, run_caption, run_key, single_run
+from planloop.study.runs import (
+    dropped,
+    paper_heading,
+    run_caption,
+    run_key,
+    single_run,
+    split_runs,
+)
 from planloop.wrappers import AutoTakeCoin
 
 FAMILIES = {
@@ -887,7 +894,13 @@ def main(argv=None, model=None, show: bool = True) -> int:
             f"{model_failures(mine)}"
         )
     series, xlabel = success_series(latest)
-    title = "PDDLego+: success by " + ("house size" if xlabel == "locations" else "task type")
+    envs = sorted({str((r.get("provenance") or {}).get("env")) for r in latest})
+    by = {"locations": "house size", "task type": "task type"}
+    title = (
+        f"PDDLego+ on {', '.join(envs)}: success by "
+        + " and ".join(by[kind] for kind in xlabel.split(" / "))
+        + f"; {', '.join(run.label for run in split_runs(latest))}"
+    )
     (show_success_plot if show else save_success_plot)(
         series, args.out / "success.png", xlabel, ordered=xlabel == "locations", title=title
     )

@@ -173,7 +173,7 @@ def main(argv=None) -> int:
         {"success": [(plot_label(c, groups), *tally(g)) for c, g in groups.items()]},
         args.out / "success.png",
         "configuration",
-        title="Planner baseline: success per configuration",
+        title=f"Planner baseline on {args.env}: success per configuration",
     )
     return 0
 

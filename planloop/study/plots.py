@@ -111,14 +111,23 @@ def success_figure(
     return figure
 
 
+def _drawn(figure):
+    """Draw ``figure`` (on an Agg canvas if it was closed) and return its renderer."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    if not isinstance(figure.canvas, FigureCanvasAgg):
+        FigureCanvasAgg(figure)
+    figure.canvas.draw()
+    return figure.canvas.get_renderer()
+
+
 def overlapping_texts(figure) -> list[tuple[str, str]]:
     """The pairs of a drawn figure's texts (titles, axis labels, the tick labels in view,
     legends, free texts) whose bounding boxes overlap; the ``k/n`` point labels
     (annotations) sit beside their points and are not counted."""
     from matplotlib.text import Annotation
 
-    figure.canvas.draw()
-    renderer = figure.canvas.get_renderer()
+    renderer = _drawn(figure)
     texts = list(figure.texts)
     for legend in figure.legends:
         texts += legend.get_texts()
@@ -172,8 +181,7 @@ def show_success_plot(
 
 def overflowing_labels(figure) -> list[str]:
     """The axis labels of a drawn figure longer than their axis."""
-    figure.canvas.draw()
-    renderer = figure.canvas.get_renderer()
+    renderer = _drawn(figure)
     overflowing = []
     for axes in figure.axes:
         frame = axes.get_window_extent(renderer)
