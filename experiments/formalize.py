@@ -67,7 +67,14 @@ from planloop.formalizer.problems import (
     score,
 )
 from planloop.llm import LLMError
-from planloop.pddl import PLANNERS, PDDLError, describe_problem, parse_domain, parse_problem, solve
+from planloop.pddl import (
+    PLANNER_NAMES,
+    PDDLError,
+    describe_problem,
+    parse_domain,
+    parse_problem,
+    solve,
+)
 from planloop.pddl.model import Domain, Problem
 from planloop.protocols.nl_pddl import NL_PDDL, SIZES
 from planloop.study import (
@@ -442,7 +449,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, PaperFlags]:
     flags.add(
         "--planner",
         default="lama-first",
-        choices=PLANNERS,
+        choices=PLANNER_NAMES,
         help="the fixed planner configuration (default lama-first)",
     )
     parser.add_argument(

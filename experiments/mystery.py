@@ -49,7 +49,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from planloop.pddl import PLANNERS, PDDLError, load, parse_command, solve, validate
+from planloop.pddl import PLANNER_NAMES, PDDLError, load, parse_command, solve, validate
 from planloop.policies import (
     AgenticPolicy,
     ClosedLoopPolicy,
@@ -601,7 +601,7 @@ def main(argv=None, model=None, show: bool = True) -> int:
     parser.add_argument(
         "--planner",
         default="lama-first",
-        choices=PLANNERS,
+        choices=PLANNER_NAMES,
         help="the planner condition's Fast Downward configuration (default lama-first)",
     )
     parser.add_argument("--planner-timeout", type=positive_float, default=60.0, metavar="S")

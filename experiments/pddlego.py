@@ -58,7 +58,7 @@ from planloop.formalizer import (
     judge_episode,
     load_template,
 )
-from planloop.pddl import PLANNERS, PDDLError, PlanCache, parse_domain
+from planloop.pddl import PLANNER_NAMES, PDDLError, PlanCache, parse_domain
 from planloop.policies import PDDLegoPolicy, PlanGenPolicy, PlanGenStepsPolicy, run_episode
 from planloop.protocols.pddlego_plus import (
     ENVIRONMENTS,
@@ -707,7 +707,7 @@ def main(argv=None, model=None, show: bool = True) -> int:
     parser.add_argument(
         "--planner",
         default="auto",
-        choices=PLANNERS,
+        choices=PLANNER_NAMES,
         help="auto (default: the core's own search on small tasks, Fast "
         "Downward above) or a Fast Downward configuration such as "
         "lama-first",

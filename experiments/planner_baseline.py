@@ -24,7 +24,7 @@ from collections import Counter
 
 from planloop.envs import FULLY_OBSERVABLE
 from planloop.envs.lookup import unknown_env
-from planloop.pddl import PLANNERS
+from planloop.pddl import PLANNER_NAMES
 from planloop.policies import PlannerPolicy, run_episode
 from planloop.results import ResultsFile
 from planloop.stats import wilson_interval
@@ -146,7 +146,7 @@ def main(argv=None) -> int:
         instances="0:100",
         llm_required=None,
     )
-    parser.add_argument("--planner", default="lama-first", choices=PLANNERS)
+    parser.add_argument("--planner", default="lama-first", choices=PLANNER_NAMES)
     parser.add_argument("--timeout", type=positive_float, default=60.0)
     args = parser.parse_args(argv)
     if unknown_env(args.env) is not None:

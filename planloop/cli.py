@@ -320,7 +320,7 @@ def _doctor(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from planloop.pddl import PLANNERS
+    from planloop.pddl import PLANNER_NAMES
 
     parser = argparse.ArgumentParser(prog="planloop", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -353,7 +353,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     solve.add_argument("domain")
     solve.add_argument("problem")
-    solve.add_argument("--planner", default="lama-first", choices=PLANNERS)
+    solve.add_argument("--planner", default="lama-first", choices=PLANNER_NAMES)
     solve.add_argument(
         "--timeout",
         type=positive_float,

@@ -63,6 +63,9 @@ FAST_DOWNWARD_PLANNERS = {
 }
 BUILTIN_PLANNERS = {"bfs": breadth_first, "astar": astar, "gbfs": greedy_best_first}
 PLANNERS = tuple(FAST_DOWNWARD_PLANNERS) + tuple(BUILTIN_PLANNERS) + ("auto",)
+# the names a command line offers: each types without shell quoting (astar(lmcut()) is
+# seq-opt-lmcut's other name, for solve() callers)
+PLANNER_NAMES = tuple(name for name in PLANNERS if re.fullmatch(r"[\w.-]+", name))
 # auto (see _solve_auto) grounds in-process a task of at most AUTO_GROUND_LIMIT actions (else
 # it tries AUTO_TRY_GROUND_LIMIT), searches it alone for AUTO_ALONE_SECONDS if it has at most
 # AUTO_MAX_ACTIONS reachable ones, then beside Fast Downward for at most AUTO_SEARCH_SECONDS.

@@ -58,3 +58,16 @@ def test_play_names_the_options(tmp_path):
     assert run.returncode == 2
     assert "has no option nosuchopt: it takes backend, num_locations" in run.stderr
     assert "was raised from the environment creator" not in run.stderr
+
+
+def test_planner_names_on_a_command_line_need_no_shell_quoting(capsys):
+    import re
+
+    from planloop.pddl import PLANNER_NAMES
+
+    assert "seq-opt-lmcut" in PLANNER_NAMES and "auto" in PLANNER_NAMES
+    assert all(re.fullmatch(r"[\w.-]+", name) for name in PLANNER_NAMES)
+    with pytest.raises(SystemExit):
+        load_experiment("planner_baseline").main(["--help"])
+    shown = capsys.readouterr().out
+    assert "seq-opt-lmcut" in shown and "astar(lmcut())" not in shown
