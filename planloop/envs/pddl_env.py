@@ -92,6 +92,9 @@ class PDDLEnv(TextEnv):
             domain if isinstance(domain, Domain) else parse_domain(domain, self.limits, self.strict)
         )
         self.problems = problem_sources(problem)
+        first = self.problems[0] if len(self.problems) else None
+        if isinstance(first, (str, os.PathLike)):  # a broken file is an error at make
+            parse_problem(first, self.domain, self.limits, self.strict)
         self.view = arguments.instance_of(
             "view", view, TaskView, "a TaskView", optional=True
         ) or TaskView(obs_format=obs_format)

@@ -178,3 +178,16 @@ def test_render_ansi_returns_last_observation():
     env = gym.make("Blocksworld-v0", render_mode="ansi")
     obs, _ = env.reset(seed=0)
     assert env.render() == obs
+
+
+def test_a_broken_problem_file_is_an_error_at_make(tmp_path):
+    from planloop.pddl import PDDLError
+
+    broken = tmp_path / "p.pddl"
+    broken.write_text(
+        "(define (problem x) (:domain blocks) (:objects a - block) (:init (glued a)) "
+        "(:goal (clear a)))"
+    )
+    domain = DATA / "ipc2000-blocks" / "domain.pddl"
+    with pytest.raises(PDDLError, match="glued"):
+        gym.make("PDDL-v0", domain=str(domain), problem=str(broken))
