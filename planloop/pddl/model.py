@@ -140,8 +140,37 @@ class UnreadAction:
     errors: tuple[Diagnostic, ...]
 
 
+class FrozenDict(dict):
+    """A dict that no holder can change: every mutation is a TypeError. Parsed domains
+    and problems are shared by text hash across callers (:mod:`.memo`), so one caller's
+    ``domain.actions.pop(...)`` must not change what every other holder reads; copy it
+    (``dict(domain.actions)``) to change a copy."""
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError(
+            "a parsed domain's or problem's mappings cannot be changed (they are shared "
+            "with every holder of the same text): change a copy, dict(mapping)"
+        )
+
+    __setitem__ = __delitem__ = __ior__ = _refuse  # type: ignore[assignment]
+    clear = pop = popitem = setdefault = update = _refuse  # type: ignore[assignment]
+
+    def __reduce__(self):
+        return (FrozenDict, (dict(self),))
+
+
+def _freeze(instance, *names: str) -> None:
+    """Make the dict fields ``names`` of a frozen dataclass instance FrozenDicts."""
+    for name in names:
+        value = getattr(instance, name)
+        if not isinstance(value, FrozenDict):
+            object.__setattr__(instance, name, FrozenDict(value))
+
+
 @dataclass(frozen=True)
 class Domain:
+    """A parsed domain; its mappings are read-only (:class:`FrozenDict`)."""
+
     name: str
     requirements: tuple[str, ...]
     types: dict[str, str]  # each declared type -> its parent
@@ -159,6 +188,9 @@ class Domain:
     _subtypes: dict[tuple[str, tuple[str, ...]], bool] = field(
         default_factory=dict, init=False, compare=False, repr=False
     )
+
+    def __post_init__(self) -> None:
+        _freeze(self, "types", "constants", "predicates", "actions")
 
     def ancestors(self, type_name: str) -> tuple[str, ...]:
         """``type_name`` and every type above it, ending with ``object``."""
@@ -205,6 +237,8 @@ class InitClause:
 
 @dataclass(frozen=True)
 class Problem:
+    """A parsed problem; its objects are read-only (:class:`FrozenDict`)."""
+
     name: str
     domain_name: str
     objects: dict[str, str]  # object -> its type (the domain's constants not included)
@@ -213,3 +247,6 @@ class Problem:
     warnings: tuple[Diagnostic, ...] = field(default=(), compare=False)
     unknown: tuple[Atom, ...] = ()  # a contingent problem's '(unknown a)' atoms
     clauses: tuple[InitClause, ...] = ()  # and its 'oneof' / 'or' constraints
+
+    def __post_init__(self) -> None:
+        _freeze(self, "objects")
