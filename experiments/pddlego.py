@@ -78,7 +78,6 @@ from planloop.study import (
     model_errors,
     model_failures,
     non_negative_int,
-    one_line,
     positive_int,
     run_options,
     run_study,
@@ -129,7 +128,14 @@ def true_problem(env, family: str, planner: str):
     if not hasattr(env.unwrapped, "world_pddl") or family not in JUDGED:
         return None
     writer = ground_truth_writer(env, family, planner=planner)
-    return lambda: writer.write(Request("", "start", (), ())).files.pf
+
+    def truth() -> str | None:
+        try:
+            return writer.write(Request("", "start", (), ())).files.pf
+        except RuntimeError:  # TextWorld Express's game left planloop's engine behind
+            return None
+
+    return truth
 
 
 def make_policy(
@@ -309,7 +315,7 @@ def frozen_domain(args) -> tuple[str | None, str | None]:
             raise StudyError(f"cannot read --domain-file: {exc}") from None
         except PDDLError as exc:
             raise StudyError(
-                f"--domain-file {args.domain_file} is not a PDDL domain: {one_line(exc)}"
+                f"--domain-file {args.domain_file} is not a PDDL domain: {exc.summary()}"
             ) from None
         return text, "given:" + hashlib.sha256(text.encode()).hexdigest()[:8]
     if not args.domain_reuse:

@@ -169,7 +169,7 @@ def test_runs_differing_in_planner_or_retries_are_rows_of_their_own(tmp_path):
 
 
 def test_a_game_that_hides_its_world_records_no_truth():
-    """TextWorld Express itself (``backend="twx"``) has no ``world_pddl``: the record goes
+    """A game without ``world_pddl`` (one that shows no hidden world): the record goes
     without the ground truth instead of crashing."""
     import gymnasium as gym
 

@@ -155,10 +155,10 @@ def test_a_smoke_run_with_the_ground_truth_says_each_table_once_in_under_60_line
     assert len(lines) < 60, "\n".join(lines)
     assert done.stdout.count("### Success\n\nthis run: groundtruth; paper: o3-mini\n") == 1
     assert done.stdout.count("### Errors met / fixed, and model errors\n") == 1
-    assert "| PDDLego+ | 5/5 [57%, 100%] (paper: 86%) | 1/1 [21%, 100%] (paper: 38%) |" in (
+    assert "| PDDLego+ | 5/5 [57%, 100%] (paper: 86%) | 5/5 [57%, 100%] (paper: 38%) |" in (
         done.stdout
     )
     assert done.stdout.count("| env | options | model |") == 0  # no study's own table
     for path in ("pddlego-plus-success.md", "pddlego-plus-errors.md", "pddlego-plus/"):
         assert f"  {tmp_path / path}" in done.stdout
-    assert done.stderr.count("pddlego on ") == 6  # each study's progress
+    assert done.stderr.count("pddlego on ") == 10  # each study's progress: 5 sizes, 5 task types

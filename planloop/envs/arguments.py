@@ -15,10 +15,12 @@ import numpy as np
 
 from ..pddl import Limits
 from ..pddl.diagnostics import quote, received
+from ..pddl.model import Problem
 from ..pddl.source import source_path
 
 MAX_SEED = 2**31 - 1  # a generated world's seed (TextWorld Express's is a Java int)
 RESET_OPTIONS = ("instance",)
+CONTINGENT_RESET_OPTIONS = RESET_OPTIONS + ("hidden",)  # a contingent env's chosen world
 
 
 class MissingPath(FileNotFoundError, ValueError):
@@ -138,16 +140,33 @@ def limits(value) -> Limits:
     return instance_of("limits", value, Limits, "a Limits or a dict of its fields")
 
 
-def check_reset(seed, options) -> None:
+def check_reset(seed, options, accepted: tuple[str, ...] = RESET_OPTIONS) -> None:
     """A ``reset`` seed is None or an integer of at least 0; options are None or a dict
-    of :data:`RESET_OPTIONS` (each env checks the instance against its range)."""
+    of the ``accepted`` options (each env checks the instance against its range), a
+    ``hidden`` world of the kinds :func:`hidden` takes."""
     if seed is not None:
         integer("seed", seed, 0)
     if options is None:
         return
     instance_of("options", options, Mapping, "a dict such as {'instance': 0}")
-    unknown = sorted(map(str, set(options) - set(RESET_OPTIONS)))
+    unknown = sorted(map(str, set(options) - set(accepted)))
     if unknown:
         raise ValueError(
-            f"unknown reset option {unknown[0]!r}; the options are {', '.join(RESET_OPTIONS)}"
+            f"unknown reset option {unknown[0]!r}; the options are {', '.join(accepted)}"
         )
+    if "hidden" in options:
+        hidden("options['hidden']", options["hidden"])
+
+
+def hidden(name: str, value):
+    """Hidden worlds: a path or text of ``(:hidden atom ...)`` sections (bare, or in a
+    problem), a parsed ``Problem`` holding them, or a list or tuple of atoms such as
+    ``["(opened p2-3)"]`` (one world)."""
+    what = "a path or text of '(:hidden ...)' sections, a Problem, or a list of atoms"
+    instance_of(name, value, (str, os.PathLike, Problem, list, tuple), what)
+    if isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            instance_of(f"{name}[{i}]", item, str, "an atom such as '(opened p2-3)'")
+    elif not isinstance(value, Problem):
+        source(name, value)
+    return value

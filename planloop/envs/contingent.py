@@ -18,6 +18,9 @@ from pathlib import Path
 from ..pddl import ActionLookupError, Limits, UnmetFact, parse_domain, parse_problem
 from ..pddl.belief import Belief
 from ..pddl.contingent import GOLD_BUDGET, MAX_BELIEF, ContingentTask, Sensed
+from ..pddl.dialects import effect_literals
+from ..pddl.hidden import hidden_world, read_hidden
+from ..pddl.model import Atom, Problem
 from ..pddl.source import read_source
 from . import arguments
 from .feedback import no_error
@@ -42,13 +45,17 @@ class ContingentPDDLEnv(TextEnv):
 
     ``info`` carries the step interface's keys (``admissible_actions``, ``task``, ``won``,
     ``feedback``, ``action_error``, ``domain_pddl`` and ``problem_pddl`` as given,
-    ``instance``) and what the agent knows, facts in PDDL syntax: ``known_facts``,
-    ``known_false`` (of the facts the grounded task names), ``unknown_facts``, ``sensed``
-    (``[{"fact": "(opened p2-3)", "value": True}]`` after a sensing command, else ``[]``)
-    and ``belief_size`` (the worlds still possible). Each component of the belief holds at
-    most ``max_belief`` assignments, and each query of it (the initial belief, whether a
-    command is known applicable, the admissible commands, a step, the goal test) spends at
-    most ``limits.max_belief_work`` work units (a ValueError naming each past it). The
+    ``instance``) and what the agent knows, facts in PDDL syntax: ``known_facts`` (true in
+    every world), ``unknown_facts``, ``known_false`` (the facts that ``:init`` leaves open,
+    or that were unknown or sensed this episode, now false in every world: closed-world
+    facts never in doubt are not listed, and a sensed fact is in ``known_facts`` or
+    ``known_false`` from then on until a step makes it unknown again), ``sensed`` (``[{"fact": "(opened p2-3)", "value": True}]``
+    after a sensing command, else ``[]``) and ``belief_size`` (the worlds still possible,
+    -1 while a component of the belief is held as a formula). A component of more than
+    ``max_belief`` assignments is held as a formula, and each query of the belief (the
+    initial belief, whether a command is known applicable, the admissible commands, a
+    step, the goal test) spends at most ``limits.max_belief_work`` work units (a
+    ValueError naming it past it). The
     hidden world and the evaluators (:meth:`world_pddl`, :meth:`observed_facts`,
     :meth:`gold_path`) are for judges and reference policies only.
     """
@@ -63,8 +70,12 @@ class ContingentPDDLEnv(TextEnv):
         max_obs_length: int = MAX_CONTINGENT_OBS,
         strict: bool = False,
         limits: Limits | dict | None = None,
+        hidden=None,
+        repeat_static: bool = False,
     ):
         super().__init__(render_mode, max_obs_length)
+        self.hidden = None if hidden is None else arguments.hidden("hidden", hidden)
+        self.repeat_static = arguments.boolean("repeat_static", repeat_static)
         self.strict = arguments.boolean("strict", strict)
         self.limits = arguments.limits(limits)
         self.max_belief = arguments.integer("max_belief", max_belief, 1, MAX_BELIEF_LIMIT)
@@ -72,20 +83,23 @@ class ContingentPDDLEnv(TextEnv):
         self.domain_text = read_source(arguments.source("domain", domain), "domain", self.limits)
         self.domain = parse_domain(self.domain_text, self.limits, self.strict, contingent=True)
         self.problems = problem_sources(arguments.sources("problem", problem))
-        self._loaded: dict[int, tuple[ContingentTask, str, int]] = {}
+        self._loaded: dict[int, tuple[ContingentTask, str]] = {}
         self.contingent: ContingentTask | None = None
         self.problem_text = ""
         self.instance = 0
         self.belief: Belief | None = None
         self.world = 0
-        self._universe = 0  # the facts the grounded task names, a mask
+        self._once = 0  # the facts left open by :init, once unknown or sensed, a mask
         self._outcome: Outcome | None = None
         self._sensed: tuple[Sensed, ...] = ()
+        self._worlds: dict[int, tuple] = {}  # problem index -> the worlds of ``hidden``
+        self._static = 0  # the facts known at reset that no action changes, a mask
+        self._static_text = ""
+        self._unknown = (-1, "")  # the unknown facts (a mask) last shown, and their text
 
     # -- instances -------------------------------------------------------------------
-    def load_problem(self, index: int) -> tuple[ContingentTask, str, int]:
-        """(the grounded task, the problem text, the mask of the facts it names) of problem
-        ``index`` (cached)."""
+    def load_problem(self, index: int) -> tuple[ContingentTask, str]:
+        """(the grounded task, the problem text) of problem ``index`` (cached)."""
         found = self._loaded.get(index)
         if found is None:
             text = read_source(self.problems[index], "problem", self.limits)
@@ -93,21 +107,68 @@ class ContingentPDDLEnv(TextEnv):
             task = ContingentTask(self.domain, problem, self.limits, self.max_belief)
             if len(self._loaded) >= CACHE:
                 self._loaded.pop(next(iter(self._loaded)))
-            found = self._loaded[index] = (task, text, (1 << len(task.task.facts)) - 1)
+            found = self._loaded[index] = (task, text)
         return found
 
     # -- gymnasium API ---------------------------------------------------------------
+    reset_options = arguments.CONTINGENT_RESET_OPTIONS
+
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """Start an instance (see the module's docstring). ``options["hidden"]`` plays the
+        one world it gives (see :func:`~.arguments.hidden`); with ``hidden=`` or a
+        problem's own ``:hidden`` sections, instance *i* plays world *(i // P) mod W* of
+        them, and with ``hidden=`` a reset without a seed or instance plays the next
+        instance (the first: 0). A world outside the initial belief is a ValueError."""
         super().reset(seed=seed, options=options)
-        self.instance = self._seeded_instance(seed, options)
+        if self.hidden is not None and seed is None and "instance" not in (options or {}):
+            instance = self.instance + 1 if self.contingent is not None else 0
+        else:
+            instance = self._seeded_instance(seed, options)
         count = len(self.problems)
-        self.contingent, self.problem_text, self._universe = self.load_problem(
-            self.instance % count
-        )
-        self.belief = self.contingent.init
-        self.world = self.contingent.draw_world(self.instance // count)
+        ct, text = self.load_problem(instance % count)
+        world = self._world(ct, instance, options)
+        self.instance, self.contingent, self.problem_text, self.world = instance, ct, text, world
+        self.belief = self.contingent.start()
+        self._once = self.contingent.uncertain
         self._outcome, self._sensed = None, ()
+        changing, facts = self._changing(ct), ct.task.facts
+        self._static = sum(
+            1 << fid
+            for fid in ct.task.true_ids(self.belief.known)
+            if facts[fid].predicate not in changing
+        )
+        self._static_text = _grouped(self.view, ct.task.atoms(self._static))
         return self._observe()
+
+    def _world(self, ct: ContingentTask, instance: int, options: dict | None) -> int:
+        """The hidden world of ``instance`` (of task ``ct``), or the one ``options`` give."""
+        count = len(self.problems)
+        if options and "hidden" in options:
+            worlds = _worlds(options["hidden"], ct, self.limits)
+            if len(worlds) != 1:
+                raise ValueError(
+                    f"options['hidden'] holds {len(worlds)} worlds: give one (hidden= plays "
+                    f"a file's worlds in order)"
+                )
+            return hidden_world(ct, worlds[0])
+        if self.hidden is not None:
+            index = instance % count
+            if index not in self._worlds:
+                self._worlds[index] = _worlds(self.hidden, ct, self.limits)
+            worlds = self._worlds[index]
+        else:
+            worlds = ct.problem.hidden
+        if worlds:
+            return hidden_world(ct, worlds[(instance // count) % len(worlds)])
+        return ct.draw_world(instance // count)
+
+    def _changing(self, ct: ContingentTask) -> set[str]:
+        """The predicates some action's effects change."""
+        return {
+            lit.atom.predicate
+            for action in ct.domain.actions.values()
+            for lit in effect_literals(action.effects)
+        }
 
     def _step(self, command: str) -> Step:
         if self.contingent is None:
@@ -131,6 +192,7 @@ class ContingentPDDLEnv(TextEnv):
         if not ct.knows(belief, action):
             return Outcome("inapplicable", command, action, unmet=tuple(ct.unmet(belief, action)))
         self.belief, self.world, self._sensed = ct.step(belief, self.world, action)
+        self._once |= self.belief.unknown | sum(1 << fid for fid in ct.observed(action))
         return Outcome("ok", command, action, won=ct.is_goal(self.belief))
 
     # -- what the agent reads --------------------------------------------------------
@@ -157,9 +219,19 @@ class ContingentPDDLEnv(TextEnv):
                 "unmet": [view.unmet(u, domain) for u in outcome.unmet],
                 "cause": feedback,
             }
-        unknown = view.state(task, belief.unknown) if belief.unknown else "nothing"
+        if self._unknown[0] != belief.unknown:
+            self._unknown = (belief.unknown, _grouped(view, task.atoms(belief.unknown)))
+        unknown = self._unknown[1] or "nothing"
+        known = belief.known & ~self._static
         lines = [feedback] if feedback is not None else []
-        lines += [f"Known: {view.state(task, belief.known)}", f"Unknown: {unknown}"]
+        if feedback is None or self.repeat_static:
+            lines.append(GROUPED)
+            if self._static:
+                lines.append(f"Never change: {self._static_text}")
+        lines += [
+            f"Known: {view.state(task, known) if known else 'nothing'}",
+            f"Unknown: {unknown}",
+        ]
         if feedback is None:
             lines.append(f"Goal: {view.goal(task)}")
         info = {
@@ -172,11 +244,11 @@ class ContingentPDDLEnv(TextEnv):
             "problem_pddl": self.problem_text,
             "known_facts": [str(a) for a in task.atoms(belief.known)],
             "known_false": [
-                str(a) for a in task.atoms(self._universe & ~(belief.known | belief.unknown))
+                str(a) for a in task.atoms(self._once & ~(belief.known | belief.unknown))
             ],
             "unknown_facts": [str(a) for a in task.atoms(belief.unknown)],
             "sensed": [{"fact": str(s.fact), "value": s.value} for s in self._sensed],
-            "belief_size": belief.size,
+            "belief_size": -1 if belief.size is None else belief.size,
             "instance": self.instance,
         }
         return "\n".join(lines), info
@@ -211,6 +283,52 @@ class ContingentPDDLEnv(TextEnv):
         ct = self._started()
         path = ct.gold_path(self._belief(), self.world, budget)
         return None if path is None else self.view.commands(path, ct.task)
+
+
+GROUPED = (
+    'Facts are grouped by predicate: "p a: b c; d: e" stands for (p a b), (p a c) and '
+    '(p d e), "p (symmetric) a: b" for (p a b) and (p b a); "|" separates predicates.'
+)
+
+
+def _grouped(view: TaskView, atoms: list[Atom]) -> str:
+    """``atoms`` in the agent's names, by predicate and then by all arguments but the
+    last: ``adj p1-1: p1-2 p2-1; p1-2: p1-1 | opened: p1-1 p1-2``; a relation of two
+    arguments that holds both ways of every pair lists each pair once, marked
+    ``(symmetric)``."""
+    renaming = view.renaming
+    by_predicate: dict[str, list[tuple[str, ...]]] = {}
+    for atom in atoms:
+        seen = renaming.atom(atom) if renaming.predicates or renaming.objects else atom
+        by_predicate.setdefault(seen.predicate, []).append(seen.args)
+    parts = []
+    for predicate, tuples in by_predicate.items():
+        name = predicate
+        pairs = set(tuples)
+        if len(tuples[0]) == 2 and all((b, a) in pairs for a, b in tuples):
+            name += " (symmetric)"
+            kept: set[tuple[str, ...]] = set()
+            for a, b in tuples:
+                if (b, a) not in kept:
+                    kept.add((a, b))
+            tuples = [t for t in tuples if t in kept]
+        groups: dict[tuple[str, ...], list[str]] = {}
+        for args in tuples:
+            groups.setdefault(args[:-1], []).append(args[-1] if args else "")
+        items = [
+            (" ".join(head) + ": " if head else "") + " ".join(lasts)
+            for head, lasts in groups.items()
+        ]
+        parts.append(f"{name} {'; '.join(items)}".strip())
+    return " | ".join(parts)
+
+
+def _worlds(source, ct: ContingentTask, limits: Limits) -> tuple[tuple[Atom, ...], ...]:
+    """The hidden worlds ``source`` gives for ``ct``: a parsed problem's, or those
+    :func:`~planloop.pddl.hidden.read_hidden` reads."""
+    if isinstance(source, Problem):
+        return source.hidden
+    return read_hidden(source, ct.domain, ct.problem, limits)
 
 
 def _sample(name: str, **kwargs) -> ContingentPDDLEnv:

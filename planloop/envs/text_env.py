@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import gymnasium as gym
 from gymnasium import spaces
 
-from .arguments import MAX_SEED, check_reset, integer
+from .arguments import MAX_SEED, RESET_OPTIONS, check_reset, integer
 from .text_space import ObservationText
 
 MAX_OBS = 2**15  # characters; the shipped games print at most ~900 (measured, see README)
@@ -34,6 +34,7 @@ class TextEnv(gym.Env):
 
     observation_space: spaces.Text
     action_space: spaces.Text
+    reset_options: tuple[str, ...] = RESET_OPTIONS  # the options reset() takes
 
     if TYPE_CHECKING:  # for the type checker only: not every subclass has instances to count
 
@@ -67,7 +68,7 @@ class TextEnv(gym.Env):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         """Check ``seed`` and ``options`` (see :func:`~.arguments.check_reset`), then
         seed ``np_random``; subclasses build the episode."""
-        check_reset(seed, options)
+        check_reset(seed, options, self.reset_options)
         super().reset(seed=seed)
         self._final = None
 

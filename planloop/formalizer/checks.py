@@ -3,13 +3,15 @@ the reader's diagnostics, the goal (empty; already true, which the planner's emp
 plan shows), the planner, then the mapping of the plan's first step to a game command
 (later steps are mapped when they are reached, against the commands valid then). The
 first that fails is a ``CheckFailure`` whose message is never
-empty and names the defect, for the inner (solver-error) loop."""
+empty and names the defect, for the inner (solver-error) loop: each of the reader's errors
+with its place, its source line, and the form read as planners read it that led to it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from ..pddl import Diagnostic, Domain, PDDLError, parse, solve
+from ..pddl.diagnostics import summary
 from ..pddl.model import And
 from .extract import Files
 from .mapping import CommandMapper
@@ -19,11 +21,24 @@ STAGES = ("syntax", "goal", "planner", "mapping")
 
 class CheckFailure(Exception):
     """A formalization that cannot be acted on; ``stage`` is one of STAGES. ``warnings``
-    are the reader's, when the files could be read."""
+    are the reader's, when the files could be read; ``errors``, the reader's errors when
+    they could not."""
 
-    def __init__(self, stage: str, message: str, warnings: tuple[Diagnostic, ...] = ()):
-        self.stage, self.message, self.warnings = stage, message, warnings
+    def __init__(
+        self,
+        stage: str,
+        message: str,
+        warnings: tuple[Diagnostic, ...] = (),
+        errors: tuple[Diagnostic, ...] = (),
+    ):
+        self.stage, self.message, self.warnings, self.errors = stage, message, warnings, errors
         super().__init__(f"{stage}: {message}")
+
+    def summary(self) -> str:
+        """The failure on one line, for a table or a log: the reader's errors numbered
+        and capped (see :func:`planloop.pddl.diagnostics.summary`)."""
+        text = summary(self.errors) if self.errors else " ".join(self.message.split())
+        return f"{self.stage}: {text}"
 
 
 @dataclass(frozen=True)
@@ -52,7 +67,7 @@ def check(
     try:
         domain, problem = parse(files.df, files.pf, strict=strict)
     except PDDLError as exc:
-        raise CheckFailure("syntax", str(exc)) from exc
+        raise CheckFailure("syntax", str(exc), errors=exc.diagnostics) from exc
     warnings = domain.warnings + problem.warnings
 
     def failure(stage: str, message: str) -> CheckFailure:

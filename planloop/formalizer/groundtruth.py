@@ -156,6 +156,7 @@ class ALFWorldGroundTruth(_GroundTruth):
             elif fact.predicate == "receptacleatlocation" and fact.args[0] in shown:
                 shown.add(fact.args[1])
         shown |= {o for o, t in world.objects.items() if t in _ALWAYS_KNOWN}
+        shown |= set(domain.constants)
         init = {a for a in world.init if all(arg in shown for arg in a.args)}
         objects = {o: t for o, t in world.objects.items() if o in shown}
         # the text handed over is the one asked about: the policy's planner then reads

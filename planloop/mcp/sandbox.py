@@ -208,9 +208,10 @@ def sandboxed(exc: BaseException) -> SandboxError | None:
 
 
 def unreadable(exc: PDDLError, files: Collection[str]) -> str:
-    """A reader's error in brief: the limit a task is over, or where the first fault is,
-    and what, unless it is in one of the stages read from ``files`` (a file's content is
-    never quoted)."""
+    """A reader's error in brief: the limit a task is over, or where the first fault is
+    and where the form read as planners read it that led to it is, and what each is,
+    unless it is in one of the stages read from ``files`` (a file's content is never
+    quoted)."""
     first = exc.diagnostics[0] if exc.diagnostics else None
     if first is None:
         return "the task is not PDDL"
@@ -220,9 +221,17 @@ def unreadable(exc: PDDLError, files: Collection[str]) -> str:
     where = f" at line {first.line}, col {first.col}" if first.line is not None else ""
     others = len(exc.diagnostics) - 1
     more = f" (and {others} more)" if others else ""
+    cause = first.cause
     if first.stage in files:
-        return f"the {first.stage} file has an error{where}{more}"
-    return f"{first.stage} error{where}: {shorten(first.message)}{more}"
+        behind = (
+            f", which follows from a form read as planners read it at "
+            f"{cause.where.removesuffix(': ')}"
+            if cause is not None and cause.line is not None
+            else ""
+        )
+        return f"the {first.stage} file has an error{where}{behind}{more}"
+    because = f" (because of {cause.where}{shorten(cause.message)})" if cause is not None else ""
+    return f"{first.stage} error{where}: {shorten(first.message)}{because}{more}"
 
 
 def over_limit(message: str) -> str | None:

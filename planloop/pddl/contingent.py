@@ -3,7 +3,8 @@
 A contingent domain and problem (the CLG / SDR / CPOR dialect, read with
 ``contingent=True``) ground into a :class:`ContingentTask`: the ground task, its initial
 :class:`~.belief.Belief` (the assignments of the unknown facts that satisfy every
-``oneof`` and ``or`` of ``:init``), and the facts each sensing action observes. An action
+``oneof`` and ``or`` of ``:init``: listed, or for a component past ``max_belief`` of them,
+a formula), and the facts each sensing action observes. An action
 may be taken only when its precondition holds in every world of the belief; the goal is
 reached when it holds in every world. A play tracks the belief and the true, hidden
 world side by side (see :meth:`ContingentTask.step`).
@@ -23,14 +24,16 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from . import conditions as cond
-from .belief import Belief, Work, ids, normal
+from .belief import Belief, Work, formula_of, ids, normal
 from .grounding import GroundAction, Task, UnmetFact, ground
 from .model import Atom, Domain, Problem
 from .reader import parse
+from .sat import Sat
 from .source import DEFAULT_LIMITS, Limits
 from .writer import write_domain, write_problem
 
-MAX_BELIEF = 2**16  # the most assignments of one component of unknown facts
+MAX_BELIEF = 2**16  # the most assignments of one component listed (past it, a formula)
+SEARCH_PER_ASSIGNMENT = 4  # values the search for them tries per max_belief, at most
 GOLD_BUDGET = 10_000_000  # the most work units gold_path spends
 NODE_WORDS = 64  # work units of each (world, belief) node gold_path keeps, its belief's aside
 
@@ -44,9 +47,11 @@ class Sensed:
 
 
 class ContingentTask:
-    """A contingent problem of a domain, grounded. ``max_belief`` bounds each component of
-    the belief and ``limits.max_belief_work`` the work of each query of it (a ValueError
-    naming the bound past it); an initial belief without worlds is a ValueError.
+    """A contingent problem of a domain, grounded. A component of the belief with more
+    than ``max_belief`` assignments (or whose search for them tries more than
+    ``SEARCH_PER_ASSIGNMENT`` values per ``max_belief``) is held as a formula;
+    ``limits.max_belief_work`` bounds the work of each query of the belief (a ValueError
+    naming it past it); an initial belief without worlds is a ValueError.
 
     A query given ``work`` (a :class:`~.belief.Work`, a search's budget) spends it instead
     of its own ``max_belief_work``."""
@@ -77,6 +82,8 @@ class ContingentTask:
         self.init: Belief = _initial_belief(
             self.task, problem, uncertain, max_belief, self.work("building the initial belief")
         )
+        # the facts :init leaves open (under unknown, oneof or or), a mask
+        self.uncertain = sum(1 << self.task.fact_id(a) for a in uncertain)
         self._observed: dict[GroundAction, tuple[int, ...]] = {}
         self._extra: dict[GroundAction, cond.Condition] = {}
         goal = cond.literal_masks(self.task.goal)
@@ -89,15 +96,17 @@ class ContingentTask:
     def _exceeded(self, found: str) -> str:
         return self.limits.exceeded("max_belief_work", found)
 
+    def start(self) -> Belief:
+        """The initial belief on a solver of its own: what a play reads then depends on its
+        own steps only."""
+        return self.init.forked()
+
     # -- the hidden world ------------------------------------------------------------
     def draw_world(self, seed: int) -> int:
-        """A world of the initial belief, uniform: each component's assignment drawn
-        uniformly by ``numpy.random.default_rng(seed)``, in the components' order."""
-        rng = np.random.default_rng(seed)
-        world = self.init.known
-        for c in self.init.components:
-            world |= c.assignments[int(rng.integers(len(c.assignments)))]
-        return world
+        """A world of the initial belief drawn by ``numpy.random.default_rng(seed)``,
+        component by component (see :meth:`~.belief.Belief.draw`): uniform when every
+        component is listed."""
+        return self.init.draw(np.random.default_rng(seed), self.work("drawing a world"))
 
     # -- knowledge -------------------------------------------------------------------
     def observed(self, action: GroundAction) -> tuple[int, ...]:
@@ -188,8 +197,9 @@ class ContingentTask:
         ``world``), by breadth-first search over (world, belief); None when there is none.
         The search spends at most ``budget`` work units: its queries' work, and for each
         node it keeps ``NODE_WORDS`` and the words of its belief (a ValueError past it).
-        Sensing a fact already known is never tried."""
-        start = (world, belief)
+        Sensing a fact already known is never tried; ``belief``'s solver is copied, not
+        changed."""
+        start = (world, belief.forked())
         parents: dict = {start: None}
         work = Work(
             budget,
@@ -199,7 +209,7 @@ class ContingentTask:
                 f"({len(parents):,} (world, belief) nodes kept); pass a larger budget="
             ),
         )
-        if self.is_goal(belief, work):
+        if self.is_goal(start[1], work):
             return []
         queue = deque([start])
         while queue:
@@ -256,8 +266,9 @@ def _initial_belief(
     task: Task, problem: Problem, uncertain: tuple[Atom, ...], max_belief: int, work: Work
 ) -> Belief:
     """The worlds of ``problem``'s ``:init``: its facts true, each component of the
-    uncertain facts (those sharing a clause) in each of its satisfying assignments,
-    every other fact false. A fact both listed and uncertain is true."""
+    uncertain facts (those sharing a clause) in each of its satisfying assignments (a
+    formula of its clauses when :func:`_assignments` finds too many), every other fact
+    false. A fact both listed and uncertain is true."""
     variables = [task.fact_id(a) for a in uncertain]
     index = {fid: i for i, fid in enumerate(variables)}
     known = 0
@@ -287,7 +298,7 @@ def _initial_belief(
     of_group: dict[int, list] = {}
     for clause in clauses:
         of_group.setdefault(root(clause[1][0][0]), []).append(clause)
-    parts = []
+    parts, formulas, sat = [], [], None
     for key, items in members.items():
         local = {v: j for j, v in enumerate(items)}
         local_clauses = [
@@ -296,28 +307,49 @@ def _initial_belief(
         names = ", ".join(str(task.facts[variables[i]]) for i in items[:4]) + (
             ", ..." if len(items) > 4 else ""
         )
+        empty = ValueError(
+            f"the initial belief is empty: no assignment of {names} satisfies "
+            f"the 'oneof' and 'or' of ':init'"
+        )
         solutions = _assignments(len(items), local_clauses, max_belief, names, work)
+        if solutions is None:
+            sat = sat or Sat()
+            lits = {variables[i]: sat.new_var() for i in items}
+            for exact, literals in local_clauses:
+                signed = [
+                    -lits[variables[items[j]]] if negated else lits[variables[items[j]]]
+                    for j, negated in literals
+                ]
+                if exact:
+                    sat.exactly_one(signed, work)
+                else:
+                    sat.add([signed], work)
+            if not sat.solve((), work):
+                raise empty
+            formula, true = formula_of(sat, lits, [], list(lits), work)
+            formulas.append(formula)
+            known |= true
+            continue
         if not solutions:
-            raise ValueError(
-                f"the initial belief is empty: no assignment of {names} satisfies "
-                f"the 'oneof' and 'or' of ':init'"
-            )
+            raise empty
         masks = [sum(1 << variables[items[j]] for j in ids(s)) for s in solutions]
         parts.append((sum(1 << variables[i] for i in items), masks))
-    return normal(known, parts)
+    return normal(known, parts, formulas, sat)
 
 
-def _assignments(n: int, clauses: list, limit: int, names: str, work: Work) -> list[int]:
+def _assignments(n: int, clauses: list, limit: int, names: str, work: Work) -> list[int] | None:
     """The assignments (bit j: variable j true) of ``n`` variables satisfying every
     clause (exactly-one when its first item is True, else at least one; literals are
     (variable, negated)): each variable alone for one ``oneof`` of them all, else by
-    depth-first search with the false value tried first, each value tried a work unit;
-    more than ``limit`` is a ValueError naming the component's facts (``names``)."""
+    depth-first search with the false value tried first, each value tried a work unit
+    (``names``, the component's facts, for the message past the budget). None when there
+    are more than ``limit`` or the search tries more than ``SEARCH_PER_ASSIGNMENT *
+    limit`` values."""
     if [exact for exact, _ in clauses] == [True] and sorted(clauses[0][1]) == [
         (j, False) for j in range(n)
     ]:
         if n > limit:
-            raise _too_many(names, limit)
+            return None
         work.spend(n)
         return [1 << j for j in range(n)]
     touching: list[list[tuple[int, bool]]] = [[] for _ in range(n)]
@@ -329,7 +361,7 @@ def _assignments(n: int, clauses: list, limit: int, names: str, work: Work) -> l
     value: list[bool | None] = [None] * n
     tried = [0] * n
     found: list[int] = []
-    tried_values, allowed = 0, work.left()
+    tried_values, allowed, search = 0, work.left(), SEARCH_PER_ASSIGNMENT * limit
     mask = 0  # the variables true now
 
     def assign(i: int, v: bool) -> bool:
@@ -357,7 +389,8 @@ def _assignments(n: int, clauses: list, limit: int, names: str, work: Work) -> l
         if i == n:
             found.append(mask)
             if len(found) > limit:
-                raise _too_many(names, limit)
+                work.spend(tried_values)
+                return None
             i -= 1
             continue
         if value[i] is not None:
@@ -370,17 +403,13 @@ def _assignments(n: int, clauses: list, limit: int, names: str, work: Work) -> l
         tried_values += 1
         if tried_values > allowed:
             work.spend(tried_values, lambda: f"a search of up to 2^{n:,} assignments of {names}")
+        if tried_values > search:
+            work.spend(search)
+            return None
         if assign(i, tried[i] == 2):
             i += 1
     work.spend(tried_values)
     return found
-
-
-def _too_many(names: str, limit: int) -> ValueError:
-    return ValueError(
-        f"the unknown facts {names} have more than {limit:,} possible "
-        f"assignments (max_belief={limit:,}): raise max_belief"
-    )
 
 
 def _path(parents: dict, node) -> list[GroundAction]:

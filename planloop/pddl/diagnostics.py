@@ -33,7 +33,9 @@ class Diagnostic:
 
     ``stage`` names the input it is about (``domain``, ``problem``, ``plan``);
     ``line`` and ``col`` are 1-based and None when the text has no place for it (an
-    empty file, a missing section, an argument that is no text at all).
+    empty file, a missing section, an argument that is no text at all). ``cause`` is
+    the warning of a form read as planners read it that led to this error (an
+    undeclared type read as ``object``, then a type mismatch).
     """
 
     stage: str
@@ -42,11 +44,34 @@ class Diagnostic:
     col: int | None = None
     snippet: str = ""
     severity: str = "error"
+    cause: Diagnostic | None = None
+
+    @property
+    def where(self) -> str:
+        """``line 3, col 17: ``, or nothing when the text has no place for it."""
+        return f"line {self.line}, col {self.col}: " if self.line is not None else ""
+
+    def headline(self) -> str:
+        """The diagnostic on one line, its cause included, without the source line."""
+        text = f"{self.stage} {self.severity}: {self.where}{self.message}"
+        if self.cause is None:
+            return text
+        return f"{text} (because of {self.cause.where}{self.cause.message})"
 
     def __str__(self) -> str:
-        where = f"line {self.line}, col {self.col}: " if self.line is not None else ""
-        text = f"{self.stage} {self.severity}: {where}{self.message}"
+        text = self.headline()
         return f"{text}\n    {self.snippet}" if self.snippet else text
+
+
+def summary(diagnostics, limit: int = 3) -> str:
+    """``diagnostics`` on one line, for a table cell or a one-line message: the first
+    ``limit`` without their source lines (numbered when there are several), then how
+    many more there are."""
+    if len(diagnostics) == 1:
+        return diagnostics[0].headline()
+    shown = " ".join(f"[{i}] {d.headline()}" for i, d in enumerate(diagnostics[:limit], 1))
+    rest = len(diagnostics) - limit
+    return f"{shown} [and {rest} more]" if rest > 0 else shown
 
 
 class PDDLError(ValueError):
@@ -55,3 +80,7 @@ class PDDLError(ValueError):
     def __init__(self, diagnostics: list[Diagnostic] | tuple[Diagnostic, ...]):
         self.diagnostics = tuple(diagnostics)
         super().__init__("\n".join(str(d) for d in self.diagnostics) or "invalid PDDL")
+
+    def summary(self, limit: int = 3) -> str:
+        """The diagnostics on one line, capped (see :func:`summary`)."""
+        return summary(self.diagnostics, limit) or "invalid PDDL"

@@ -184,6 +184,9 @@ class Domain:
     # predicates grounding treats as changing although no action changes them (those whose
     # initial value a contingent problem leaves unknown): never pruned as static
     uncertain_predicates: tuple[str, ...] = ()
+    # a contingent domain's multi-valued variables and observed facts (cp2fsc's dialect)
+    variables: tuple["Variable", ...] = ()
+    derived: tuple["Derived", ...] = ()
     # (type, types) -> is_subtype's answer, kept: a domain never changes
     _subtypes: dict[tuple[str, tuple[str, ...]], bool] = field(
         default_factory=dict, init=False, compare=False, repr=False
@@ -227,6 +230,38 @@ class Domain:
 
 
 @dataclass(frozen=True)
+class Family:
+    """The atoms ``atom`` for each binding of ``params`` under which ``condition`` (over
+    facts no action changes) holds in ``:init``."""
+
+    params: tuple[Param, ...]
+    condition: Formula
+    atom: Atom
+
+
+@dataclass(frozen=True)
+class Variable:
+    """A multi-valued state variable (cp2fsc's ``:variable``): for each binding of
+    ``params``, exactly one atom of its ``values`` holds (with a single value, it may hold
+    or not); its value is unknown at first unless ``:init`` names it."""
+
+    name: str
+    params: tuple[Param, ...]
+    values: tuple[Family, ...]
+
+
+@dataclass(frozen=True)
+class Derived:
+    """An observed fact defined by others (cp2fsc's ``:obs-variable``): for each binding of
+    ``params``, ``atom`` holds exactly when some atom of ``facts`` does (facts no action
+    changes, so neither does it)."""
+
+    params: tuple[Param, ...]
+    atom: Atom
+    facts: Family
+
+
+@dataclass(frozen=True)
 class InitClause:
     """A contingent problem's constraint on its initial state: ``oneof`` (exactly one of
     ``literals`` holds) or ``or`` (at least one does)."""
@@ -247,6 +282,7 @@ class Problem:
     warnings: tuple[Diagnostic, ...] = field(default=(), compare=False)
     unknown: tuple[Atom, ...] = ()  # a contingent problem's '(unknown a)' atoms
     clauses: tuple[InitClause, ...] = ()  # and its 'oneof' / 'or' constraints
+    hidden: tuple[tuple[Atom, ...], ...] = ()  # its ':hidden' worlds: the true unknown atoms
 
     def __post_init__(self) -> None:
         _freeze(self, "objects")

@@ -25,6 +25,7 @@ import os
 from dataclasses import replace
 from functools import cached_property
 
+from . import dialects
 from .collection import collection_paused
 from .diagnostics import Diagnostic, PDDLError, quote
 from .memo import Memo, text_key
@@ -99,10 +100,18 @@ class _Reader:
         self.contingent = contingent
         self.errors: list[Diagnostic] = []
         self.warnings: list[Diagnostic] = []
-        self.implicit_types: set[str] = set()
+        self.implicit_types: dict[str, Diagnostic] = {}  # undeclared type -> its warning
+        # an object or constant whose type a tolerated form set -> that form's warning
+        self.readings: dict[str, Diagnostic] = {}
 
-    def error(self, message: str, node: SList | Sym | str | None = None) -> None:
-        self.errors.append(self.diagnostic(message, node))
+    def error(
+        self,
+        message: str,
+        node: SList | Sym | str | None = None,
+        cause: Diagnostic | None = None,
+    ) -> None:
+        """An error at ``node``; ``cause``: the warning of the tolerated form behind it."""
+        self.errors.append(replace(self.diagnostic(message, node), cause=cause))
 
     def warn(self, message: str, node: SList | Sym | str | None = None) -> None:
         self.warnings.append(self.diagnostic(message, node, "warning"))
@@ -157,7 +166,19 @@ class _Reader:
         self, items, *, variables: bool, known_types
     ) -> list[tuple[Sym, tuple[str, ...]]]:
         """``a b - t c`` -> [(a, (t,)), (b, (t,)), (c, (object,))]; checks the types."""
-        result: list[tuple[Sym, tuple[str, ...]]] = []
+        return [
+            (name, types)
+            for name, types, _ in self.declarations(
+                items, variables=variables, known_types=known_types
+            )
+        ]
+
+    def declarations(
+        self, items, *, variables: bool, known_types
+    ) -> list[tuple[Sym, tuple[str, ...], Diagnostic | None]]:
+        """:meth:`typed_list`, each name with the warning of the undeclared type its type
+        is read from (names only, not variables), or None."""
+        result: list[tuple[Sym, tuple[str, ...], Diagnostic | None]] = []
         pending: list[Sym] = []
         i = 0
         while i < len(items):
@@ -167,7 +188,8 @@ class _Reader:
                     self.error("'-' is not followed by a type", item)
                     break
                 types = self.type_ref(items[i + 1], known_types)
-                result.extend((name, types) for name in pending)
+                cause = None if variables else self._undeclared_in(items[i + 1])
+                result.extend((name, types, cause) for name in pending)
                 pending = []
                 i += 2
                 continue
@@ -186,7 +208,7 @@ class _Reader:
             else:
                 pending.append(item)
             i += 1
-        result.extend((name, (ROOT_TYPE,)) for name in pending)
+        result.extend((name, (ROOT_TYPE,), None) for name in pending)
         return result
 
     def type_ref(self, node, known_types) -> tuple[str, ...]:
@@ -211,6 +233,18 @@ class _Reader:
             )
         )
 
+    def _undeclared_in(self, node) -> Diagnostic | None:
+        """The warning of an undeclared type that the type ``node`` names, if any."""
+        names = node[1:] if isinstance(node, SList) else [node]
+        return next(
+            (
+                self.implicit_types[n]
+                for n in names
+                if isinstance(n, Sym) and n in self.implicit_types
+            ),
+            None,
+        )
+
     def undeclared_type(self, name: str, known_types) -> str:
         """The type an undeclared type name stands for. A domain declares it, under
         ``object``, in ``known_types`` (its types, as a dict); a problem reads it as
@@ -221,7 +255,7 @@ class _Reader:
             return name if declares else ROOT_TYPE
         if not self.tolerate(f"undeclared type {quote(name)}", reading, name):
             return name
-        self.implicit_types.add(str(name))
+        self.implicit_types[str(name)] = self.warnings[-1]
         if declares:
             known_types[str(name)] = ROOT_TYPE
             return name
@@ -304,7 +338,7 @@ class _FormulaReader:
             if arg.startswith("?") and self.r.stage == "domain":
                 self.r.warn(defect, arg)  # Fast Downward grounds it all the same
             else:
-                self.r.error(defect, arg)
+                self.r.error(defect, arg, self.r.readings.get(arg))
         return Atom(name, tuple(args))
 
     def params(self, node, scope) -> tuple[tuple[Param, ...], dict]:
@@ -450,7 +484,7 @@ def _sections(r: _Reader, sections) -> dict[str, list[SList]]:
         key = r.section_key(section)
         if key is None:
             continue
-        if key in found and key != ":action":
+        if key in found and key != ":action" and not (r.contingent and key in _REPEATED):
             if key not in _MERGEABLE:
                 r.error(f"duplicate section {quote(key)}", section)
                 continue
@@ -460,6 +494,9 @@ def _sections(r: _Reader, sections) -> dict[str, list[SList]]:
                 continue
         found.setdefault(key, []).append(section)
     return found
+
+
+_REPEATED = frozenset({":sensor", ":variable", ":obs-variable", ":hidden"})  # contingent
 
 
 def _body(found: dict[str, list[SList]], key: str) -> list:
@@ -518,9 +555,12 @@ def _read_domain(
             ":predicates",
             ":functions",
             ":action",
-        ):
+        ) and not (contingent and key in _DIALECT_DOMAIN):
             what = "derived predicates are" if key == ":derived" else f"section {quote(key)} is"
-            r.error(f"{what} not supported", parts[0])
+            hint = ""
+            if contingent and key == ":default-sensing-model":
+                hint = " (give each action its ':sensing-model')"
+            r.error(f"{what} not supported{hint}", parts[0])
     requirements = _requirements(r, _body(found, ":requirements"))
     body = _body(found, ":types")
     limits.check("max_types", _count_names(body), "domain", "types")
@@ -528,16 +568,20 @@ def _read_domain(
     body = _body(found, ":constants")
     limits.check("max_objects", _count_names(body), "domain", "constants")
     constants = _declare(
-        r, r.typed_list(body, variables=False, known_types=types), types, "constant"
+        r, r.declarations(body, variables=False, known_types=types), types, "constant"
     )
     predicates = _predicates(r, _body(found, ":predicates"), types)
     functions = tuple(str(n[0]) for n in _body(found, ":functions") if isinstance(n, SList) and n)
     fr = _FormulaReader(r, (types, predicates, functions), constants)
     actions: dict[str, Action] = {}
     unread: list[UnreadAction] = []
-    for node in found.get(":action", []):
+    models: dict = {}  # an action's sensing model: its rules and scope
+    for node in found.get(":action", []) + found.get(":sensor", []):
         before = len(r.errors)
-        action = _read_action(r, fr, node)
+        if node[0] == ":sensor":
+            action = dialects.read_sensor(r, fr, node)
+        else:
+            action = _read_action(r, fr, node, models)
         if action is None:
             continue
         if action.name in actions:
@@ -547,6 +591,7 @@ def _read_domain(
             unread.append(_leave_out(r, action, before, empty[0]))
             continue
         actions[action.name] = action
+    variables, derived = _read_variables(r, fr, found, actions, models, predicates)
     r.raise_if_errors()
     return Domain(
         str(name),
@@ -559,7 +604,39 @@ def _read_domain(
         tuple(fr.external_constants),
         tuple(r.warnings),
         tuple(unread),
+        variables=variables,
+        derived=derived,
     )
+
+
+_DIALECT_DOMAIN = (":sensor", ":variable", ":obs-variable")
+
+
+def _read_variables(r: _Reader, fr: _FormulaReader, found, actions, models, predicates):
+    """cp2fsc's ``:variable`` and ``:obs-variable`` sections, and the sensing models of
+    ``actions`` compiled (replacing ``actions``' entries): (the state variables, the
+    facts the observations define)."""
+    variables, observable = [], set()
+    for key in (":variable", ":obs-variable"):
+        for node in found.get(key, []):
+            variable = dialects.read_variable(r, fr, node)
+            if variable is None:
+                continue
+            if key == ":obs-variable":
+                observable |= {value.atom.predicate for value in variable.values}
+            else:
+                variables.append((variable, node))
+    moving = {v.atom.predicate for variable, _ in variables for v in variable.values}
+    moving |= observable | {
+        lit.atom.predicate for a in actions.values() for lit in dialects.effect_literals(a.effects)
+    }
+    fixed = set(predicates) - moving
+    for variable, node in variables:
+        dialects.check_values(r, variable, node, fixed)
+    compiled, derived = dialects.compile_sensing(r, actions, models, observable, fixed)
+    actions.clear()
+    actions.update(compiled)
+    return tuple(v for v, _ in variables), derived
 
 
 def _leave_out(r: _Reader, action: Action, before: int, empty: tuple[str, ...]) -> UnreadAction:
@@ -654,13 +731,14 @@ def _types(r: _Reader, body, limits: Limits) -> dict[str, str]:
 def _declare(
     r: _Reader, pairs, types: dict[str, str], what: str, taken: dict[str, str] | None = None
 ) -> dict[str, str]:
-    """Names -> their single type. A name declared again with the same type, or with a
-    subtype or supertype of it, keeps the narrower type (a warning); with an unrelated
-    type it is an error. ``taken`` holds names declared elsewhere (the domain's constants,
-    for a problem's objects), which may be declared again the same way."""
+    """Names -> their single type, from (name, types, cause) (see ``declarations``). A name
+    declared again with the same type, or with a subtype or supertype of it, keeps the
+    narrower type (a warning); with an unrelated type it is an error. ``taken`` holds names
+    declared elsewhere (the domain's constants, for a problem's objects), which may be
+    declared again the same way. ``r.readings`` keeps the warning behind each name's type."""
     declared: dict[str, str] = {}
     earlier = dict(taken or {})
-    for name, found in pairs:
+    for name, found, cause in pairs:
         if len(found) != 1:
             r.error(f"{quote(name)} cannot have an '(either ...)' type", name)
         new = found[0]
@@ -677,8 +755,11 @@ def _declare(
                 f"{what} {quote(name)} is {twice}", f"one {what} of type {quote(narrower)}", name
             ):
                 continue
-            new = narrower
+            # the type narrowed by this declaration, or kept with what read it
+            new, cause = narrower, r.warnings[-1] if narrower != old else None
         declared[str(name)] = new
+        if cause is not None:
+            r.readings[str(name)] = cause
     return declared
 
 
@@ -755,14 +836,19 @@ def _check_type_depth(r: _Reader, types: dict[str, str], body, limits: Limits) -
             r.raise_if_errors()
 
 
-def _read_action(r: _Reader, fr: _FormulaReader, node: SList) -> Action | None:
+def _read_action(
+    r: _Reader, fr: _FormulaReader, node: SList, models: dict | None = None
+) -> Action | None:
+    """An action; in the contingent reading, a ``:sensing-model``'s rules and scope go
+    to ``models`` (name -> them) for :func:`.dialects.compile_sensing`."""
     if len(node) < 2 or not isinstance(node[1], Sym):
         r.error("expected '(:action NAME ...)'", node)
         return None
     name = node[1]
     fields: dict[str, object] = {}
     items = node[2:]
-    for i in range(0, len(items), 2):
+    i = 0
+    while i < len(items):
         key = items[i]
         if not isinstance(key, Sym) or not key.startswith(":"):
             r.error(
@@ -772,57 +858,49 @@ def _read_action(r: _Reader, fr: _FormulaReader, node: SList) -> Action | None:
         if i + 1 >= len(items):
             r.error(f"{quote(key)} of action {quote(name)} has no value", key)
             return None
+        value, i = items[i + 1], i + 2
+        if r.contingent and key == ":observe":  # atoms, maybe several without an 'and'
+            value = [value]
+            while i < len(items) and not (isinstance(items[i], Sym) and items[i].startswith(":")):
+                value.append(items[i])
+                i += 1
         if key not in (":parameters", ":precondition", ":effect") and not (
-            r.contingent and key == ":observe"
+            r.contingent and key in (":observe", ":sensing-model")
         ):
             r.error(f"unsupported action field {quote(key)}", key)
             continue
         if key in fields:
             r.error(f"duplicate {quote(key)} in action {quote(name)}", key)
-        fields[str(key)] = items[i + 1]
+        fields[str(key)] = value
     params, scope = fr.params(fields.get(":parameters", SList()), {})
     precondition = (
         fr.formula(fields[":precondition"], scope) if ":precondition" in fields else And(())
     )
     if ":observe" in fields:
-        if ":effect" in fields:
+        if ":effect" in fields or ":sensing-model" in fields:
             r.error(
                 f"sensing action {quote(name)} has an ':effect': a sensing action only observes",
                 name,
             )
         return Action(
-            str(name), params, precondition, (), _observed(r, fr, fields[":observe"], scope)
+            str(name),
+            params,
+            precondition,
+            (),
+            dialects.observed(r, fr, fields[":observe"], scope),  # type: ignore[arg-type]
         )
-    if ":effect" not in fields:
+    if ":sensing-model" in fields and models is not None:
+        models[str(name)] = (
+            dialects.rules(r, fr, fields[":sensing-model"], scope, "a ':sensing-model'"),
+            scope,
+        )
+    elif ":effect" not in fields:
         r.error(f"action {quote(name)} has no ':effect'", name)
     effects = fr.effect(fields[":effect"], scope) if ":effect" in fields else []
     return Action(str(name), params, precondition, tuple(effects))
 
 
-def _observed(r: _Reader, fr: _FormulaReader, node, scope) -> tuple[Atom, ...]:
-    """The atoms of ``:observe``: one atom, or an ``and`` of atoms."""
-    parts = node[1:] if isinstance(node, SList) and node and node[0] == "and" else [node]
-    atoms = []
-    for part in parts:
-        if isinstance(part, SList) and part and part[0] == "probabilistic":
-            r.error(
-                "probabilistic (noisy) observations ('probabilistic') are not "
-                "supported: a sensing action tells the true value",
-                part,
-            )
-            continue
-        if not isinstance(part, SList) or not part or part[0] in _CONNECTIVES:
-            r.error("':observe' takes an atom or an 'and' of atoms", part)
-            continue
-        atom = fr.atom(part, scope)
-        if atom is not None:
-            atoms.append(atom)
-    return tuple(atoms)
-
-
-_CONNECTIVES = frozenset(
-    {"and", "or", "not", "imply", "exists", "forall", "when", "oneof", "unknown", "="}
-)
+_CONNECTIVES = dialects.CONNECTIVES
 
 
 def parse_problem(
@@ -854,14 +932,25 @@ def _read_problem(
 ) -> Problem:
     r, form, name, found = _read_sections(source, "problem", limits, strict, contingent)
     for key, parts in found.items():
-        if key not in (":domain", ":objects", ":init", ":goal", ":metric", ":requirements"):
+        if key not in (
+            ":domain",
+            ":objects",
+            ":init",
+            ":goal",
+            ":metric",
+            ":requirements",
+        ) and not (contingent and key in (":hidden", ":constants")):
             r.error(f"section {quote(key)} is not supported in a problem", parts[0])
     domain_name = _domain_name(r, found.get(":domain"), domain, form)
     body = _body(found, ":objects")
+    if ":constants" in found and r.tolerate(
+        "':constants' in a problem", "':objects'", found[":constants"][0]
+    ):
+        body += _body(found, ":constants")  # K-replanner's problems declare them so
     limits.check("max_objects", _count_names(body), "problem", "objects")
     objects = _declare(
         r,
-        r.typed_list(body, variables=False, known_types=domain.types),
+        r.declarations(body, variables=False, known_types=domain.types),
         domain.types,
         "object",
         taken=domain.constants,
@@ -898,8 +987,11 @@ def _read_problem(
     clauses: list[InitClause] = []
     if contingent:
         init_nodes = _read_uncertain(r, fr, init_nodes, unknown, clauses)
-    init = _read_init(r, fr, init_nodes, unknown)
+    init, denied = _read_init(r, fr, init_nodes, unknown, clauses)
+    if contingent and (domain.variables or domain.derived):
+        _read_variables_init(domain, everything, init, denied, unknown, clauses)
     goal = fr.formula(goal_node, {}) if goal_node is not None else And(())
+    hidden = _hidden_worlds(r, fr, found.get(":hidden", []))
     r.raise_if_errors()
     return Problem(
         str(name),
@@ -910,7 +1002,40 @@ def _read_problem(
         tuple(r.warnings),
         tuple(unknown),
         tuple(clauses),
+        tuple(hidden),
     )
+
+
+def _read_variables_init(domain: Domain, objects, init, denied, unknown, clauses) -> None:
+    """Add the initial constraints of ``domain``'s variables and defined facts over
+    ``objects`` to ``unknown`` and ``clauses`` (see :mod:`.dialects`)."""
+    listed = set(init)
+    more, free = dialects.variable_init(domain, objects, listed, set(denied))
+    clauses += more
+    unknown.update((atom, SList()) for atom in free)
+    uncertain = set(unknown) | {lit.atom for c in clauses for lit in c.literals}
+    more, true = dialects.derived_init(domain, objects, listed, uncertain)
+    clauses += more
+    init += [atom for atom in true if atom not in listed]
+
+
+def _hidden_worlds(r: _Reader, fr: _FormulaReader, sections) -> list[tuple[Atom, ...]]:
+    """The worlds of ``(:hidden atom ...)`` sections: each lists the atoms true in one
+    world (a ``(not atom)`` says what is false anyway)."""
+    worlds = []
+    for section in sections:
+        atoms = []
+        for node in section[1:]:
+            negated = isinstance(node, SList) and len(node) == 2 and node[0] == "not"
+            inner = node[1] if negated else node
+            if not isinstance(inner, SList) or not inner or inner[0] in _CONNECTIVES:
+                r.error("':hidden' lists atoms and '(not atom)'", node)
+                continue
+            atom = fr.atom(inner, {})
+            if atom is not None and not negated:
+                atoms.append(atom)
+        worlds.append(tuple(dict.fromkeys(atoms)))
+    return worlds
 
 
 def _domain_name(r: _Reader, sections, domain: Domain, form) -> str | None:
@@ -949,10 +1074,11 @@ def _read_uncertain(
     unknown: dict[Atom, SList],
     clauses: list[InitClause],
 ) -> list:
-    """Read the ``unknown``, ``oneof`` and ``or`` entries of a contingent ``:init`` into
-    ``unknown`` (atom -> its first entry) and ``clauses``; the other entries, for
-    :func:`_read_init`."""
+    """Read the ``unknown``, ``oneof`` and ``or`` entries of a contingent ``:init``, and
+    K-replanner's invariants (see :mod:`.dialects`), into ``unknown`` (atom -> its first
+    entry) and ``clauses``; the other entries, for :func:`_read_init`."""
     rest = []
+    invariant: dict[Atom, bool] = {}  # an atom of an invariant -> whether one names it positive
     for node in nodes:
         head = node[0] if isinstance(node, SList) and node else None
         if head == "unknown":
@@ -974,26 +1100,52 @@ def _read_uncertain(
             elif None not in literals:
                 read = [literal for literal in literals if literal is not None]  # all of them
                 clauses.append(InitClause(str(head), tuple(read)))
+        elif head in dialects.INVARIANTS:
+            literals = [_init_literal(r, fr, part, head) for part in node[1:]]
+            if not literals:
+                r.error(f"{quote(head)} takes at least one literal", node)
+            elif None not in literals:
+                read = [literal for literal in literals if literal is not None]  # all of them
+                clauses += dialects.invariant_clauses(str(head), read)
+                for lit in read:
+                    invariant[lit.atom] = invariant.get(lit.atom, False) or not lit.negated
         else:
             rest.append(node)
+    named = set(unknown) | {lit.atom for c in clauses for lit in c.literals if not lit.negated}
+    named |= {  # and the facts listed
+        Atom(str(n[0]), tuple(map(str, n[1:])))
+        for n in rest
+        if isinstance(n, SList) and n and all(isinstance(t, Sym) for t in n)
+    }
+    clauses += [
+        InitClause("or", (Literal(atom, True),))
+        for atom, positive in invariant.items()
+        if not positive and atom not in named
+    ]
     return rest
 
 
-def _init_literal(r: _Reader, fr: _FormulaReader, node) -> Literal | None:
-    """An atom or ``(not atom)`` of a ``oneof`` or ``or`` in ``:init``."""
+def _init_literal(r: _Reader, fr: _FormulaReader, node, head: str = "") -> Literal | None:
+    """An atom or ``(not atom)`` of a ``oneof``, an ``or`` or an invariant ``head`` in
+    ``:init``."""
     negated = isinstance(node, SList) and len(node) == 2 and node[0] == "not"
     inner = node[1] if negated else node
     if not isinstance(inner, SList) or not inner or inner[0] in _CONNECTIVES:
-        r.error("'oneof' and 'or' in ':init' take atoms and '(not atom)'", node)
+        what = f"{quote(head)} in ':init' takes" if head else "'oneof' and 'or' in ':init' take"
+        r.error(f"{what} atoms and '(not atom)'", node)
         return None
     atom = fr.atom(inner, {})
     return None if atom is None else Literal(atom, negated)
 
 
-def _read_init(r: _Reader, fr: _FormulaReader, nodes, unknown: dict[Atom, SList]) -> list[Atom]:
-    """The facts of ``:init``. A negative literal is read as nothing (a warning; an error
-    when strict); one denying a fact the section lists, or one of ``unknown`` (atom -> its
-    ``(unknown ...)``), is an error in every reading, as Fast Downward refuses it."""
+def _read_init(
+    r: _Reader, fr: _FormulaReader, nodes, unknown: dict[Atom, SList], clauses: list[InitClause]
+) -> tuple[list[Atom], list[Atom]]:
+    """The facts of ``:init`` and the atoms it denies. A negative literal is read as
+    nothing (a warning; an error when strict), but one denying an atom of ``clauses`` makes
+    it false (a clause of its own); one denying a fact the section lists, or one of
+    ``unknown`` (atom -> its ``(unknown ...)``), is an error in every reading, as Fast
+    Downward refuses it."""
     listed: dict[Atom, SList] = {}
     denied: list[tuple[Atom, SList]] = []
     for node in nodes:
@@ -1013,18 +1165,21 @@ def _read_init(r: _Reader, fr: _FormulaReader, nodes, unknown: dict[Atom, SList]
         atom = fr.atom(node, {})
         if atom is not None:
             listed.setdefault(atom, node)
+    constrained = {lit.atom for c in clauses for lit in c.literals}
     for atom, node in denied:
         if atom in listed:
             _contradiction(r, atom, "true", listed[atom], node)
         elif atom in unknown:
             _contradiction(r, atom, "unknown", unknown[atom], node)
+        elif atom in constrained:
+            clauses.append(InitClause("or", (Literal(atom, True),)))
         else:
             r.tolerate(
                 "a negative literal in ':init'",
                 "nothing: what ':init' does not list is false",
                 node,
             )
-    return list(listed)
+    return list(listed), [atom for atom, _ in denied]
 
 
 def _contradiction(r: _Reader, atom: Atom, how: str, said: SList, denial: SList) -> None:

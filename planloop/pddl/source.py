@@ -44,7 +44,8 @@ class Limits:
                                      action is known applicable, the admissible actions, the
                                      goal test, a step) or of its initial belief: each world or
                                      assignment tested, each value tried searching the
-                                     assignments ``oneof`` and ``or`` allow
+                                     assignments ``oneof`` and ``or`` allow, and for a
+                                     formula each SAT call, conflict and clause added
     ==================== =========== ==========================================================
     """
 

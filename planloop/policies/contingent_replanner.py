@@ -1,86 +1,212 @@
-"""An optimistic replanner for contingent PDDL environments (``ContingentPDDL-v0``).
+"""A replanner for contingent PDDL environments (``ContingentPDDL-v0``) within one time
+budget per episode.
 
-It reads only the step interface: the domain and problem in ``info`` (for the actions,
-objects and goal), what the agent knows (``known_facts``, ``unknown_facts``) and the
-admissible commands. Each step it senses an unknown fact when an admissible sensing
-command observes one; else it follows its plan while the next step is admissible, and
-otherwise plans again with Fast Downward on a classical task written from what it
-knows, assuming every unknown fact true (then, if that plan fails at once, random
-assumptions; last, a random admissible command).
+It reads only the step interface: the domain and problem in ``info`` (actions, objects,
+goal, the initial clauses), what the agent knows (``known_facts``, ``unknown_facts``,
+``belief_size``) and the admissible commands. Each step it
+
+1. senses an unknown fact when an admissible sensing command observes one;
+2. follows its plan while the next step is admissible;
+3. else plans again with Fast Downward, on classical tasks over what it knows (an unknown
+   fact is false and its twin ``pl-unknown-...`` true; a precondition, an effect's
+   condition and the goal count only where known):
+   - the unknown facts blocking a step (or a goal that holds only by assumption) it first
+     tries to learn: a plan to where a sensing command observes an unknown fact tied to
+     them (up to RELEVANCE_DEPTH clauses of the problem away, or made unknown by a
+     conditional effect on them);
+   - what it cannot learn is *stuck* (no longer assumed, while its knowledge stays the
+     same); it assumes every other unknown fact true and plans for the goal;
+   - with no plan for the goal, it learns whatever it can.
+4. A state of knowledge met more than LOOP_LIMIT times is a loop: what it was learning or
+   assuming there is stuck; met more than 2 * LOOP_LIMIT times, it gives up.
+
+One deadline bounds the episode: each planner call gets the time left of ``budget``
+seconds (counted from :meth:`reset`), and once it has passed the policy gives up.
 """
 
 from __future__ import annotations
 
-import random
-from dataclasses import replace
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, replace
 
 from ..pddl import Atom, Domain, Problem, parse_command, parse_domain, parse_problem, solve
-from ..pddl.writer import write_domain, write_problem
+from ..pddl.model import (
+    Action,
+    And,
+    Effect,
+    Equals,
+    Exists,
+    Forall,
+    ForallEffect,
+    Formula,
+    Imply,
+    Literal,
+    Not,
+    Or,
+    Predicate,
+    When,
+)
 from .base import GIVE_UP
 
-RANDOM_ASSUMPTIONS = 3  # tries with unknown facts drawn at random, after the optimistic one
+LOOP_LIMIT = 3  # visits of one state of knowledge before it counts as a loop
+RELEVANCE_DEPTH = 3  # clauses between a blocking fact and a sensed fact worth learning
+UNKNOWN, RELEVANT = "pl-unknown-", "pl-relevant-"  # twin predicates of the classical tasks
+LEARNED = Atom("pl-learned")  # the goal of a plan to learn
+GHOST = "pl-learn-"  # the actions reaching LEARNED: a sensing command, where it would help
+
+Key = tuple[frozenset[str], object]  # (the unknown facts, the belief's size)
 
 
 class ContingentReplanner:
-    """Sense what is unknown, plan an optimistic world, execute while admissible, replan."""
+    """Sense what is unknown, plan assuming the rest, learn what blocks, replan; within
+    ``budget`` seconds an episode (see the module's docstring)."""
 
-    def __init__(self, planner: str = "lama-first", timeout: float = 60.0, seed: int = 0):
-        self.planner, self.timeout = planner, timeout
+    def __init__(self, planner: str = "auto", budget: float = 60.0):
+        self.planner, self.budget = planner, budget
         self.name = f"contingent-replanner:{planner}"
-        self._rng = random.Random(seed)
+        self.planner_calls = self.loops = 0
+        self.stopped = ""  # why it gave up: budget, loop, no plan, blocked
+        self._deadline = 0.0
+        self._task: _Task | None = None
         self._plan: list[str] = []
-        self.planner_calls = 0
-        self._domain: Domain | None = None
-        self._classical = ""
-        self._problem: Problem | None = None
+        self._targets: frozenset[str] = frozenset()  # what the plan is to learn
+        self._assumed: frozenset[str] = frozenset()  # the unknown facts it assumes true
+        self._stuck: dict[Key, set[str]] = {}
+        self._visits: Counter[tuple[frozenset[str], Key]] = Counter()
+
+    @property
+    def details(self) -> dict:
+        """What the runner records of the episode."""
+        return {"planner_calls": self.planner_calls, "loops": self.loops, "stopped": self.stopped}
 
     def reset(self, obs: str, info: dict) -> None:
+        self._deadline = time.monotonic() + self.budget
         if "unknown_facts" not in info:
             raise ValueError(
                 "ContingentReplanner needs a contingent environment "
                 "(info['known_facts'] and info['unknown_facts'])"
             )
-        self._domain = parse_domain(info["domain_pddl"], contingent=True)
-        self._problem = parse_problem(info["problem_pddl"], self._domain, contingent=True)
-        self._classical = write_domain(
-            replace(
-                self._domain,
-                actions={n: a for n, a in self._domain.actions.items() if not a.observe},
-                requirements=tuple(r for r in self._domain.requirements if r != ":contingent"),
-            )
-        )
-        self._plan, self.planner_calls = [], 0
+        domain = parse_domain(info["domain_pddl"], contingent=True)
+        self._task = _Task.of(domain, parse_problem(info["problem_pddl"], domain, contingent=True))
+        self._plan, self._targets, self._assumed = [], frozenset(), frozenset()
+        self._stuck, self._visits = {}, Counter()
+        self.planner_calls = self.loops = 0
+        self.stopped = ""
 
-    def _started(self) -> tuple[Domain, Problem]:
-        """The domain and problem :meth:`reset` read."""
-        if self._domain is None or self._problem is None:
+    def _started(self) -> _Task:
+        """The task :meth:`reset` read."""
+        if self._task is None:
             raise RuntimeError("call reset() first")
-        return self._domain, self._problem
+        return self._task
 
     def act(self, obs: str, info: dict) -> str:
+        if time.monotonic() >= self._deadline:
+            return self._stop("budget")
         admissible = info["admissible_actions"]
-        sensing = self._useful_sensing(admissible, set(info["unknown_facts"]))
+        known, unknown = frozenset(info["known_facts"]), frozenset(info["unknown_facts"])
+        key = (unknown, info.get("belief_size"))
+        stuck = self._stuck.setdefault(key, set())
+        self._visits[known, key] += 1
+        visits = self._visits[known, key]
+        if visits > 2 * LOOP_LIMIT:
+            return self._stop("loop")
+        if visits == LOOP_LIMIT + 1:  # what it was learning or assuming here got nowhere
+            self.loops += 1
+            stuck |= self._targets or self._assumed
+            self._plan = []
+        sensing = self._useful_sensing(admissible, unknown)
         if sensing is not None:
             return sensing
+        if self._assumed - unknown - known or (self._targets and not self._targets & unknown):
+            self._plan = []  # an assumption proved false, or what it was to learn is known
         if self._plan and self._plan[0] in admissible:
             return self._plan.pop(0)
-        unknown = info["unknown_facts"]
-        assumptions = [list(unknown)] + [
-            [f for f in unknown if self._rng.random() < 0.5] for _ in range(RANDOM_ASSUMPTIONS)
-        ]
-        for assumed in assumptions:
-            plan = self._planned(info["known_facts"] + assumed)
-            if plan and plan[0] in admissible:
-                self._plan = plan[1:]
-                return plan[0]
-        self._plan = []
-        return self._rng.choice(admissible) if admissible else GIVE_UP
+        blockers = self._blockers(self._plan[0], unknown) if self._plan else frozenset()
+        return self._replan(admissible, known, unknown, stuck, blockers)
 
-    def _useful_sensing(self, admissible: list[str], unknown: set[str]) -> str | None:
+    def _replan(
+        self,
+        admissible: list[str],
+        known: frozenset[str],
+        unknown: frozenset[str],
+        stuck: set[str],
+        blockers: frozenset[str],
+    ) -> str:
+        """The first step of a new plan: to learn ``blockers`` (unknown facts blocking the
+        last plan), else to the goal, else to learn anything; GIVE_UP when there is none.
+        Each round that finds no step makes more facts ``stuck``."""
+        task = self._started()
+        while time.monotonic() < self._deadline:
+            if blockers - stuck:
+                plan = self._learning(blockers - stuck, known, unknown, widen=True)
+                if plan:
+                    return self._follow(plan, targets=blockers - stuck)
+                stuck |= blockers
+            assumed = unknown - stuck
+            plan = self._planned(task.planning, known | assumed, unknown & stuck, (), task.goal)
+            if plan is None:
+                if time.monotonic() >= self._deadline:
+                    break
+                plan = self._learning(unknown - stuck, known, unknown, widen=False)
+                return (
+                    self._follow(plan, targets=unknown - stuck) if plan else self._stop("no plan")
+                )
+            if plan and plan[0] in admissible:
+                return self._follow(plan, assumed=assumed)
+            if plan:
+                blockers = self._blockers(plan[0], unknown) & assumed
+            else:  # the goal holds by assumption only
+                blockers = _mentioned(task.problem.goal, {}, assumed)
+            if not blockers - stuck:
+                return self._stop("blocked")
+        return self._stop("budget")
+
+    def _follow(
+        self, plan: list[str], targets: frozenset[str] = frozenset(), assumed=frozenset()
+    ) -> str:
+        """Start ``plan``, which learns ``targets`` or assumes ``assumed`` true."""
+        self._plan, self._targets, self._assumed = plan[1:], targets, assumed
+        return plan[0]
+
+    def _stop(self, reason: str) -> str:
+        self.stopped, self._plan = reason, []
+        return GIVE_UP
+
+    def _learning(
+        self, targets: frozenset[str], known: frozenset[str], unknown: frozenset[str], widen: bool
+    ) -> list[str] | None:
+        """The steps to where a sensing command observes an unknown fact relevant to
+        ``targets`` (those near them by the problem's clauses when ``widen``), or None."""
+        task = self._started()
+        relevant = task.around(targets) & unknown if widen else targets
+        if not relevant:
+            return None
+        plan = self._planned(task.learning, known, unknown, relevant, LEARNED)
+        # the last step is the ghost of the sensing command, which act() then chooses;
+        # a ghost alone would be a sensing command act() did not find admissible
+        return plan[:-1] if plan and len(plan) > 1 else None
+
+    def _blockers(self, command: str, unknown: frozenset[str]) -> frozenset[str]:
+        """The unknown facts that the precondition of ``command`` names."""
+        try:
+            name, args = parse_command(command)
+        except ValueError:
+            return frozenset()
+        action = self._started().domain.actions.get(name)
+        if action is None:
+            return frozenset()
+        return _mentioned(
+            action.precondition,
+            dict(zip((p.name for p in action.params), args, strict=False)),
+            unknown,
+        )
+
+    def _useful_sensing(self, admissible: list[str], unknown: frozenset[str]) -> str | None:
         """The first admissible sensing command that observes an unknown fact."""
         for command in admissible:
             name, args = parse_command(command)
-            schema = self._started()[0].actions.get(name)
+            schema = self._started().domain.actions.get(name)
             if schema is None or not schema.observe:
                 continue
             binding = dict(zip((p.name for p in schema.params), args, strict=True))
@@ -91,19 +217,204 @@ class ContingentReplanner:
                 return command
         return None
 
-    def _planned(self, facts: list[str]) -> list[str] | None:
-        """A plan from the state of ``facts`` (PDDL atoms) to the goal, or None."""
-        init = tuple(dict.fromkeys(_atom(f) for f in facts))
-        domain, started = self._started()
-        problem = replace(started, domain_name=domain.name, init=init, unknown=(), clauses=())
-        self.planner_calls += 1
-        result = solve(
-            self._classical, write_problem(problem), planner=self.planner, timeout=self.timeout
-        )
-        if not result.solved:
+    def _planned(
+        self,
+        domain: Domain,
+        facts: frozenset[str],
+        unknown: frozenset[str],
+        relevant,
+        goal: Formula,
+    ) -> list[str] | None:
+        """A plan of ``domain`` for ``goal`` from ``facts`` true, ``unknown`` unknown and
+        ``relevant`` relevant, within the time left; None when there is none."""
+        left = self._deadline - time.monotonic()
+        if left <= 0:
             return None
-        assert result.plan is not None  # a solved result holds its plan
-        return list(result.plan)
+        init = [_atom(f) for f in facts]
+        init += [_twin(UNKNOWN, _atom(f)) for f in unknown]
+        init += [_twin(RELEVANT, _atom(f)) for f in relevant]
+        problem = replace(
+            self._started().problem,
+            domain_name=domain.name,
+            init=tuple(init),
+            goal=goal,
+            unknown=(),
+            clauses=(),
+        )
+        self.planner_calls += 1
+        result = solve(domain, problem, planner=self.planner, timeout=left)
+        return list(result.plan) if result.solved and result.plan is not None else None
+
+
+@dataclass(frozen=True)
+class _Task:
+    """The contingent task an episode plays, and the classical domains planned in."""
+
+    domain: Domain
+    problem: Problem
+    planning: Domain  # the domain over knowledge (sensing left out)
+    learning: Domain  # the same with relevance, and a ghost of each sensing action
+    goal: Formula  # the goal, known
+    neighbours: dict[str, frozenset[str]]  # fact -> the facts sharing a clause with it
+
+    @classmethod
+    def of(cls, domain: Domain, problem: Problem) -> _Task:
+        neighbours: dict[str, set[str]] = defaultdict(set)
+        for clause in problem.clauses:
+            facts = {str(literal.atom) for literal in clause.literals}
+            for fact in facts:
+                neighbours[fact] |= facts - {fact}
+        return cls(
+            domain,
+            problem,
+            _knowledge_domain(domain, learning=False),
+            _knowledge_domain(domain, learning=True),
+            _known(problem.goal),
+            {fact: frozenset(near) for fact, near in neighbours.items()},
+        )
+
+    def around(self, facts: frozenset[str]) -> frozenset[str]:
+        """``facts`` and those up to RELEVANCE_DEPTH clauses away."""
+        seen, frontier = set(facts), set(facts)
+        for _ in range(RELEVANCE_DEPTH):
+            frontier = {n for f in frontier for n in self.neighbours.get(f, ())} - seen
+            seen |= frontier
+        return frozenset(seen)
+
+
+def _knowledge_domain(domain: Domain, learning: bool) -> Domain:
+    """``domain`` over states of knowledge (see :func:`_known` and :func:`_effects`), its
+    sensing actions left out; when ``learning``, each observed atom of a sensing action
+    has a ghost action reaching LEARNED where the atom is unknown and relevant."""
+    twins = [UNKNOWN] + ([RELEVANT] if learning else [])
+    predicates = dict(domain.predicates)
+    for prefix in twins:
+        predicates.update(
+            {
+                prefix + p.name: Predicate(prefix + p.name, p.params)
+                for p in domain.predicates.values()
+            }
+        )
+    actions = {
+        name: replace(a, precondition=_known(a.precondition), effects=_effects(a.effects, learning))
+        for name, a in domain.actions.items()
+        if not a.observe
+    }
+    if learning:
+        predicates[LEARNED.predicate] = Predicate(LEARNED.predicate, ())
+        for a in domain.actions.values():
+            for i, atom in enumerate(a.observe):
+                ghost = f"{GHOST}{i}-{a.name}"
+                unknown = And((_known(a.precondition), _twin(UNKNOWN, atom), _twin(RELEVANT, atom)))
+                actions[ghost] = Action(ghost, a.params, unknown, (Literal(LEARNED),))
+    return replace(domain, requirements=(":adl",), predicates=predicates, actions=actions)
+
+
+def _known(f: Formula, positive: bool = True) -> Formula:
+    """A formula over a state of knowledge (a fact known true is true; an unknown one is
+    false and its UNKNOWN twin true) that holds where ``f`` is known true (known false
+    when not ``positive``). A disjunction is known when one of its parts is."""
+    if isinstance(f, Atom):
+        return f if positive else And((Not(f), Not(_twin(UNKNOWN, f))))
+    if isinstance(f, Equals):
+        return f if positive else Not(f)
+    if isinstance(f, Not):
+        return _known(f.arg, not positive)
+    if isinstance(f, (And, Or)):
+        junction = type(f) if positive else (Or if isinstance(f, And) else And)
+        return junction(tuple(_known(a, positive) for a in f.args))
+    if isinstance(f, Imply):
+        return _known(Or((Not(f.condition), f.consequence)), positive)
+    quantifier = type(f) if positive else (Forall if isinstance(f, Exists) else Exists)
+    return quantifier(f.params, _known(f.body, positive))
+
+
+def _effects(effects: tuple[Effect, ...], learning: bool) -> tuple[Effect, ...]:
+    """``effects`` on a state of knowledge: a literal makes its fact known; a ``when``
+    applies where its condition is known, and where the condition is unknown (see
+    :func:`_blurred`) makes what it changes unknown."""
+    out: list[Effect] = []
+    for e in effects:
+        if isinstance(e, Literal):
+            out += [e, Literal(_twin(UNKNOWN, e.atom), negated=True)]
+        elif isinstance(e, ForallEffect):
+            out.append(ForallEffect(e.params, _effects(e.effects, learning)))
+        else:
+            out.append(When(_known(e.condition), _effects(e.effects, learning)))
+            out += _blurred(e.condition, e.effects, learning)
+    return tuple(out)
+
+
+def _blurred(condition: Formula, effects: tuple[Effect, ...], learning: bool) -> list[Effect]:
+    """What ``(when condition effects)`` does where ``condition`` is unknown: each fact it
+    would change and does not hold already becomes unknown; when ``learning``, relevant
+    too where a fact of the condition is."""
+    unsure = And((Not(_known(condition)), Not(_known(condition, positive=False))))
+    sources = tuple(_twin(RELEVANT, a) for a in _free_atoms(condition))
+    out: list[Effect] = []
+    for e in effects:
+        if isinstance(e, ForallEffect):
+            out.append(ForallEffect(e.params, tuple(_blurred(condition, e.effects, learning))))
+        elif isinstance(e, When):
+            out += _blurred(And((condition, e.condition)), e.effects, learning)
+        else:
+            unknown = Literal(_twin(UNKNOWN, e.atom))
+            if e.negated:
+                out.append(When(And((unsure, e.atom)), (e, unknown)))
+            else:
+                out.append(When(And((unsure, Not(e.atom))), (unknown,)))
+            if learning and sources:
+                out.append(When(And((unsure, Or(sources))), (Literal(_twin(RELEVANT, e.atom)),)))
+    return out
+
+
+def _free_atoms(f: Formula) -> list[Atom]:
+    """The atoms of ``f`` outside its quantifiers."""
+    if isinstance(f, Atom):
+        return [f]
+    if isinstance(f, Not):
+        return _free_atoms(f.arg)
+    if isinstance(f, (And, Or)):
+        return [a for part in f.args for a in _free_atoms(part)]
+    if isinstance(f, Imply):
+        return _free_atoms(f.condition) + _free_atoms(f.consequence)
+    return []
+
+
+def _mentioned(f: Formula, binding: dict[str, str], facts: frozenset[str]) -> frozenset[str]:
+    """The facts of ``facts`` that an atom of ``f`` names, its variables bound by
+    ``binding`` (a variable left free matches any object)."""
+    patterns: dict[str, list[tuple[str, ...]]] = defaultdict(list)
+
+    def visit(g: Formula) -> None:
+        if isinstance(g, Atom):
+            patterns[g.predicate].append(tuple(binding.get(t, t) for t in g.args))
+        elif isinstance(g, Not):
+            visit(g.arg)
+        elif isinstance(g, (And, Or)):
+            for part in g.args:
+                visit(part)
+        elif isinstance(g, Imply):
+            visit(g.condition)
+            visit(g.consequence)
+        elif isinstance(g, (Exists, Forall)):
+            visit(g.body)
+
+    visit(f)
+    found = set()
+    for fact in facts:
+        atom = _atom(fact)
+        for args in patterns.get(atom.predicate, ()):
+            if len(args) == len(atom.args) and all(
+                a.startswith("?") or a == b for a, b in zip(args, atom.args, strict=True)
+            ):
+                found.add(fact)
+                break
+    return frozenset(found)
+
+
+def _twin(prefix: str, atom: Atom) -> Atom:
+    return Atom(prefix + atom.predicate, atom.args)
 
 
 def _atom(text: str) -> Atom:

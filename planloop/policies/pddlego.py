@@ -257,6 +257,7 @@ class PDDLegoPolicy:
                 self.details["solver_errors"] += 1
                 self.files = draft.files or self.files
                 self.trigger, self.error = "solver_error", str(failure)
+                unfixed = failure.summary()  # one line, the reader's errors capped
                 continue
             self.details["solver_fixed"] += attempt
             self.tries[-1][-1][1] = attempt
@@ -265,9 +266,7 @@ class PDDLegoPolicy:
             self.files, self.queue, self.domain = draft.files, list(checked.plan), checked.domain
             self.new, self.succeeded, self.repeated = [], [], None
             return True
-        self.details["stop"] = (
-            f"solver error not fixed after {self.max_solver} retries: {self.error}"
-        )
+        self.details["stop"] = f"solver error not fixed after {self.max_solver} retries: {unfixed}"
         return False
 
     def _warned(self, record: dict, warnings) -> None:

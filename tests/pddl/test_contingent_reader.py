@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from planloop.pddl import PDDLError, parse
+from planloop.pddl import Limits, PDDLError, parse
+from planloop.pddl.belief import Formula
 from planloop.pddl.contingent import ContingentTask, load_contingent
 from planloop.pddl.model import Atom
 
@@ -188,9 +189,10 @@ def test_an_empty_initial_belief_is_a_value_error_at_load():
         )
 
 
-def test_a_component_past_max_belief_is_a_value_error_naming_it():
-    with pytest.raises(ValueError, match=r"\(opened p2-1\).*max_belief=10"):
-        _load(SAMPLE / "doors15", max_belief=10)
+def test_a_component_past_max_belief_is_held_as_a_formula():
+    formulas = _load(SAMPLE / "doors15", max_belief=10).init
+    assert len(formulas.components) == 7 and formulas.size is None
+    assert all(isinstance(c, Formula) for c in formulas.components)
     assert _load(SAMPLE / "doors15", max_belief=15).init.size == 15**7
 
 
@@ -346,8 +348,10 @@ def _chain(n: int) -> str:
 def test_an_unsatisfiable_chain_of_ors_is_refused_naming_the_limit():
     with pytest.raises(ValueError, match="the initial belief is empty"):
         load_contingent(WIDE, _chain(12))
-    with pytest.raises(ValueError, match=r"2\^40 assignments of \(u o0\).*\(max_belief_work\)"):
+    with pytest.raises(ValueError, match="the initial belief is empty"):  # as a formula
         load_contingent(WIDE, _chain(40))
+    with pytest.raises(ValueError, match=r"2\^40 assignments of \(u o0\).*\(max_belief_work\)"):
+        load_contingent(WIDE, _chain(40), limits=Limits(max_belief_work=1000))
 
 
 def test_a_oneof_over_20000_atoms_is_one_component_of_20000_worlds():

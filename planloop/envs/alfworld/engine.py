@@ -15,7 +15,7 @@ from itertools import islice, product
 
 from ...pddl import ActionLookupError, GroundAction, UnmetFact, quote, write_domain
 from ...pddl.model import And, Atom
-from .game import Game
+from .game import Game, planners_domain
 from .grammar import Key
 
 NOTHING_HAPPENS = "Nothing happens."
@@ -178,8 +178,9 @@ class Engine:
 
     @cached_property
     def domain_pddl(self) -> str:
-        """The game's domain as written for planners (the same every time)."""
-        return write_domain(self.task.domain)
+        """The game's domain as written for planners (the same every time), reading
+        without a warning (see :func:`.game.planners_domain`)."""
+        return write_domain(planners_domain(self.task))
 
     @cached_property
     def _name_patterns(self) -> list[tuple[str, str, re.Pattern]]:

@@ -218,9 +218,10 @@ class ALFWorldEnv(TextEnv):
         """The hidden world now: (domain text, problem text of the current state), in the
         game's object ids; ``self.game.entities`` maps an id to its displayed name.
 
-        ALFWorld's ``look`` marks a location ``checked``, a predicate typed for
-        receptacles; such ill-typed facts (which no precondition reads) are left out so
-        that the problem reads cleanly."""
+        The texts read without a warning in the strict reading: the domain's constants
+        (``sinkbasintype``, ...) are not among the problem's objects, and facts ALFWorld's
+        own typing excludes are left out (its ``look`` marks a location ``checked``, a
+        predicate typed for receptacles, and no precondition reads such facts)."""
         domain_text, problem = self.world_model()
         return domain_text, write_problem(problem, self._started()[0].task.domain)
 
@@ -240,7 +241,10 @@ class ALFWorldEnv(TextEnv):
                 )
             )
         )
-        return engine.domain_pddl, replace(task.problem, init=well_typed)
+        objects = {
+            o: t for o, t in task.problem.objects.items() if o not in domain.external_constants
+        }
+        return engine.domain_pddl, replace(task.problem, objects=objects, init=well_typed)
 
     def observed_facts(self) -> list[str]:
         """The true facts about what the texts shown since the reset have named: every

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ...pddl import Limits, Task, ground, parse_domain, parse_problem
+from ...pddl.model import ROOT_TYPE, Domain, Literal, When
 from ...pddl.source import DEFAULT_LIMITS
 from ..arguments import instance_of
 from .grammar import Entity, Grammar
@@ -88,15 +89,57 @@ def load_game(source: str | os.PathLike | dict, limits: Limits = DEFAULT_LIMITS)
 
 def fast_downward_reading(domain: str) -> str:
     """The domain as Fast Downward reads it: a name glued to a comma (``?l - location,``)
-    is a type name of its own, which no object has. ALFWorld's ``examineObject`` relies
-    on this: its ``exists (?l - location, ?r - receptacle)`` disjunct never holds."""
+    is a type name of its own, which no object has (declared a subtype of the name, so
+    that the atoms it fills are well typed). ALFWorld's ``examineObject`` relies on this:
+    its ``exists (?l - location, ?r - receptacle)`` disjunct never holds."""
     text = re.sub(r";[^\n]*", "", domain)
     glued = sorted(set(re.findall(r"([A-Za-z][\w-]*),", text)))
     if not glued:
         return text
     text = re.sub(r"([A-Za-z][\w-]*),\s*", r"\1-comma ", text)
-    declared = " ".join(f"{name}-comma" for name in glued)
+    declared = " ".join(f"{name}-comma - {name}" for name in glued)
     return re.sub(r"\(:types", f"(:types {declared}", text, count=1, flags=re.I)
+
+
+def planners_domain(task: Task) -> Domain:
+    """``task``'s domain as PDDL that the strict reading accepts without a warning, meaning
+    what planners make of ALFWorld's: the names its actions use as constants
+    (``SinkBasinType``, ...) declared as constants of their types in the problem (which
+    leaves them out of its objects), and each predicate argument that an effect fills with
+    a variable of another type (``look`` marks a location ``checked``) typed ``object``."""
+    domain = task.domain
+    widened: set[tuple[str, int]] = set()  # (predicate, argument index)
+
+    def visit(effects, scope: dict[str, tuple[str, ...]]) -> None:
+        for effect in effects:
+            if isinstance(effect, Literal):
+                params = domain.predicates[effect.atom.predicate].params
+                for i, arg in enumerate(effect.atom.args):
+                    types = scope.get(arg, (ROOT_TYPE,))
+                    if ROOT_TYPE not in types and not any(
+                        domain.is_subtype(t, params[i].types) for t in types
+                    ):
+                        widened.add((effect.atom.predicate, i))
+            elif isinstance(effect, When):
+                visit(effect.effects, scope)
+            else:
+                visit(effect.effects, {**scope, **{p.name: p.types for p in effect.params}})
+
+    for action in domain.actions.values():
+        visit(action.effects, {p.name: p.types for p in action.params})
+    predicates = {
+        name: replace(
+            predicate,
+            params=tuple(
+                replace(p, types=(ROOT_TYPE,)) if (name, i) in widened else p
+                for i, p in enumerate(predicate.params)
+            ),
+        )
+        for name, predicate in domain.predicates.items()
+    }
+    constants = dict(domain.constants)
+    constants.update((c, task.objects[c]) for c in domain.external_constants)
+    return replace(domain, predicates=predicates, constants=constants, external_constants=())
 
 
 def display_names(task: Task) -> dict[str, Entity]:
