@@ -54,7 +54,7 @@ Name objects as the game does, with the number: "mug 1" is mug_1.""",
 
 COIN_TAKEN_GOAL = """Set the problem's goal to the next sub-goal you can reach with what you know:
 go to a location you have not visited yet, (:goal (at ?location)) with ?location a place
-not visited. The coin is taken for you the moment you see it: plan only moves and door
+not visited. The coin is taken for you once the game shows it: plan only moves and door
 openings."""
 
 GOALS = {
