@@ -180,7 +180,7 @@ def run_problem(llm, condition: dict, index: int, args) -> dict:
             args.temperature,
         )
     except LLMError as exc:
-        return {"won": False, "error": str(exc)}
+        return {"won": False, "error": str(exc), "error_kind": exc.kind}
     verdicts = result.verdicts
     scores = [score(domain, reference, verdict) for verdict in verdicts]
     curve = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import ChatModel, ChatResponse, LLMError, ToolCall, Usage
+from .base import ChatModel, ChatResponse, LLMError, LLMErrorKind, ToolCall, Usage
 from .cache import CachedModel
 from .doubles import InteractiveModel, ScriptedModel
 from .guard import call_model
@@ -44,6 +44,7 @@ __all__ = [
     "ChatResponse",
     "InteractiveModel",
     "LLMError",
+    "LLMErrorKind",
     "OpenAIChat",
     "ScriptedModel",
     "ToolCall",

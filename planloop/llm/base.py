@@ -3,17 +3,31 @@
 from __future__ import annotations
 
 from dataclasses import astuple, dataclass, field
-from typing import Protocol
+from typing import Literal, Protocol
+
+LLMErrorKind = Literal[
+    "rate_limited",
+    "server",
+    "timeout",
+    "connection",
+    "bad_request",
+    "auth",
+    "bad_response",
+    "client",
+    "unreadable_reply",
+    "other",
+]
 
 
 class LLMError(RuntimeError):
     """A model call that failed for good (after retries); ``kind`` says why:
     ``rate_limited``, ``server``, ``timeout``, ``connection``, ``bad_request``, ``auth``,
     ``bad_response`` (a reply that is not a well-formed chat completion), ``client`` (the
-    model object itself raised) or ``other``. Policies record it on the episode instead
-    of crashing the run."""
+    model object itself raised), ``unreadable_reply`` (a reply a protocol requires in a
+    form, e.g. JSON, that it is not in) or ``other``. Policies record it on the episode
+    (its text and, as ``error_kind``, its kind) instead of crashing the run."""
 
-    def __init__(self, kind: str, message: str):
+    def __init__(self, kind: LLMErrorKind, message: str):
         self.kind = kind
         super().__init__(f"{kind}: {message}")
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from email.utils import parsedate_to_datetime
 from typing import Any, cast
 
-from .base import ChatResponse, LLMError
+from .base import ChatResponse, LLMError, LLMErrorKind
 from .reply import excerpt, parse_reply
 from .requests import REQUEST_PARAMS, build_request, refused_parameter
 
@@ -177,7 +177,7 @@ class OpenAIChat:
         self.learned["dropped"][name] = said
         return True
 
-    def _pause(self, kind: str, exc: Exception, attempt: int, start: float) -> float:
+    def _pause(self, kind: LLMErrorKind, exc: Exception, attempt: int, start: float) -> float:
         """Seconds to wait before the next attempt; raises LLMError when there is none."""
         if kind not in _RETRIED:
             raise LLMError(kind, _shown(exc)) from exc
@@ -210,7 +210,7 @@ class OpenAIChat:
     def _backoff(self, attempt: int) -> float:
         return min(self.max_backoff, self.backoff * 2**attempt)
 
-    def _kind(self, exc: Exception) -> str | None:
+    def _kind(self, exc: Exception) -> LLMErrorKind | None:
         from .deadline import ReplyTooLarge
 
         o = self._openai

@@ -6,7 +6,7 @@ import time
 from dataclasses import asdict, dataclass, field
 
 from ..envs.feedback import action_failure
-from ..llm import LLMError, Usage
+from ..llm import LLMError, LLMErrorKind, Usage
 from .base import GIVE_UP, RESTART
 
 
@@ -31,6 +31,7 @@ class Episode:
     usage: Usage = field(default_factory=Usage)
     seconds: float = 0.0
     error: str | None = None  # a model call that failed for good
+    error_kind: LLMErrorKind | None = None  # and its kind (LLMError.kind)
     details: dict = field(default_factory=dict)  # the policy's own record (why it stopped, ...)
     restarted_after: tuple[int, ...] = ()  # per restart, the actions taken before it
 
@@ -55,16 +56,17 @@ def run_episode(
     instance = info.get("instance")
     actions: list[str] = []
     observations, errors, restarted_after = [obs], [], []
-    restarts, won, truncated, gave_up, failure = 0, False, False, False, None
+    restarts, won, truncated, gave_up = 0, False, False, False
+    failure: LLMError | None = None
     try:
         policy.reset(obs, info)
     except LLMError as exc:
-        failure = str(exc)
+        failure = exc
     while failure is None and (max_steps is None or len(actions) < max_steps):
         try:
             action = policy.act(obs, info)
         except LLMError as exc:
-            failure = str(exc)
+            failure = exc
             break
         if action is GIVE_UP:
             gave_up = True
@@ -107,7 +109,8 @@ def run_episode(
         errors=tuple(errors),
         usage=spent,
         seconds=time.monotonic() - start,
-        error=failure,
+        error=None if failure is None else str(failure),
+        error_kind=None if failure is None else failure.kind,
         details=dict(getattr(policy, "details", {})),
         restarted_after=tuple(restarted_after),
     )

@@ -335,12 +335,13 @@ def _play_all(
                     )
                 continue
             done += 1
-            error = future.result().get("error")
+            record = future.result()
+            error = record.get("error")
             if error:
                 failed += 1
                 progress.note(f"{job.label}: {one_line(error)}")
             progress.update(done, failed)
-            in_a_row = in_a_row + [error] if _unreachable(error) else []
+            in_a_row = in_a_row + [error] if _unreachable(record) else []
             if len(in_a_row) == max_failed_in_a_row and crash is None:
                 unreachable = f"{len(in_a_row)} episodes in a row ended on {one_line(in_a_row[-1])}"
                 for pending in futures:
@@ -363,9 +364,15 @@ def _play_all(
         )
 
 
-UNREACHABLE = ("connection:", "timeout:")  # the LLMError kinds of a server gone
+UNREACHABLE = ("connection", "timeout")  # the LLMError kinds of a server gone
 
 
-def _unreachable(error: str | None) -> bool:
-    """Whether an episode ended because the model server could not be reached."""
-    return bool(error) and str(error).startswith(UNREACHABLE)
+def _unreachable(record: Mapping) -> bool:
+    """Whether an episode ended because the model server could not be reached: its
+    ``error_kind``, or (a record from a play function that keeps only the text) the
+    kind its ``error`` text begins with."""
+    error = record.get("error")
+    if not error:
+        return False
+    kind = record.get("error_kind") or str(error).split(":", 1)[0]
+    return kind in UNREACHABLE

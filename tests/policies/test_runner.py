@@ -66,6 +66,7 @@ def test_model_usage_and_failures_are_recorded_not_raised():
     policy = ScriptPolicy(["(attack a)", "(succumb a)", "(attack a)"], model=model)
     episode = run_episode(gym.make("Mystery-BW-v0"), policy, options={"instance": 0})
     assert episode.error == "rate_limited: slow down"
+    assert episode.error_kind == "rate_limited"  # typed, not read back from the text
     assert episode.steps == 2 and episode.usage.calls == 2
     assert episode.model == "scripted" and episode.prompt_version == "test-v1"
 
@@ -119,5 +120,5 @@ def test_a_model_failure_in_reset_is_recorded_not_raised():
     episode = run_episode(
         gym.make("Mystery-BW-v0"), FailingReset(["(attack a)"]), options={"instance": 0}
     )
-    assert episode.error == "bad_response: not JSON"
+    assert episode.error == "bad_response: not JSON" and episode.error_kind == "bad_response"
     assert episode.steps == 0 and not episode.truncated and not episode.won
