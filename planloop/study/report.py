@@ -212,7 +212,8 @@ def _round(number: int, round_: dict, previous: dict[str, tuple[int, str]]) -> s
         parts.append(f'<p>answers:</p><pre class="answers">{_e(round_["answers"])}</pre>')
     parts.append(
         f'<p>check: <span class="failed">{_e(check.get("stage"))}: '
-        f"{_e(check.get('message'))}</span></p>"
+        + _e(check.get("message")).replace("\n", "<br>")  # one diagnostic a line
+        + "</span></p>"
         if check
         else "<p>check: passed</p>"
     )

@@ -322,7 +322,7 @@ def _play_all(
                 continue
             job, exc = futures[future], future.exception()
             if isinstance(exc, PDDLError):  # the task itself (a limit met at reset, ...)
-                exc = StudyError(f"{job.label}: {one_line(exc)}")
+                exc = StudyError(f"{job.label}: {exc.summary()}")
             if exc is not None:
                 if crash is None:
                     crash = exc
