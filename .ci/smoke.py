@@ -60,9 +60,10 @@ def main(source: Path) -> None:
         contingent = Path(str(data / "contingent" / "blocks2"))
         needs_files = {
             "PDDL-v0": {"domain": domain, "problem": problem},
-            "ContingentPDDL-v0": {
+            "ContingentPDDL-v0": {  # max_belief=1: its belief as a formula (python-sat)
                 "domain": contingent / "domain.pddl",
                 "problem": contingent / "problem.pddl",
+                "max_belief": 1,
             },
         }
         for env_id in ENVIRONMENTS:

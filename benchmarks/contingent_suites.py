@@ -25,6 +25,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from planloop.pddl.contingent import ContingentTask
+from planloop.pddl.hidden import hidden_world, read_hidden
+from planloop.pddl.reader import parse
+
 _DEFINE = re.compile(r"\(\s*define\s*\(\s*(domain|problem)\s+([^\s()]+)", re.IGNORECASE)
 _DOMAIN_OF = re.compile(r"\(\s*:domain\s+([^\s()]+)", re.IGNORECASE)
 _HEAD = 4096  # characters read to classify a file
@@ -69,7 +73,7 @@ def suite_pairs(root: Path) -> Iterator[Pair]:
         problems = [e for e in entries if e[1] == "problem"]
         hidden = [e[0] for e in entries if e[1] == "hidden"]
         for path, _, _, of in problems:
-            domain = _domain_for(files, folder, root, of)
+            domain = _domain_for(files, folder, root, path, of)
             if domain is None:
                 continue
             rel = path.relative_to(root)
@@ -82,13 +86,27 @@ def suite_pairs(root: Path) -> Iterator[Pair]:
             )
 
 
-def _domain_for(files, folder: Path, root: Path, named: str) -> Path | None:
+def _variant(path: Path) -> list[str]:
+    """The words of a file's name that are neither its role nor its size (``new-p11`` ->
+    ``["new"]``, ``domain-clg`` -> ``["clg"]``, ``p.pddl`` -> ``[]``)."""
+    return [w for w in path.stem.lower().split("-") if not _ROLE.match(w)]
+
+
+_ROLE = re.compile(r"(k?[dp]|domain|problem|[a-z]?\d+)$")
+
+
+def _domain_for(files, folder: Path, root: Path, problem: Path, named: str) -> Path | None:
     while True:
         domains = [e for e in files.get(folder, ()) if e[1] == "domain"]
         if domains:
             ranked = sorted(
                 domains,
-                key=lambda e: (e[2] != named, e[0].name not in ("d.pddl", "domain.pddl"), e[0]),
+                key=lambda e: (
+                    e[2] != named,
+                    _variant(e[0]) != _variant(problem),
+                    e[0].name not in ("d.pddl", "domain.pddl"),
+                    e[0],
+                ),
             )
             return ranked[0][0]
         if folder == root:
@@ -116,9 +134,6 @@ def _domain_folder(rel: Path) -> str:
 
 def try_pair(pair: Pair) -> dict:
     """The record of one pair: read, tracked, the hidden worlds, seconds, the error."""
-    from planloop.pddl.contingent import ContingentTask
-    from planloop.pddl.reader import parse
-
     record = {
         "suite": pair.suite,
         "domain": pair.domain_name,
@@ -141,11 +156,7 @@ def try_pair(pair: Pair) -> dict:
 
 def _hidden_record(task, pair: Pair) -> dict:
     """How many hidden worlds the problem and its hidden files hold, and how many lie in
-    the initial belief (absent where this planloop has no hidden worlds)."""
-    try:
-        from planloop.pddl.hidden import hidden_world, read_hidden
-    except ImportError:
-        return {}
+    the initial belief."""
     worlds = list(task.problem.hidden)
     for path in pair.hidden:
         worlds += read_hidden(path, task.domain, task.problem)
@@ -160,20 +171,38 @@ def _hidden_record(task, pair: Pair) -> dict:
 
 
 def _run(pair: Pair, timeout: float) -> dict:
+    """:func:`try_pair` in a process of its own; past ``timeout``, the record says so and
+    whether the pair reads (tried again, reading only, under the same timeout)."""
+    record = _within(try_pair, pair, timeout)
+    if record is None:
+        record = {
+            "suite": pair.suite,
+            "domain": pair.domain_name,
+            "problem": str(pair.problem),
+            "read": bool(_within(_reads, pair, timeout)),
+            "tracked": False,
+            "error": f"timeout: more than {timeout:g} s",
+            "seconds": timeout,
+        }
+    return record
+
+
+def _reads(pair: Pair) -> bool:
+    try:
+        parse(pair.domain, pair.problem, contingent=True)
+    except Exception:  # any refusal: the pair does not read
+        return False
+    return True
+
+
+def _within(call, pair: Pair, timeout: float):
+    """``call(pair)`` in a forked process; None past ``timeout`` seconds."""
     with multiprocessing.get_context("fork").Pool(1) as pool:
-        job = pool.apply_async(try_pair, (pair,))
+        job = pool.apply_async(call, (pair,))
         try:
             return job.get(timeout)
         except multiprocessing.TimeoutError:
-            return {
-                "suite": pair.suite,
-                "domain": pair.domain_name,
-                "problem": str(pair.problem),
-                "read": False,
-                "tracked": False,
-                "error": f"timeout: more than {timeout:g} s",
-                "seconds": timeout,
-            }
+            return None
 
 
 def main() -> None:

@@ -2,8 +2,10 @@
 partially observable text game, and the ids of the shipped sample.
 
 An instance is a problem and a hidden world: problem ``instance % P`` of the ``P`` given,
-its true initial world drawn uniformly from the initial belief by
-``numpy.random.default_rng(instance // P)``. The agent plays by knowledge: a command is
+its true initial world drawn from the initial belief by
+``numpy.random.default_rng(instance // P)`` (uniformly while no component of the belief
+is a formula), or chosen (see
+:meth:`ContingentPDDLEnv.reset`). The agent plays by knowledge: a command is
 admissible when its precondition holds in every world it still considers possible,
 sensing actions tell the true value of what they observe, and the game is won when the
 goal holds in every such world. What it reads (observation and ``info``, ``instance``
@@ -36,7 +38,7 @@ CONTINGENT_ENVIRONMENTS = {
     "Contingent-Logistics-v0": ("planloop.envs.contingent:logistics_env", 100),
 }
 MAX_BELIEF_LIMIT = 2**31 - 1
-MAX_CONTINGENT_OBS = 2**16  # characters: doors15 in words shows ~29,500
+MAX_CONTINGENT_OBS = 2**16  # characters: the sample's shows at most ~5,800 (doors15, reset)
 CACHE = 16  # grounded problems kept
 
 
@@ -58,6 +60,12 @@ class ContingentPDDLEnv(TextEnv):
     ValueError naming it past it). The
     hidden world and the evaluators (:meth:`world_pddl`, :meth:`observed_facts`,
     :meth:`gold_path`) are for judges and reference policies only.
+
+    The observation at reset states the facts that never change (known then, of
+    predicates no action changes), then each observation what is known of the others and
+    what is unknown, grouped by predicate (:data:`GROUPED`); ``repeat_static=True``
+    states the unchanging facts at every step. ``hidden=`` plays a hidden-worlds file's
+    worlds (see :meth:`reset`).
     """
 
     def __init__(

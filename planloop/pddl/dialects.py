@@ -25,6 +25,7 @@ these when it reads with ``contingent=True``.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from itertools import product
@@ -291,6 +292,7 @@ def _observations(r, action, found, scope, observable, fixed, changed):
     observations: list[_Observation] = []
     definitions: list[Derived] = []
     defined: set[str] = set()  # the observed predicates with a rule for a positive value
+    positive = Counter(w.literal.atom.predicate for w in found if not w.literal.negated)
     for rule in sorted(found, key=lambda w: w.literal.negated):
         atom = rule.literal.atom
         still = [c for c in rule.conditions if predicates(c) <= fixed]
@@ -311,7 +313,8 @@ def _observations(r, action, found, scope, observable, fixed, changed):
         if not rule.literal.negated:
             defined.add(atom.predicate)
         fact = _atom_of(moving[0]) if len(moving) == 1 else None
-        if fact is not None and _variables(fact) <= _variables(atom) | own:
+        alone = positive[atom.predicate] < 2  # else the rules' conditions are one disjunction
+        if fact is not None and alone and _variables(fact) <= _variables(atom) | own:
             observations.append(_Observation(fact, rule.params, tuple(still)))
         elif (
             fact is not None

@@ -50,7 +50,7 @@ from .model import Atom, Domain, Problem
 from .plans import parse_plan
 from .portfolio import Checked, Race
 from .reader import parse_domain, parse_problem
-from .search import astar, breadth_first, greedy_best_first
+from .search import astar, breadth_first, greedy_best_first, width_first
 from .source import DEFAULT_LIMITS, Limits, source_path
 from .writer import write_domain, write_problem
 
@@ -219,8 +219,9 @@ def _solve_auto(
     d: Domain, p: Problem, timeout: float, memory_limit_mb: int | None, start: float, limits: Limits
 ) -> PlanResult:
     """A portfolio: a goal that an invariant of the domain refutes (within
-    AUTO_INVARIANT_SECONDS) is unsolvable at once; else greedy best-first search
-    in-process races Fast Downward's lama-first (see
+    AUTO_INVARIANT_SECONDS) is unsolvable at once; else the in-process search (1-BFWS,
+    then greedy best-first search where 1-BFWS finds nothing; named ``auto/gbfs``)
+    races Fast Downward's lama-first (see
     :class:`~planloop.pddl.portfolio.Race`) and the first definitive answer wins.
     Fast Downward starts once the in-process work has run alone for AUTO_ALONE_SECONDS
     (small tasks never start it), or when the task cannot be searched in-process.
@@ -273,9 +274,17 @@ def _race(
             "auto/gbfs",
         )
     checked = Checked(relaxed, race.check)
-    result = _search(
-        task, lambda t, timeout: greedy_best_first(t, timeout, checked), "auto/gbfs", start, timeout
-    )
+
+    def search(t: Task, timeout: float):
+        """1-BFWS, as the PDDLego+ authors' planner starts; greedy best-first search
+        (complete) where its pruning left no plan."""
+        ends = time.monotonic() + timeout
+        plan = width_first(t, timeout, relaxed, race.check)
+        if plan is not None:
+            return plan
+        return greedy_best_first(t, max(0.0, ends - time.monotonic()), checked)
+
+    result = _search(task, search, "auto/gbfs", start, timeout)
     if result.status != "timeout":
         return result
     if race.rival_won():

@@ -8,15 +8,19 @@ translator or the FF parser accepts when its meaning is unambiguous, gives it th
 meaning and records a warning with line and column for each such form (a type listed
 among its own subtypes, an undeclared type, a repeated section or declaration, a
 negative literal in ``:init``, a requirement it does not support but nothing uses).
-``strict=True`` refuses each of them as an error, for benchmark authors. Both refuse
-what both planners refuse, and what Fast Downward refuses as a contradiction: a fact both
-listed (or unknown) and denied in ``:init``.
+An error that follows from such a reading (an object of an undeclared type read as
+``object``, then a type mismatch; a name declared twice, narrowed) carries its warning
+as its ``cause``. ``strict=True`` refuses each of them as an error, for benchmark
+authors. Both refuse what both planners refuse, and what Fast Downward refuses as a
+contradiction: a fact both listed (or unknown) and denied in ``:init``.
 
 ``contingent=True`` reads the contingent dialect of CLG, SDR and CPOR as well: the
-``:contingent`` requirement, sensing actions (``:observe`` an atom or an ``and`` of atoms,
+``:contingent`` requirement, sensing actions (``:observe`` atoms or an ``and`` of atoms,
 no effect), and an ``:init`` (maybe wrapped in one ``and``) with ``(unknown a)``,
-``(oneof l ...)`` and ``(or l ...)`` over literals; a problem naming another domain is a
-warning there, as those planners read it.
+``(oneof l ...)`` and ``(or l ...)`` over literals (``(not a)`` of an atom they name makes
+it false); a problem naming another domain is a warning there, as those planners read
+it. So are a problem's ``(:hidden atom ...)`` worlds, and the dialects of K-replanner
+and cp2fsc, compiled to this one (see :mod:`.dialects`).
 """
 
 from __future__ import annotations
@@ -877,11 +881,13 @@ def _read_action(
         fr.formula(fields[":precondition"], scope) if ":precondition" in fields else And(())
     )
     if ":observe" in fields:
-        if ":effect" in fields or ":sensing-model" in fields:
+        if ":effect" in fields:
             r.error(
                 f"sensing action {quote(name)} has an ':effect': a sensing action only observes",
                 name,
             )
+        if ":sensing-model" in fields:
+            r.error(f"action {quote(name)} has both ':observe' and ':sensing-model'", name)
         return Action(
             str(name),
             params,

@@ -9,8 +9,11 @@ clauses (what was sensed) it passes as assumptions.
 
 Expressions over the solver's variables are ground conditions (see
 :mod:`~planloop.pddl.conditions`) whose atoms name variables. Each call spends work
-units of a :class:`~planloop.pddl.belief.Work`: one per solver call and one per conflict
-(a call stops where the budget ends), one per clause added.
+units of a :class:`~planloop.pddl.belief.Work`, about one a microsecond here as elsewhere
+in the belief: ``CALL_WORK`` per solver call and one more per ``VARIABLES_PER_UNIT``
+variables (a call assigns them all), ``CONFLICT_WORK`` per conflict (a call stops where
+the budget ends), one per clause added and per ``LITERALS_PER_UNIT`` literals of a model
+read.
 """
 
 from __future__ import annotations
@@ -24,6 +27,10 @@ if TYPE_CHECKING:
     from .belief import Work
 
 SOLVER = "cadical195"
+CALL_WORK = 64  # work units of a solver call (100-150 us on Wumpus 10-20 here)
+VARIABLES_PER_UNIT = 8  # and one more per this many variables (4 ms a call at 40,000)
+LITERALS_PER_UNIT = 4  # a model's literals read per work unit
+CONFLICT_WORK = 16  # of each conflict (about 40 us proving 9 pigeons fit no 8 holes)
 PAIRWISE = 6  # an exactly-one of up to this many literals is encoded pairwise
 
 
@@ -48,6 +55,9 @@ class Sat:
     def fork(self) -> Sat:
         """A new solver of the same clauses."""
         return Sat(self.clauses, self.top)
+
+    def __reduce__(self):  # a copy or a pickle is a fork
+        return Sat, (self.clauses, self.top)
 
     def new_var(self) -> int:
         self.top += 1
@@ -103,15 +113,16 @@ class Sat:
     def solve(self, assumptions: Sequence[int], work: Work) -> bool:
         """Whether the clauses and ``assumptions`` are satisfiable (:meth:`value` reads
         the last model found); a call past ``work``'s budget is a ValueError."""
-        work.spend(1)
-        left = max(work.left(), 1)
+        work.spend(CALL_WORK + self.top // VARIABLES_PER_UNIT)
+        conflicts = max(work.left() // CONFLICT_WORK, 1)
         before = self._conflicts()
-        self._solver.conf_budget(left)
+        self._solver.conf_budget(conflicts)
         found = self._solver.solve_limited(assumptions=list(assumptions))
-        spent = self._conflicts() - before
         if found is None:
-            work.spend(left + 1, lambda: f"a SAT search of more than {left:,} conflicts")
-        work.spend(spent)
+            work.spend(
+                work.left() + 1, lambda: f"a SAT search of more than {conflicts:,} conflicts"
+            )
+        work.spend((self._conflicts() - before) * CONFLICT_WORK)
         if found:
             self._model = self._solver.get_model()
         return bool(found)
@@ -133,6 +144,7 @@ class Sat:
         model at all is a ValueError (an empty belief)."""
         if not self.solve(assumptions, work):
             raise ValueError("the belief is empty: no world satisfies what is known")
+        work.spend(len(lits) // LITERALS_PER_UNIT)
         first = {f: self.value(lit) for f, lit in lits.items()}
         sample = sum(1 << f for f, v in first.items() if v)
         open_ = dict.fromkeys(check)
@@ -143,6 +155,7 @@ class Sat:
                 continue
             lit = lits[f] if first[f] else -lits[f]
             if self.solve([*assumptions, *implied, -lit], work):
+                work.spend(len(open_) // LITERALS_PER_UNIT)
                 for g in list(open_):
                     if self.value(lits[g]) != first[g]:
                         del open_[g]

@@ -3,7 +3,8 @@
 Breadth-first and A* return optimal plans for unit costs; A* uses the goal-count
 heuristic divided by the most goal facts one action adds, which is admissible for
 conjunctive goals (and 0 otherwise). Greedy best-first search returns any plan,
-guided by h_FF (:mod:`planloop.pddl.heuristics`).
+guided by h_FF (:mod:`planloop.pddl.heuristics`); 1-BFWS (:func:`width_first`) any
+plan it finds, chosen as the PDDLego+ authors' planner chooses more often.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections import deque
 from typing import Protocol
 
 from . import conditions as cond
-from .deadline import SearchTimeout
+from .deadline import Check, SearchTimeout
 from .grounding import GroundAction, Task
 from .heuristics import RelaxedTask
 
@@ -139,6 +140,143 @@ def greedy_best_first(
             if successor in helpful:
                 heapq.heappush(queues[1], (h, tie, state, successor))
     return None
+
+
+def width_first(
+    task: Task,
+    timeout: float | None = None,
+    relaxed: RelaxedTask | None = None,
+    check: Check | None = None,
+) -> list[GroundAction] | None:
+    """A plan by 1-BFWS, the search that LAPKT's DUAL-BFWS (the PDDLego+ authors'
+    planner) runs first, or None when its pruning leaves no plan, which proves nothing.
+    Raises SearchTimeout; ``check`` is called at each expansion.
+
+    Best-first on (#g, g) over novel states: #g counts the goal literals a state misses
+    (1 until it holds, for a goal that is no conjunction of literals); a generated state
+    is novel when it holds a fact that no state generated before with its #g and #r
+    held, #r counting the facts of a relaxed plan (the initial state's, then one at each
+    expanded state where #g fell) that the actions since added; other states are pruned.
+    Successors are generated last ground action first (closer to the FF parser's order
+    than the grounding order), equal keys leave the open list as from C++'s
+    ``std::priority_queue`` (LAPKT's open list), and a state is tested for the goal and
+    for a duplicate when it is expanded.
+    """
+    deadline = None if timeout is None else time.monotonic() + timeout
+    relaxed = relaxed or RelaxedTask(task)
+    unmet = _unmet_goals(task)
+    relevant = _relevant_facts(relaxed, task.init)
+    if relevant is None:
+        return None
+    held: dict[tuple[int, int], int] = {}  # (#g, #r) -> the facts its states held
+
+    def novel(state: int, partition: tuple[int, int]) -> bool:
+        before = held.get(partition, 0)
+        held[partition] = before | state
+        return bool(state & ~before)
+
+    # a node: (state, g, #g, parent node, action, relevant facts, those added since)
+    root = (task.init, 0, unmet(task.init), None, None, relevant, 0)
+    novel(task.init, (root[2], 0))
+    frontier = _StdHeap()
+    frontier.push((root[2], 0), root)
+    closed: dict[int, int] = {}
+    expanded = 0
+    while frontier:
+        node = frontier.pop()
+        state, g, goals, parent, _, relevant, added = node
+        if task.is_goal(state):
+            plan = []
+            while node[3] is not None:
+                plan.append(node[4])
+                node = node[3]
+            return plan[::-1]
+        if closed.get(state, g + 1) <= g:
+            continue
+        closed[state] = g
+        expanded += 1
+        if check is not None:
+            check()
+        _deadline_check(deadline, expanded)
+        if parent is not None and goals < parent[2]:
+            relevant = _relevant_facts(relaxed, state)
+            if relevant is None:  # a dead end
+                continue
+            added = 0
+        for action in reversed(task.applicable(state)):
+            child = action.apply(state)
+            child_goals = unmet(child)
+            child_added = added | (_all_adds(action) & relevant)
+            if novel(child, (child_goals, child_added.bit_count())):
+                frontier.push(
+                    (child_goals, g + 1),
+                    (child, g + 1, child_goals, node, action, relevant, child_added),
+                )
+    return None
+
+
+class _StdHeap:
+    """A binary heap popping the least key, equal keys in the order C++'s
+    ``std::priority_queue`` pops them (libstdc++'s ``push_heap`` and ``pop_heap``)."""
+
+    def __init__(self) -> None:
+        self._entries: list[tuple] = []
+
+    def __bool__(self) -> bool:
+        return bool(self._entries)
+
+    def push(self, key: tuple, item) -> None:
+        self._entries.append((key, item))
+        self._sift_up(len(self._entries) - 1, (key, item))
+
+    def pop(self):
+        entries = self._entries
+        top, last = entries[0], entries.pop()
+        size = len(entries)
+        if size:
+            hole = child = 0
+            while child < (size - 1) // 2:  # move the hole down to a leaf
+                child = 2 * child + 2
+                if entries[child - 1][0] < entries[child][0]:
+                    child -= 1
+                entries[hole], hole = entries[child], child
+            if size % 2 == 0 and child == (size - 2) // 2:
+                child = 2 * child + 2
+                entries[hole], hole = entries[child - 1], child - 1
+            self._sift_up(hole, last)
+        return top[1]
+
+    def _sift_up(self, hole: int, entry: tuple) -> None:
+        entries = self._entries
+        parent = (hole - 1) // 2
+        while hole > 0 and entry[0] < entries[parent][0]:
+            entries[hole], hole = entries[parent], parent
+            parent = (hole - 1) // 2
+        entries[hole] = entry
+
+
+def _unmet_goals(task: Task):
+    """state -> the number of goal literals it misses (for any other goal, 0 or 1)."""
+    masks = cond.literal_masks(task.goal)
+    if masks is None or masks[2]:
+        return lambda state: 0 if task.is_goal(state) else 1
+    pos, neg, _ = masks
+    return lambda state: (pos & ~state).bit_count() + (neg & state).bit_count()
+
+
+def _relevant_facts(relaxed: RelaxedTask, state: int) -> int | None:
+    """The facts the actions of a relaxed plan from ``state`` add; None at a dead end."""
+    plan = relaxed.relaxed_plan(state)
+    if plan is None:
+        return None
+    facts = 0
+    for action in plan:
+        facts |= _all_adds(action)
+    return facts
+
+
+def _all_adds(action: GroundAction) -> int:
+    return action.add | _cond_adds(action)
 
 
 def _goal_count(task: Task):

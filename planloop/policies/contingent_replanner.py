@@ -7,9 +7,10 @@ goal, the initial clauses), what the agent knows (``known_facts``, ``unknown_fac
 
 1. senses an unknown fact when an admissible sensing command observes one;
 2. follows its plan while the next step is admissible;
-3. else plans again with Fast Downward, on classical tasks over what it knows (an unknown
-   fact is false and its twin ``pl-unknown-...`` true; a precondition, an effect's
-   condition and the goal count only where known):
+3. else plans again (``planloop.pddl.solve``; by default ``auto``, in-process search
+   racing Fast Downward) on classical tasks over what it knows (an unknown fact is false
+   and its twin ``pl-unknown-...`` true; a precondition, an effect's condition and the
+   goal count only where known):
    - the unknown facts blocking a step (or a goal that holds only by assumption) it first
      tries to learn: a plan to where a sensing command observes an unknown fact tied to
      them (up to RELEVANCE_DEPTH clauses of the problem away, or made unknown by a
@@ -144,7 +145,8 @@ class ContingentReplanner:
                     return self._follow(plan, targets=blockers - stuck)
                 stuck |= blockers
             assumed = unknown - stuck
-            plan = self._planned(task.planning, known | assumed, unknown & stuck, (), task.goal)
+            doubted = unknown & stuck
+            plan = self._planned(task.planning, known | assumed, doubted, frozenset(), task.goal)
             if plan is None:
                 if time.monotonic() >= self._deadline:
                     break
@@ -163,7 +165,10 @@ class ContingentReplanner:
         return self._stop("budget")
 
     def _follow(
-        self, plan: list[str], targets: frozenset[str] = frozenset(), assumed=frozenset()
+        self,
+        plan: list[str],
+        targets: frozenset[str] = frozenset(),
+        assumed: frozenset[str] = frozenset(),
     ) -> str:
         """Start ``plan``, which learns ``targets`` or assumes ``assumed`` true."""
         self._plan, self._targets, self._assumed = plan[1:], targets, assumed
@@ -222,7 +227,7 @@ class ContingentReplanner:
         domain: Domain,
         facts: frozenset[str],
         unknown: frozenset[str],
-        relevant,
+        relevant: frozenset[str],
         goal: Formula,
     ) -> list[str] | None:
         """A plan of ``domain`` for ``goal`` from ``facts`` true, ``unknown`` unknown and

@@ -17,7 +17,7 @@ def test_the_replanner_wins_the_small_problems(name):
     folder = TESTS / name
     env = ContingentPDDLEnv(folder / "domain.pddl", folder / "problem.pddl")
     for seed in range(2):
-        policy = ContingentReplanner(seed=seed)
+        policy = ContingentReplanner()
         episode = run_episode(env, policy, seed=seed, max_steps=100)
         assert episode.won
         assert policy.planner_calls >= 1

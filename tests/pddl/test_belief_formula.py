@@ -278,3 +278,58 @@ def test_wumpus_loads_resets_and_steps_in_time_with_exact_knowledge(size):
 def _atom(text: str) -> tuple[str, tuple[str, ...]]:
     name, *args = text.strip("()").split()
     return name, tuple(args)
+
+
+SWITCHES = """(define (domain switches)
+  (:requirements :strips :negative-preconditions :disjunctive-preconditions
+                 :conditional-effects :contingent)
+  (:predicates (u ?x) (v ?x) (k ?x))
+  (:action look :parameters (?x) :observe (u ?x))
+  (:action peek :parameters (?x) :observe (v ?x))
+  (:action mix :parameters (?x ?y)
+    :effect (and (when (or (u ?x) (and (v ?y) (not (k ?x)))) (and (v ?x) (not (u ?y))))
+                 (when (and (u ?y) (not (v ?x))) (k ?y))))
+  (:action set :parameters (?x) :effect (and (k ?x) (not (v ?x))))
+  (:action need :parameters (?x) :precondition (or (u ?x) (and (v ?x) (not (k ?x))))
+    :effect (u ?x)))"""
+
+
+def _switches(rng: random.Random) -> str:
+    """A problem of :data:`SWITCHES` over 4 objects with random uncertainty."""
+    atoms = [f"({p} {x})" for p in "uvk" for x in "abcd"]
+    lits = lambda n: " ".join(  # noqa: E731
+        a if rng.random() < 0.7 else f"(not {a})" for a in rng.sample(atoms, n)
+    )
+    init = [f"(unknown {a})" for a in rng.sample(atoms, 3)]
+    init += [f"(oneof {lits(rng.randint(2, 3))})", f"(or {lits(rng.randint(2, 3))})"]
+    init += rng.sample(atoms, 2)
+    return (
+        "(define (problem s) (:domain switches) (:objects a b c d) "
+        f"(:init {' '.join(init)}) (:goal (and (k a) (v b))))"
+    )
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_conditional_effects_on_random_problems_equal_brute_force(seed):
+    rng = random.Random(seed)
+    while True:
+        problem = _switches(rng)
+        try:
+            ct = load_contingent(SWITCHES, problem, max_belief=1)
+            break
+        except ValueError:  # an empty initial belief: draw again
+            continue
+    worlds = _brute_force(ct)
+    assert set(ct.init.worlds()) == worlds
+    listed = load_contingent(SWITCHES, problem)
+    same = listed.start()
+    for belief, world, action in _walk(ct, seed, 30):
+        assert set(belief.worlds()) == worlds == set(same.worlds()) and world in worlds
+        for a in ct.task.actions:
+            assert ct.knows(belief, a) == all(a.applicable(w) for w in worlds)
+        same = listed.step(same, world, listed.task.action(action.name, action.args))[0]
+        if ct.is_sensing(action):
+            seen = ct.observed(action)
+            worlds = {w for w in worlds if all(w >> f & 1 == world >> f & 1 for f in seen)}
+        else:
+            worlds = {action.apply(w) for w in worlds}

@@ -288,6 +288,11 @@ def test_an_observation_defined_by_fixed_facts_is_a_fact_of_the_belief():
             (22, 83),
         ),
         (
+            ("(when (dark) (quiet))", "(and (when (at r1) (quiet)) (when (at r2) (quiet)))"),
+            "observes (quiet) when several facts",
+            (22, 74),
+        ),
+        (
             ("(:variable lights (dark))", "(:variable (lights) (dark))\n  (:variable)"),
             "expected '(:variable NAME VALUE ...)'",
             (9, 3),

@@ -1,0 +1,147 @@
+"""The contingent replanner: one deadline an episode, learning what blocks it (through
+clauses and conditional effects), and no loops."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from planloop.envs.contingent import ContingentPDDLEnv, doors_env
+from planloop.envs.wumpus import wumpus_env
+from planloop.pddl import PlanResult
+from planloop.policies import ContingentReplanner, run_episode
+from planloop.policies import contingent_replanner as replanner_module
+
+SLACK = 1.0  # seconds past the budget an episode may run (the reset, the last step)
+
+# A rover that learns whether a rock is good only by pointing a sensor at it, a
+# conditional effect on the unknown fact, and reading the sensor.
+ROVER = """(define (domain rover)
+  (:requirements :strips :typing :negative-preconditions :conditional-effects :contingent)
+  (:types cell rock)
+  (:predicates (at ?c - cell) (adj ?a ?b - cell) (rock-at ?r - rock ?c - cell)
+               (good ?r - rock) (in-range))
+  (:action move
+    :parameters (?a ?b - cell)
+    :precondition (and (at ?a) (adj ?a ?b))
+    :effect (and (not (at ?a)) (at ?b) (not (in-range))))
+  (:action point
+    :parameters (?c - cell ?r - rock)
+    :precondition (and (at ?c) (rock-at ?r ?c))
+    :effect (and (when (good ?r) (in-range)) (when (not (good ?r)) (not (in-range)))))
+  (:action read-sensor
+    :observe (in-range))
+  (:action sample
+    :parameters (?r - rock ?c - cell)
+    :precondition (and (at ?c) (rock-at ?r ?c) (good ?r))
+    :effect (not (good ?r))))
+"""
+ROCKS = """(define (problem two-rocks)
+  (:domain rover)
+  (:objects c1 c2 c3 - cell r1 r2 - rock)
+  (:init (at c1) (adj c1 c2) (adj c2 c1) (adj c2 c3) (adj c3 c2)
+         (rock-at r1 c2) (rock-at r2 c3) (unknown (good r1)) (unknown (good r2)))
+  (:goal (and (not (good r1)) (not (good r2)))))
+"""
+# The same rover with one sensor over both rocks and nothing to sample them with: once the
+# sensor says "some rock is good", nothing more can be learned and the goal is out of reach.
+BLIND = """(define (domain blind-rover)
+  (:requirements :strips :negative-preconditions :conditional-effects :contingent)
+  (:predicates (good ?r) (in-range))
+  (:constants r1 r2)
+  (:action point-both
+    :effect (and (when (or (good r1) (good r2)) (in-range))
+                 (when (and (not (good r1)) (not (good r2))) (not (in-range)))))
+  (:action read-sensor
+    :observe (in-range)))
+"""
+BLIND_ROCKS = """(define (problem blind)
+  (:domain blind-rover)
+  (:init (unknown (good r1)) (unknown (good r2)))
+  (:goal (and (not (good r1)) (not (good r2)))))
+"""
+
+
+def test_it_learns_through_a_conditional_effect_and_wins_every_world():
+    env = ContingentPDDLEnv(ROVER, ROCKS, obs_format="pddl")
+    samples = set()
+    for seed in range(8):
+        policy = ContingentReplanner()
+        episode = run_episode(env, policy, seed=seed, max_steps=40)
+        assert episode.won, (seed, episode.actions, policy.details)
+        assert "(point c2 r1)" in episode.actions and "(read-sensor)" in episode.actions
+        assert not any(episode.errors)
+        samples.add(sum(a.startswith("(sample") for a in episode.actions))
+    assert len(samples) > 1  # worlds with good rocks and without
+
+
+def test_what_cannot_be_learned_ends_the_episode_instead_of_looping():
+    env = ContingentPDDLEnv(BLIND, BLIND_ROCKS, obs_format="pddl")
+    for seed in range(6):  # 3 worlds in 4 have a good rock
+        policy = ContingentReplanner()
+        episode = run_episode(env, policy, seed=seed, max_steps=100)
+        _, info = env.observe()
+        if "(good r1)" in info["known_false"] and "(good r2)" in info["known_false"]:
+            assert episode.won
+        else:  # a good rock: sensed "in range", then nothing to learn or do
+            assert episode.gave_up and policy.stopped in ("loop", "no plan")
+            assert episode.steps <= 3 * replanner_module.LOOP_LIMIT
+            assert policy.loops == 1
+
+
+def test_one_deadline_bounds_the_episode_across_planner_calls():
+    env = doors_env(obs_format="pddl")
+    policy = ContingentReplanner(budget=0.5)
+    episode = run_episode(env, policy, seed=0, max_steps=500)
+    assert episode.gave_up and not episode.won and policy.stopped == "budget"
+    assert policy.planner_calls >= 1
+    assert episode.seconds < 0.5 + SLACK
+
+
+def test_each_planner_call_gets_the_time_left(monkeypatch):
+    given = []
+
+    def slow_planner(domain, problem, planner, timeout):
+        given.append((timeout, policy._deadline - time.monotonic()))
+        time.sleep(timeout)
+        return PlanResult("timeout", None, "no plan", timeout, planner)
+
+    monkeypatch.setattr(replanner_module, "solve", slow_planner)
+    env = wumpus_env(5, obs_format="pddl")
+    policy = ContingentReplanner(budget=0.3)
+    episode = run_episode(env, policy, seed=0, max_steps=50)
+    assert episode.gave_up and policy.stopped == "budget"
+    assert given and all(timeout <= left + 1e-3 for timeout, left in given)
+    assert sum(timeout for timeout, _ in given) <= 0.3
+    assert episode.seconds < 0.3 + SLACK
+
+
+def test_a_policy_past_its_deadline_gives_up_at_once():
+    env = wumpus_env(5, obs_format="pddl")
+    obs, info = env.reset(seed=0)
+    policy = ContingentReplanner(budget=0.0)
+    policy.reset(obs, info)
+    assert policy.act(obs, info) == replanner_module.GIVE_UP
+    assert policy.stopped == "budget" and policy.planner_calls == 0
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_it_wins_wumpus_5(seed):
+    policy = ContingentReplanner()
+    episode = run_episode(wumpus_env(5, obs_format="pddl"), policy, seed=seed, max_steps=500)
+    assert episode.won and policy.loops == 0, (episode.actions, policy.details)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", [7, 10])
+def test_it_wins_wumpus_7_and_10_on_seeds_0_to_2_each_within_60_s(size):
+    """Wumpus 10 loads once the belief tracker holds its one component of about 10^6
+    worlds as a formula (issue 35, part 1)."""
+    env = wumpus_env(size, obs_format="pddl")
+    for seed in range(3):
+        start = time.monotonic()
+        policy = ContingentReplanner(budget=60.0)
+        episode = run_episode(env, policy, seed=seed, max_steps=500)
+        assert episode.won, (seed, policy.details)
+        assert time.monotonic() - start < 60.0
