@@ -64,9 +64,10 @@ def success_figure(
     width_inches = max(6.0, 1.0 + 0.8 * len(xs))
     labels = {name: textwrap.fill(name, max(40, int(width_inches * 14))) for name in series}
     longest = max(map(len, xs), default=0)
+    turned = longest * 0.08 > 0.85 * width_inches / max(len(xs), 1)  # wider than its slot
     height_inches = (  # room for the axes, the turned x labels and the legend's lines
         3.4
-        + (0.08 * longest if longest > 6 else 0.0)
+        + (0.08 * longest if turned else 0.0)
         + (0.2 * sum(label.count("\n") + 1 for label in labels.values()) if len(series) > 1 else 0)
     )
     figure, axes = plt.subplots(figsize=(width_inches, height_inches), layout="constrained")
@@ -91,7 +92,7 @@ def success_figure(
                 xytext=(4, 4),
                 fontsize="x-small",
             )
-    axes.set_xticks(range(len(xs)), xs, rotation=90 if longest > 6 else 0)
+    axes.set_xticks(range(len(xs)), xs, rotation=90 if turned else 0)
     axes.set_xlim(-0.5, max(len(xs), 1) - 0.5)
     axes.set_xlabel(xlabel)
     room = 24  # characters a line of the y label may hold beside the axes (2 in tall)

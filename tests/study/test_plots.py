@@ -68,3 +68,12 @@ def test_a_saved_plot_is_a_png(tmp_path):
     path = tmp_path / "success.png"
     assert save_success_plot(SHAPES["one point"][0], path, "condition", title="t")
     assert path.read_bytes().startswith(b"\x89PNG")
+
+
+@pytest.mark.parametrize("count, turned", [(1, False), (8, True)])
+def test_x_labels_turn_only_when_wider_than_their_slot(count, turned):
+    series = {"s": [(f"pick_clean_then_place_{i}", 1, 2) for i in range(count)]}
+    figure = success_figure(series, "task type", title="t")
+    angles = {label.get_rotation() for label in figure.axes[0].get_xticklabels()}
+    assert angles == ({90.0} if turned else {0.0})
+    assert overlapping_texts(figure) == []
