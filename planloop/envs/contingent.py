@@ -139,7 +139,7 @@ class ContingentPDDLEnv(TextEnv):
         self.belief = self.contingent.start()
         self._once = self.contingent.uncertain
         self._outcome, self._sensed = None, ()
-        changing, facts = self._changing(ct), ct.task.facts
+        changing, facts = _changing(ct), ct.task.facts
         self._static = sum(
             1 << fid
             for fid in ct.task.true_ids(self.belief.known)
@@ -169,14 +169,6 @@ class ContingentPDDLEnv(TextEnv):
         if worlds:
             return hidden_world(ct, worlds[(instance // count) % len(worlds)])
         return ct.draw_world(instance // count)
-
-    def _changing(self, ct: ContingentTask) -> set[str]:
-        """The predicates some action's effects change."""
-        return {
-            lit.atom.predicate
-            for action in ct.domain.actions.values()
-            for lit in effect_literals(action.effects)
-        }
 
     def _step(self, command: str) -> Step:
         if self.contingent is None:
@@ -329,6 +321,15 @@ def _grouped(view: TaskView, atoms: list[Atom]) -> str:
         ]
         parts.append(f"{name} {'; '.join(items)}".strip())
     return " | ".join(parts)
+
+
+def _changing(ct: ContingentTask) -> set[str]:
+    """The predicates some action's effects change."""
+    return {
+        lit.atom.predicate
+        for action in ct.domain.actions.values()
+        for lit in effect_literals(action.effects)
+    }
 
 
 def _worlds(source, ct: ContingentTask, limits: Limits) -> tuple[tuple[Atom, ...], ...]:

@@ -3,7 +3,6 @@ choices the PDDLego+ authors' planner (LAPKT's DUAL-BFWS) made on two of their r
 calls, and its open list popping equal keys as C++'s ``std::priority_queue`` does."""
 
 import gymnasium as gym
-import pytest
 
 from planloop.pddl import load, solve, validate
 from planloop.pddl.search import _StdHeap, width_first
@@ -45,20 +44,31 @@ def test_among_equal_moves_the_last_grounded_as_the_authors_planner_chose():
     assert result.plan == ("(move kitchen patio west)",)
 
 
-@pytest.mark.parametrize("size", [3, 7, 11])
-def test_plans_are_valid_on_coin_houses(size):
-    env = gym.make("CoinCollector-v0", num_locations=size, include_doors=True)
-    env.reset(seed=size)
-    domain, problem = env.unwrapped.world_pddl()
+def test_plans_are_valid_or_none_on_coin_houses():
+    """1-BFWS prunes itself out of some houses (None proves nothing there); what it finds
+    is valid, and auto then plans every house."""
+    found = 0
+    for size in range(3, 12):
+        env = gym.make("CoinCollector-v0", num_locations=size, include_doors=True)
+        env.reset(seed=0)
+        domain, problem = env.unwrapped.world_pddl()
+        task = load(domain, problem)
+        plan = width_first(task, timeout=60)
+        if plan is not None:
+            found += 1
+            assert validate(task, [a.text for a in plan]).valid
+        result = solve(domain, problem, planner="auto")
+        assert result.solved and validate(task, list(result.plan)).valid
+    assert found >= 3
+
+
+def test_a_pruned_search_falls_back_to_greedy_best_first():
+    domain, problem = IPC / "domain.pddl", IPC / "instances" / "instance-10.pddl"
     task = load(domain, problem)
-    plan = width_first(task, timeout=60)
-    assert plan is not None and validate(task, [a.text for a in plan]).valid
-
-
-def test_plans_are_valid_on_blocksworld():
-    task = load(IPC / "domain.pddl", IPC / "instances" / "instance-10.pddl")
-    plan = width_first(task, timeout=60)
-    assert plan is not None and validate(task, [a.text for a in plan]).valid
+    assert width_first(task, timeout=60) is None
+    result = solve(domain, problem, planner="auto")
+    assert result.solved and result.planner == "auto/gbfs"
+    assert validate(task, list(result.plan)).valid
 
 
 def test_a_goal_already_true_is_the_empty_plan():
