@@ -326,7 +326,7 @@ def test_a_contingent_start_is_bounded_and_leaves_the_others_answered(rooted):
     assert rooted.call("get_state", session_id=sid)["facts"]
     assert rooted.call("list_environments")["environments"]
     refused = slow.result(timeout=10)
-    assert refused.is_error and time.monotonic() - began < 10
+    assert refused.is_error and time.monotonic() - began < 60  # 2.5 s measured alone
     assert "(max_belief_work)" in refused.content[0].text
 
 

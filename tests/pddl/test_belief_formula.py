@@ -248,7 +248,9 @@ def test_wumpus_loads_resets_and_steps_in_time_with_exact_knowledge(size):
     start = time.perf_counter()
     env = wumpus_env(size, max_obs_length=10**6)
     obs, info = env.reset(seed=size)
-    assert time.perf_counter() - start < 5 and info["belief_size"] == -1
+    # measured alone: 0.6-0.9 s to load and reset, a median step of 0.4-6 ms (README);
+    # the bounds leave room for a loaded machine, and still fail a belief that enumerates
+    assert time.perf_counter() - start < 30 and info["belief_size"] == -1
     ct = env.contingent
     oracle, var = _oracle(ct)
     sensed: list[int] = []
@@ -272,7 +274,7 @@ def test_wumpus_loads_resets_and_steps_in_time_with_exact_knowledge(size):
             assert s["fact"] in (info["known_facts"] if s["value"] else info["known_false"])
             if fid in var:
                 sensed.append(var[fid] if s["value"] else -var[fid])
-    assert statistics.median(seconds) < 0.05
+    assert statistics.median(seconds) < 0.5
 
 
 def _atom(text: str) -> tuple[str, tuple[str, ...]]:
