@@ -325,9 +325,10 @@ def test_a_contingent_start_is_bounded_and_leaves_the_others_answered(rooted):
     )
     assert rooted.call("get_state", session_id=sid)["facts"]
     assert rooted.call("list_environments")["environments"]
-    refused = slow.result(timeout=10)
+    refused = slow.result(timeout=60)
     assert refused.is_error and time.monotonic() - began < 60  # 2.5 s measured alone
-    assert "(max_belief_work)" in refused.content[0].text
+    said = refused.content[0].text  # past the work bound, or proved empty by the solver
+    assert "(max_belief_work)" in said or "the initial belief is empty" in said
 
 
 def nested(levels: int) -> list:
