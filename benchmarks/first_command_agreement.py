@@ -135,12 +135,12 @@ def plan_pair(job) -> tuple:
     key, df, pf, planner, timeout, contexts = job
     try:
         checked = check(Files(df, pf), None, (), planner=planner, timeout=timeout)
-    except CheckFailure as failure:
-        return key, {"plan": None, "stage": failure.stage}
+    except CheckFailure:
+        return key, {"plan": None}
     plan = list(checked.plan)
     return key, {
         "plan": plan,
-        "policy": [policy_command(plan, *context, checked.domain) for context in contexts],
+        "policy": [policy_command(plan, shown, valid, checked.domain) for shown, valid in contexts],
     }
 
 
@@ -165,7 +165,7 @@ def run_pool(jobs: list, workers: int) -> dict:
 
 def contexts(calls: list[dict]) -> dict[tuple, list[tuple]]:
     """{pair: the distinct contexts of its calls}."""
-    found = defaultdict(list)
+    found: dict[tuple, list[tuple]] = defaultdict(list)
     for call in calls:
         if call["context"] not in found[pair(call)]:
             found[pair(call)].append(call["context"])

@@ -157,10 +157,10 @@ def width_first(
     is novel when it holds a fact that no state generated before with its #g and #r
     held, #r counting the facts of a relaxed plan (the initial state's, then one at each
     expanded state where #g fell) that the actions since added; other states are pruned.
-    Successors are generated last ground action first (closer to the FF parser's order
-    than the grounding order), equal keys leave the open list as from C++'s
-    ``std::priority_queue`` (LAPKT's open list), and a state is tested for the goal and
-    for a duplicate when it is expanded.
+    Successors are generated last ground action first (their planner's choices among
+    equal moves follow this order more often than the grounding order), equal keys leave
+    the open list as from C++'s ``std::priority_queue`` (LAPKT's open list), and a state
+    is tested for the goal and for a duplicate when it is expanded.
     """
     deadline = None if timeout is None else time.monotonic() + timeout
     relaxed = relaxed or RelaxedTask(task)
@@ -168,16 +168,10 @@ def width_first(
     relevant = _relevant_facts(relaxed, task.init)
     if relevant is None:
         return None
-    held: dict[tuple[int, int], int] = {}  # (#g, #r) -> the facts its states held
-
-    def novel(state: int, partition: tuple[int, int]) -> bool:
-        before = held.get(partition, 0)
-        held[partition] = before | state
-        return bool(state & ~before)
-
     # a node: (state, g, #g, parent node, action, relevant facts, those added since)
     root = (task.init, 0, unmet(task.init), None, None, relevant, 0)
-    novel(task.init, (root[2], 0))
+    held = {(root[2], 0): task.init}  # (#g, #r) -> the facts its states held
+    adds: dict[GroundAction, int] = {}
     frontier = _StdHeap()
     frontier.push((root[2], 0), root)
     closed: dict[int, int] = {}
@@ -197,7 +191,7 @@ def width_first(
         expanded += 1
         if check is not None:
             check()
-        _deadline_check(deadline, expanded)
+        _deadline_check(deadline, expanded, every=1)
         if parent is not None and goals < parent[2]:
             relevant = _relevant_facts(relaxed, state)
             if relevant is None:  # a dead end
@@ -206,8 +200,14 @@ def width_first(
         for action in reversed(task.applicable(state)):
             child = action.apply(state)
             child_goals = unmet(child)
-            child_added = added | (_all_adds(action) & relevant)
-            if novel(child, (child_goals, child_added.bit_count())):
+            gain = adds.get(action)
+            if gain is None:
+                gain = adds[action] = action.add | _cond_adds(action)
+            child_added = added | (gain & relevant)
+            partition = (child_goals, child_added.bit_count())
+            before = held.get(partition, 0)
+            if child & ~before:  # novel
+                held[partition] = before | child
                 frontier.push(
                     (child_goals, g + 1),
                     (child, g + 1, child_goals, node, action, relevant, child_added),
@@ -271,12 +271,8 @@ def _relevant_facts(relaxed: RelaxedTask, state: int) -> int | None:
         return None
     facts = 0
     for action in plan:
-        facts |= _all_adds(action)
+        facts |= action.add | _cond_adds(action)
     return facts
-
-
-def _all_adds(action: GroundAction) -> int:
-    return action.add | _cond_adds(action)
 
 
 def _goal_count(task: Task):

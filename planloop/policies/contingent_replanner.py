@@ -14,9 +14,11 @@ goal, the initial clauses), what the agent knows (``known_facts``, ``unknown_fac
    - the unknown facts blocking a step (or a goal that holds only by assumption) it first
      tries to learn: a plan to where a sensing command observes an unknown fact tied to
      them (up to RELEVANCE_DEPTH clauses of the problem away, or made unknown by a
-     conditional effect on them);
+     conditional effect on them), which may not delete or risk a fact that the goal or
+     another action needs and no action restores;
    - what it cannot learn is *stuck* (no longer assumed, while its knowledge stays the
-     same); it assumes every other unknown fact true and plans for the goal;
+     same), and so is, until it is known, a fact DOUBT_AFTER plans set out to learn; it
+     assumes every other unknown fact true and plans for the goal;
    - with no plan for the goal, it learns whatever it can.
 4. A state of knowledge met more than LOOP_LIMIT times is a loop: what it was learning or
    assuming there is stuck; met more than 2 * LOOP_LIMIT times, it gives up.
@@ -51,9 +53,11 @@ from ..pddl.model import (
 from .base import GIVE_UP
 
 LOOP_LIMIT = 3  # visits of one state of knowledge before it counts as a loop
+DOUBT_AFTER = 2  # plans to learn a fact, after which it is no longer assumed while unknown
 RELEVANCE_DEPTH = 3  # clauses between a blocking fact and a sensed fact worth learning
 UNKNOWN, RELEVANT = "pl-unknown-", "pl-relevant-"  # twin predicates of the classical tasks
 LEARNED = Atom("pl-learned")  # the goal of a plan to learn
+SPOILED = Atom("pl-spoiled")  # a plan to learn lost a precious fact (see _knowledge_domain)
 GHOST = "pl-learn-"  # the actions reaching LEARNED: a sensing command, where it would help
 
 Key = tuple[frozenset[str], object]  # (the unknown facts, the belief's size)
@@ -74,6 +78,7 @@ class ContingentReplanner:
         self._targets: frozenset[str] = frozenset()  # what the plan is to learn
         self._assumed: frozenset[str] = frozenset()  # the unknown facts it assumes true
         self._stuck: dict[Key, set[str]] = {}
+        self._tries: Counter[str] = Counter()  # plans made to learn each fact
         self._visits: Counter[tuple[frozenset[str], Key]] = Counter()
 
     @property
@@ -89,9 +94,10 @@ class ContingentReplanner:
                 "(info['known_facts'] and info['unknown_facts'])"
             )
         domain = parse_domain(info["domain_pddl"], contingent=True)
-        self._task = _Task.of(domain, parse_problem(info["problem_pddl"], domain, contingent=True))
+        problem = parse_problem(info["problem_pddl"], domain, contingent=True)
+        self._task = _Task.of(domain, problem, info["unknown_facts"])
         self._plan, self._targets, self._assumed = [], frozenset(), frozenset()
-        self._stuck, self._visits = {}, Counter()
+        self._stuck, self._tries, self._visits = {}, Counter(), Counter()
         self.planner_calls = self.loops = 0
         self.stopped = ""
 
@@ -138,15 +144,19 @@ class ContingentReplanner:
         last plan), else to the goal, else to learn anything; GIVE_UP when there is none.
         Each round that finds no step makes more facts ``stuck``."""
         task = self._started()
+        doubted = {fact for fact in unknown if self._tries[fact] >= DOUBT_AFTER}
         while time.monotonic() < self._deadline:
-            if blockers - stuck:
-                plan = self._learning(blockers - stuck, known, unknown, widen=True)
+            targets = blockers - stuck - doubted
+            if targets:
+                plan = self._learning(targets, known, unknown, widen=True)
                 if plan:
-                    return self._follow(plan, targets=blockers - stuck)
-                stuck |= blockers
-            assumed = unknown - stuck
-            doubted = unknown & stuck
-            plan = self._planned(task.planning, known | assumed, doubted, frozenset(), task.goal)
+                    self._tries.update(targets)
+                    return self._follow(plan, targets=targets)
+                stuck |= targets
+            assumed = unknown - stuck - doubted
+            plan = self._planned(
+                task.planning, known | assumed, unknown - assumed, frozenset(), task.goal
+            )
             if plan is None:
                 if time.monotonic() >= self._deadline:
                     break
@@ -160,7 +170,7 @@ class ContingentReplanner:
                 blockers = self._blockers(plan[0], unknown) & assumed
             else:  # the goal holds by assumption only
                 blockers = _mentioned(task.problem.goal, {}, assumed)
-            if not blockers - stuck:
+            if not blockers:
                 return self._stop("blocked")
         return self._stop("budget")
 
@@ -235,9 +245,10 @@ class ContingentReplanner:
         left = self._deadline - time.monotonic()
         if left <= 0:
             return None
+        uncertain = self._started().uncertain
         init = [_atom(f) for f in facts]
-        init += [_twin(UNKNOWN, _atom(f)) for f in unknown]
-        init += [_twin(RELEVANT, _atom(f)) for f in relevant]
+        for prefix, twins in ((UNKNOWN, unknown), (RELEVANT, relevant)):
+            init += [_twin(prefix, a) for a in map(_atom, twins) if a.predicate in uncertain]
         problem = replace(
             self._started().problem,
             domain_name=domain.name,
@@ -260,21 +271,48 @@ class _Task:
     planning: Domain  # the domain over knowledge (sensing left out)
     learning: Domain  # the same with relevance, and a ghost of each sensing action
     goal: Formula  # the goal, known
+    uncertain: frozenset[str]  # the predicates whose facts may be unknown
     neighbours: dict[str, frozenset[str]]  # fact -> the facts sharing a clause with it
 
     @classmethod
-    def of(cls, domain: Domain, problem: Problem) -> _Task:
+    def of(cls, domain: Domain, problem: Problem, unknown: list[str]) -> _Task:
+        """The task of ``domain`` and ``problem``, ``unknown`` the facts unknown at reset."""
+        acting = [a for a in domain.actions.values() if not a.observe]
+        uncertain = {_atom(fact).predicate for fact in unknown}
+        uncertain |= {a.predicate for a in problem.unknown}
+        uncertain |= {lit.atom.predicate for c in problem.clauses for lit in c.literals}
+        conditional = [(w.condition, w.effects) for a in acting for w in _whens(a.effects)]
+        while True:  # what a condition on an uncertain fact changes is uncertain too
+            more = {
+                lit.atom.predicate
+                for condition, effects in conditional
+                if {a.predicate for a in _atoms(condition)} & uncertain
+                for lit in _literals(effects)
+            } - uncertain
+            if not more:
+                break
+            uncertain |= more
+        observed = {atom.predicate for a in domain.actions.values() for atom in a.observe}
+        added = {e.atom.predicate for a in acting for e in _literals(a.effects) if not e.negated}
+        needed = _required(problem.goal)
+        for a in acting:
+            needed |= _required(a.precondition) - {
+                e.atom.predicate for e in _literals(a.effects) if e.negated
+            }
         neighbours: dict[str, set[str]] = defaultdict(set)
         for clause in problem.clauses:
             facts = {str(literal.atom) for literal in clause.literals}
             for fact in facts:
                 neighbours[fact] |= facts - {fact}
+        planning = _Compiler(frozenset(uncertain), learning=False, precious=frozenset())
+        learning = replace(planning, learning=True, precious=frozenset(needed - added - observed))
         return cls(
             domain,
             problem,
-            _knowledge_domain(domain, learning=False),
-            _knowledge_domain(domain, learning=True),
-            _known(problem.goal),
+            planning.domain(domain),
+            learning.domain(domain),
+            planning.known(problem.goal),
+            frozenset(uncertain),
             {fact: frozenset(near) for fact, near in neighbours.items()},
         )
 
@@ -287,102 +325,172 @@ class _Task:
         return frozenset(seen)
 
 
-def _knowledge_domain(domain: Domain, learning: bool) -> Domain:
-    """``domain`` over states of knowledge (see :func:`_known` and :func:`_effects`), its
-    sensing actions left out; when ``learning``, each observed atom of a sensing action
-    has a ghost action reaching LEARNED where the atom is unknown and relevant."""
-    twins = [UNKNOWN] + ([RELEVANT] if learning else [])
-    predicates = dict(domain.predicates)
-    for prefix in twins:
-        predicates.update(
-            {
-                prefix + p.name: Predicate(prefix + p.name, p.params)
-                for p in domain.predicates.values()
-            }
-        )
-    actions = {
-        name: replace(a, precondition=_known(a.precondition), effects=_effects(a.effects, learning))
-        for name, a in domain.actions.items()
-        if not a.observe
-    }
-    if learning:
-        predicates[LEARNED.predicate] = Predicate(LEARNED.predicate, ())
-        for a in domain.actions.values():
-            for i, atom in enumerate(a.observe):
-                ghost = f"{GHOST}{i}-{a.name}"
-                unknown = And((_known(a.precondition), _twin(UNKNOWN, atom), _twin(RELEVANT, atom)))
-                actions[ghost] = Action(ghost, a.params, unknown, (Literal(LEARNED),))
-    return replace(domain, requirements=(":adl",), predicates=predicates, actions=actions)
+@dataclass(frozen=True)
+class _Compiler:
+    """Writes a contingent domain over states of knowledge: a fact known true is true; an
+    unknown one (only of an ``uncertain`` predicate) is false and its UNKNOWN twin true.
+    When ``learning``, facts may also be RELEVANT, and losing a fact of a ``precious``
+    predicate (one no action adds, needed true by the goal or by an action that does not
+    delete it: stepping where a wumpus may be risks ``alive``) is SPOILED."""
 
+    uncertain: frozenset[str]
+    learning: bool
+    precious: frozenset[str]
 
-def _known(f: Formula, positive: bool = True) -> Formula:
-    """A formula over a state of knowledge (a fact known true is true; an unknown one is
-    false and its UNKNOWN twin true) that holds where ``f`` is known true (known false
-    when not ``positive``). A disjunction is known when one of its parts is."""
-    if isinstance(f, Atom):
-        return f if positive else And((Not(f), Not(_twin(UNKNOWN, f))))
-    if isinstance(f, Equals):
-        return f if positive else Not(f)
-    if isinstance(f, Not):
-        return _known(f.arg, not positive)
-    if isinstance(f, (And, Or)):
-        junction = type(f) if positive else (Or if isinstance(f, And) else And)
-        return junction(tuple(_known(a, positive) for a in f.args))
-    if isinstance(f, Imply):
-        return _known(Or((Not(f.condition), f.consequence)), positive)
-    quantifier = type(f) if positive else (Forall if isinstance(f, Exists) else Exists)
-    return quantifier(f.params, _known(f.body, positive))
+    def domain(self, domain: Domain) -> Domain:
+        """``domain`` over knowledge, its sensing actions left out; when learning, each
+        observed atom of a sensing action has a ghost action reaching LEARNED where the
+        atom is unknown and relevant and nothing is SPOILED."""
+        twins = [UNKNOWN] + ([RELEVANT] if self.learning else [])
+        predicates = dict(domain.predicates)
+        for prefix in twins:
+            predicates.update(
+                {
+                    prefix + p.name: Predicate(prefix + p.name, p.params)
+                    for p in domain.predicates.values()
+                    if p.name in self.uncertain
+                }
+            )
+        actions = {
+            name: replace(
+                a, precondition=self.known(a.precondition), effects=self.effects(a.effects)
+            )
+            for name, a in domain.actions.items()
+            if not a.observe
+        }
+        if self.learning:
+            for flag in (LEARNED, SPOILED):
+                predicates[flag.predicate] = Predicate(flag.predicate, ())
+            for a in domain.actions.values():
+                for i, atom in enumerate(a.observe):
+                    if atom.predicate not in self.uncertain:
+                        continue
+                    ghost = f"{GHOST}{i}-{a.name}"
+                    useful = (_twin(UNKNOWN, atom), _twin(RELEVANT, atom), Not(SPOILED))
+                    pre = And((self.known(a.precondition), *useful))
+                    actions[ghost] = Action(ghost, a.params, pre, (Literal(LEARNED),))
+        return replace(domain, requirements=(":adl",), predicates=predicates, actions=actions)
 
+    def known(self, f: Formula, positive: bool = True) -> Formula:
+        """A formula that holds where ``f`` is known true (known false when not
+        ``positive``); a disjunction is known when one of its parts is."""
+        if isinstance(f, Atom):
+            if positive:
+                return f
+            return And((Not(f), Not(_twin(UNKNOWN, f)))) if self._uncertain(f) else Not(f)
+        if isinstance(f, Equals):
+            return f if positive else Not(f)
+        if isinstance(f, Not):
+            return self.known(f.arg, not positive)
+        if isinstance(f, (And, Or)):
+            junction = type(f) if positive else (Or if isinstance(f, And) else And)
+            return junction(tuple(self.known(a, positive) for a in f.args))
+        if isinstance(f, Imply):
+            return self.known(Or((Not(f.condition), f.consequence)), positive)
+        quantifier = type(f) if positive else (Forall if isinstance(f, Exists) else Exists)
+        return quantifier(f.params, self.known(f.body, positive))
 
-def _effects(effects: tuple[Effect, ...], learning: bool) -> tuple[Effect, ...]:
-    """``effects`` on a state of knowledge: a literal makes its fact known; a ``when``
-    applies where its condition is known, and where the condition is unknown (see
-    :func:`_blurred`) makes what it changes unknown."""
-    out: list[Effect] = []
-    for e in effects:
-        if isinstance(e, Literal):
-            out += [e, Literal(_twin(UNKNOWN, e.atom), negated=True)]
-        elif isinstance(e, ForallEffect):
-            out.append(ForallEffect(e.params, _effects(e.effects, learning)))
-        else:
-            out.append(When(_known(e.condition), _effects(e.effects, learning)))
-            out += _blurred(e.condition, e.effects, learning)
-    return tuple(out)
-
-
-def _blurred(condition: Formula, effects: tuple[Effect, ...], learning: bool) -> list[Effect]:
-    """What ``(when condition effects)`` does where ``condition`` is unknown: each fact it
-    would change and does not hold already becomes unknown; when ``learning``, relevant
-    too where a fact of the condition is."""
-    unsure = And((Not(_known(condition)), Not(_known(condition, positive=False))))
-    sources = tuple(_twin(RELEVANT, a) for a in _free_atoms(condition))
-    out: list[Effect] = []
-    for e in effects:
-        if isinstance(e, ForallEffect):
-            out.append(ForallEffect(e.params, tuple(_blurred(condition, e.effects, learning))))
-        elif isinstance(e, When):
-            out += _blurred(And((condition, e.condition)), e.effects, learning)
-        else:
-            unknown = Literal(_twin(UNKNOWN, e.atom))
-            if e.negated:
-                out.append(When(And((unsure, e.atom)), (e, unknown)))
+    def effects(self, effects: tuple[Effect, ...]) -> tuple[Effect, ...]:
+        """``effects`` on knowledge: a literal makes its fact known; a ``when`` applies
+        where its condition is known, and where the condition is unknown (see
+        :meth:`blurred`) makes what it changes unknown. Deleting a precious fact that may
+        hold is SPOILED."""
+        out: list[Effect] = []
+        for e in effects:
+            if isinstance(e, Literal):
+                out.append(e)
+                if self._uncertain(e.atom):
+                    out.append(Literal(_twin(UNKNOWN, e.atom), negated=True))
+                if e.negated and e.atom.predicate in self.precious:
+                    held = (
+                        Or((e.atom, _twin(UNKNOWN, e.atom))) if self._uncertain(e.atom) else e.atom
+                    )
+                    out.append(When(held, (Literal(SPOILED),)))
+            elif isinstance(e, ForallEffect):
+                out.append(ForallEffect(e.params, self.effects(e.effects)))
             else:
-                out.append(When(And((unsure, Not(e.atom))), (unknown,)))
-            if learning and sources:
-                out.append(When(And((unsure, Or(sources))), (Literal(_twin(RELEVANT, e.atom)),)))
+                out.append(When(self.known(e.condition), self.effects(e.effects)))
+                if any(self._uncertain(a) for a in _atoms(e.condition)):
+                    out += self.blurred(e.condition, e.effects)
+        return tuple(out)
+
+    def blurred(self, condition: Formula, effects: tuple[Effect, ...]) -> list[Effect]:
+        """What ``(when condition effects)`` does where ``condition`` is unknown: each fact
+        it would change and does not hold already becomes unknown (SPOILED when a precious
+        one held); when learning, relevant too where a fact of the condition is."""
+        unsure = And((Not(self.known(condition)), Not(self.known(condition, positive=False))))
+        sources = tuple(
+            _twin(RELEVANT, a) for a in _atoms(condition, quantified=False) if self._uncertain(a)
+        )
+        out: list[Effect] = []
+        for e in effects:
+            if isinstance(e, ForallEffect):
+                out.append(ForallEffect(e.params, tuple(self.blurred(condition, e.effects))))
+            elif isinstance(e, When):
+                out += self.blurred(And((condition, e.condition)), e.effects)
+            else:
+                unknown = Literal(_twin(UNKNOWN, e.atom))
+                if e.negated:  # a fact known true (unknown ones are false) may turn false
+                    spoiled = (Literal(SPOILED),) if e.atom.predicate in self.precious else ()
+                    out.append(When(And((unsure, e.atom)), (e, unknown, *spoiled)))
+                else:
+                    out.append(When(And((unsure, Not(e.atom))), (unknown,)))
+                if self.learning and sources:
+                    relevant = Literal(_twin(RELEVANT, e.atom))
+                    out.append(When(And((unsure, Or(sources))), (relevant,)))
+        return out
+
+    def _uncertain(self, atom: Atom) -> bool:
+        return atom.predicate in self.uncertain
+
+
+def _whens(effects: tuple[Effect, ...]) -> list[When]:
+    """The conditional effects of ``effects``, nested ones too."""
+    out: list[When] = []
+    for e in effects:
+        if isinstance(e, When):
+            out += [e, *_whens(e.effects)]
+        elif isinstance(e, ForallEffect):
+            out += _whens(e.effects)
     return out
 
 
-def _free_atoms(f: Formula) -> list[Atom]:
-    """The atoms of ``f`` outside its quantifiers."""
+def _literals(effects: tuple[Effect, ...]) -> list[Literal]:
+    """The literals of ``effects``, conditional ones too."""
+    out: list[Literal] = []
+    for e in effects:
+        out += [e] if isinstance(e, Literal) else _literals(e.effects)
+    return out
+
+
+def _required(f: Formula, positive: bool = True) -> set[str]:
+    """The predicates of the atoms that ``f`` needs true (needs false, when not
+    ``positive``)."""
+    if isinstance(f, Atom):
+        return {f.predicate} if positive else set()
+    if isinstance(f, Not):
+        return _required(f.arg, not positive)
+    if isinstance(f, (And, Or)):
+        return set().union(*(_required(part, positive) for part in f.args))
+    if isinstance(f, Imply):
+        return _required(f.condition, not positive) | _required(f.consequence, positive)
+    if isinstance(f, (Exists, Forall)):
+        return _required(f.body, positive)
+    return set()
+
+
+def _atoms(f: Formula, quantified: bool = True) -> list[Atom]:
+    """The atoms of ``f`` (those under a quantifier too when ``quantified``)."""
+    if isinstance(f, (Exists, Forall)):
+        return _atoms(f.body, quantified) if quantified else []
     if isinstance(f, Atom):
         return [f]
     if isinstance(f, Not):
-        return _free_atoms(f.arg)
+        return _atoms(f.arg, quantified)
     if isinstance(f, (And, Or)):
-        return [a for part in f.args for a in _free_atoms(part)]
+        return [a for part in f.args for a in _atoms(part, quantified)]
     if isinstance(f, Imply):
-        return _free_atoms(f.condition) + _free_atoms(f.consequence)
+        return _atoms(f.condition, quantified) + _atoms(f.consequence, quantified)
     return []
 
 
@@ -390,22 +498,8 @@ def _mentioned(f: Formula, binding: dict[str, str], facts: frozenset[str]) -> fr
     """The facts of ``facts`` that an atom of ``f`` names, its variables bound by
     ``binding`` (a variable left free matches any object)."""
     patterns: dict[str, list[tuple[str, ...]]] = defaultdict(list)
-
-    def visit(g: Formula) -> None:
-        if isinstance(g, Atom):
-            patterns[g.predicate].append(tuple(binding.get(t, t) for t in g.args))
-        elif isinstance(g, Not):
-            visit(g.arg)
-        elif isinstance(g, (And, Or)):
-            for part in g.args:
-                visit(part)
-        elif isinstance(g, Imply):
-            visit(g.condition)
-            visit(g.consequence)
-        elif isinstance(g, (Exists, Forall)):
-            visit(g.body)
-
-    visit(f)
+    for atom in _atoms(f):
+        patterns[atom.predicate].append(tuple(binding.get(t, t) for t in atom.args))
     found = set()
     for fact in facts:
         atom = _atom(fact)
