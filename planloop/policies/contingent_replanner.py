@@ -6,7 +6,8 @@ goal, the initial clauses), what the agent knows (``known_facts``, ``unknown_fac
 ``belief_size``) and the admissible commands. Each step it
 
 1. senses an unknown fact when an admissible sensing command observes one;
-2. follows its plan while the next step is admissible;
+2. follows its plan while the next step is admissible and no assumption that the rest of
+   the plan or the goal names has proved false;
 3. else plans again (``planloop.pddl.solve``; by default ``auto``, in-process search
    racing Fast Downward) on classical tasks over what it knows (an unknown fact is false
    and its twin ``pl-unknown-...`` true; a precondition, an effect's condition and the
@@ -18,7 +19,8 @@ goal, the initial clauses), what the agent knows (``known_facts``, ``unknown_fac
      another action needs and no action restores;
    - what it cannot learn is *stuck* (no longer assumed, while its knowledge stays the
      same), and so is, until it is known, a fact DOUBT_AFTER plans set out to learn; it
-     assumes every other unknown fact true and plans for the goal;
+     assumes every other unknown fact as the actions and goal would have it (false when
+     they only ever need it false, as a wall; else true) and plans for the goal;
    - with no plan for the goal, it learns whatever it can.
 4. A state of knowledge met more than LOOP_LIMIT times is a loop: what it was learning or
    assuming there is stuck; met more than 2 * LOOP_LIMIT times, it gives up.
@@ -76,7 +78,8 @@ class ContingentReplanner:
         self._task: _Task | None = None
         self._plan: list[str] = []
         self._targets: frozenset[str] = frozenset()  # what the plan is to learn
-        self._assumed: frozenset[str] = frozenset()  # the unknown facts it assumes true
+        self._assumed: frozenset[str] = frozenset()  # the unknown facts the plan assumes
+        self._hoped: frozenset[str] = frozenset()  # those of them it assumes true
         self._stuck: dict[Key, set[str]] = {}
         self._tries: Counter[str] = Counter()  # plans made to learn each fact
         self._visits: Counter[tuple[frozenset[str], Key]] = Counter()
@@ -96,7 +99,8 @@ class ContingentReplanner:
         domain = parse_domain(info["domain_pddl"], contingent=True)
         problem = parse_problem(info["problem_pddl"], domain, contingent=True)
         self._task = _Task.of(domain, problem, info["unknown_facts"])
-        self._plan, self._targets, self._assumed = [], frozenset(), frozenset()
+        self._plan, self._targets = [], frozenset()
+        self._assumed, self._hoped = frozenset(), frozenset()
         self._stuck, self._tries, self._visits = {}, Counter(), Counter()
         self.planner_calls = self.loops = 0
         self.stopped = ""
@@ -125,11 +129,12 @@ class ContingentReplanner:
         sensing = self._useful_sensing(admissible, unknown)
         if sensing is not None:
             return sensing
-        if self._assumed - unknown - known or (self._targets and not self._targets & unknown):
-            self._plan = []  # an assumption proved false, or what it was to learn is known
+        wrong = (self._hoped - unknown - known) | ((self._assumed - self._hoped) & known)
+        if wrong and self._relies_on(wrong) or (self._targets and not self._targets & unknown):
+            self._plan = []  # an assumption it needs proved false, or what it was to learn is known
         if self._plan and self._plan[0] in admissible:
             return self._plan.pop(0)
-        blockers = self._blockers(self._plan[0], unknown) if self._plan else frozenset()
+        blockers = self._named(self._plan[0], unknown) if self._plan else frozenset()
         return self._replan(admissible, known, unknown, stuck, blockers)
 
     def _replan(
@@ -154,8 +159,9 @@ class ContingentReplanner:
                     return self._follow(plan, targets=targets)
                 stuck |= targets
             assumed = unknown - stuck - doubted
+            hoped = frozenset(f for f in assumed if _atom(f).predicate not in task.falsy)
             plan = self._planned(
-                task.planning, known | assumed, unknown - assumed, frozenset(), task.goal
+                task.planning, known | hoped, unknown - assumed, frozenset(), task.goal
             )
             if plan is None:
                 if time.monotonic() >= self._deadline:
@@ -165,9 +171,9 @@ class ContingentReplanner:
                     self._follow(plan, targets=unknown - stuck) if plan else self._stop("no plan")
                 )
             if plan and plan[0] in admissible:
-                return self._follow(plan, assumed=assumed)
+                return self._follow(plan, assumed=assumed, hoped=hoped)
             if plan:
-                blockers = self._blockers(plan[0], unknown) & assumed
+                blockers = self._named(plan[0], unknown) & assumed
             else:  # the goal holds by assumption only
                 blockers = _mentioned(task.problem.goal, {}, assumed)
             if not blockers:
@@ -179,9 +185,12 @@ class ContingentReplanner:
         plan: list[str],
         targets: frozenset[str] = frozenset(),
         assumed: frozenset[str] = frozenset(),
+        hoped: frozenset[str] = frozenset(),
     ) -> str:
-        """Start ``plan``, which learns ``targets`` or assumes ``assumed`` true."""
-        self._plan, self._targets, self._assumed = plan[1:], targets, assumed
+        """Start ``plan``, which learns ``targets`` or assumes ``assumed`` (``hoped``
+        true, the rest false)."""
+        self._plan, self._targets = plan[1:], targets
+        self._assumed, self._hoped = assumed, hoped
         return plan[0]
 
     def _stop(self, reason: str) -> str:
@@ -202,8 +211,11 @@ class ContingentReplanner:
         # a ghost alone would be a sensing command act() did not find admissible
         return plan[:-1] if plan and len(plan) > 1 else None
 
-    def _blockers(self, command: str, unknown: frozenset[str]) -> frozenset[str]:
-        """The unknown facts that the precondition of ``command`` names."""
+    def _named(
+        self, command: str, facts: frozenset[str], conditions: bool = False
+    ) -> frozenset[str]:
+        """The facts of ``facts`` that the precondition of ``command`` names (or the
+        conditions of its effects, when ``conditions``)."""
         try:
             name, args = parse_command(command)
         except ValueError:
@@ -211,10 +223,17 @@ class ContingentReplanner:
         action = self._started().domain.actions.get(name)
         if action is None:
             return frozenset()
-        return _mentioned(
-            action.precondition,
-            dict(zip((p.name for p in action.params), args, strict=False)),
-            unknown,
+        named = [action.precondition]
+        if conditions:
+            named += [w.condition for w in _whens(action.effects)]
+        binding = dict(zip((p.name for p in action.params), args, strict=False))
+        return _mentioned(And(tuple(named)), binding, facts)
+
+    def _relies_on(self, facts: frozenset[str]) -> bool:
+        """Whether the rest of the plan, or the goal, names one of ``facts``."""
+        goal = self._started().problem.goal
+        return bool(_mentioned(goal, {}, facts)) or any(
+            self._named(step, facts, conditions=True) for step in self._plan
         )
 
     def _useful_sensing(self, admissible: list[str], unknown: frozenset[str]) -> str | None:
@@ -272,6 +291,7 @@ class _Task:
     learning: Domain  # the same with relevance, and a ghost of each sensing action
     goal: Formula  # the goal, known
     uncertain: frozenset[str]  # the predicates whose facts may be unknown
+    falsy: frozenset[str]  # the predicates the actions and goal only ever need false
     neighbours: dict[str, frozenset[str]]  # fact -> the facts sharing a clause with it
 
     @classmethod
@@ -294,11 +314,13 @@ class _Task:
             uncertain |= more
         observed = {atom.predicate for a in domain.actions.values() for atom in a.observe}
         added = {e.atom.predicate for a in acting for e in _literals(a.effects) if not e.negated}
-        needed = _required(problem.goal)
+        needed, needed_false = _required(problem.goal), _required(problem.goal, False)
         for a in acting:
             needed |= _required(a.precondition) - {
                 e.atom.predicate for e in _literals(a.effects) if e.negated
             }
+            needed_false |= _required(a.precondition, False)
+        wanted = _required(problem.goal).union(*(_required(a.precondition) for a in acting))
         neighbours: dict[str, set[str]] = defaultdict(set)
         for clause in problem.clauses:
             facts = {str(literal.atom) for literal in clause.literals}
@@ -313,6 +335,7 @@ class _Task:
             learning.domain(domain),
             planning.known(problem.goal),
             frozenset(uncertain),
+            frozenset(needed_false - wanted),
             {fact: frozenset(near) for fact, near in neighbours.items()},
         )
 

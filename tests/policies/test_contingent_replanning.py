@@ -94,6 +94,44 @@ CAVE_ROOMS = """(define (problem cave)
   (:goal (holding-gold)))
 """
 
+# Two corridors to the goal, one walled off: a move needs the wall known absent, and a wall
+# is seen from next to it. Walls are only ever needed false, so the replanner assumes an
+# unknown one absent and walks the short corridor until it sees one.
+MAZE = """(define (domain maze)
+  (:requirements :strips :typing :negative-preconditions :contingent)
+  (:types cell)
+  (:predicates (at ?c - cell) (adj ?a ?b - cell) (wall ?c - cell))
+  (:action move
+    :parameters (?a ?b - cell)
+    :precondition (and (at ?a) (adj ?a ?b) (not (wall ?b)))
+    :effect (and (not (at ?a)) (at ?b)))
+  (:action look
+    :parameters (?a ?b - cell)
+    :precondition (and (at ?a) (adj ?a ?b))
+    :observe (wall ?b)))
+"""
+CORRIDORS = """(define (problem corridors)
+  (:domain maze)
+  (:objects s a1 a2 b1 b2 b3 g - cell)
+  (:init (at s) (adj s a1) (adj a1 a2) (adj a2 g) (adj s b1) (adj b1 b2) (adj b2 b3)
+         (adj b3 g) (adj a1 s) (adj a2 a1) (adj g a2) (adj b1 s) (adj b2 b1) (adj b3 b2)
+         (adj g b3) (oneof (wall a2) (wall b2)))
+  (:goal (at g)))
+"""
+
+
+def test_a_fact_only_ever_needed_false_is_assumed_false():
+    env = ContingentPDDLEnv(MAZE, CORRIDORS, obs_format="pddl")
+    for seed in range(6):
+        env.reset(seed=seed)
+        open_a = "(wall a2)" not in env.world_pddl()[1]
+        policy = ContingentReplanner()
+        episode = run_episode(env, policy, seed=seed, max_steps=30)
+        assert episode.won, (seed, episode.actions, policy.details)
+        assert episode.actions[:2] == ("(move s a1)", "(look a1 a2)")  # the short way first
+        assert len(episode.actions) == (4 if open_a else 7)
+        assert policy._started().falsy == {"wall"}
+
 
 def test_it_learns_through_a_conditional_effect_and_wins_every_world():
     env = ContingentPDDLEnv(ROVER, ROCKS, obs_format="pddl")
