@@ -62,7 +62,7 @@ LEARNED = Atom("pl-learned")  # the goal of a plan to learn
 SPOILED = Atom("pl-spoiled")  # a plan to learn lost a precious fact (see _knowledge_domain)
 GHOST = "pl-learn-"  # the actions reaching LEARNED: a sensing command, where it would help
 
-Key = tuple[frozenset[str], object]  # (the unknown facts, the belief's size)
+Key = tuple[frozenset[str], frozenset[str], object]  # unknown, known false, belief size
 
 
 class ContingentReplanner:
@@ -116,7 +116,9 @@ class ContingentReplanner:
             return self._stop("budget")
         admissible = info["admissible_actions"]
         known, unknown = frozenset(info["known_facts"]), frozenset(info["unknown_facts"])
-        key = (unknown, info.get("belief_size"))
+        # a state of knowledge: what is unknown and what is known false (the sensed facts
+        # among them), and the belief's size (-1 for a formula, which that size cannot tell)
+        key = (unknown, frozenset(info.get("known_false", ())), info.get("belief_size"))
         stuck = self._stuck.setdefault(key, set())
         self._visits[known, key] += 1
         visits = self._visits[known, key]

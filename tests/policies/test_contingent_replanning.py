@@ -230,3 +230,19 @@ def test_it_wins_wumpus_7_and_10_on_seeds_0_to_2_each_within_60_s(size):
         episode = run_episode(env, policy, seed=seed, max_steps=500)
         assert episode.won, (seed, policy.details)
         assert time.monotonic() - start < 60.0
+
+
+def test_a_state_of_knowledge_counts_what_is_known_false():
+    """Two steps that differ only in a fact sensed false (a formula's belief_size, -1,
+    cannot tell them apart) are two states, not one state met twice."""
+    env = wumpus_env(5, obs_format="pddl")
+    obs, info = env.reset(seed=0)
+    facts = sorted(info["unknown_facts"])[: replanner_module.LOOP_LIMIT + 2]
+    policy = ContingentReplanner()
+    policy.reset(obs, info)
+    for fact in facts:  # the same knowledge but for one more fact known false each time
+        policy.act(obs, {**info, "known_false": [*info["known_false"], fact], "belief_size": -1})
+    assert policy.loops == 0
+    for _ in facts:  # the same state again and again: a loop
+        policy.act(obs, {**info, "belief_size": -1})
+    assert policy.loops == 1
