@@ -311,7 +311,7 @@ def _initial_belief(
             f"the initial belief is empty: no assignment of {names} satisfies "
             f"the 'oneof' and 'or' of ':init'"
         )
-        solutions = _assignments(len(items), local_clauses, max_belief, names, work)
+        solutions = _assignments(len(items), local_clauses, max_belief, work)
         if solutions is None:
             sat = sat or Sat()
             lits = {variables[i]: sat.new_var() for i in items}
@@ -337,14 +337,17 @@ def _initial_belief(
     return normal(known, parts, formulas, sat)
 
 
-def _assignments(n: int, clauses: list, limit: int, names: str, work: Work) -> list[int] | None:
+def _assignments(n: int, clauses: list, limit: int, work: Work) -> list[int] | None:
     """The assignments (bit j: variable j true) of ``n`` variables satisfying every
     clause (exactly-one when its first item is True, else at least one; literals are
     (variable, negated)): each variable alone for one ``oneof`` of them all, else by
-    depth-first search with the false value tried first, each value tried a work unit
-    (``names``, the component's facts, for the message past the budget). None when there
-    are more than ``limit`` or the search tries more than ``SEARCH_PER_ASSIGNMENT *
-    limit`` values."""
+    depth-first search with the false value tried first, each value tried a work unit.
+    None (then the component is a formula) when :func:`_many` shows more than ``limit``
+    without a search, or there are more than ``limit``, or the search would try more than
+    ``SEARCH_PER_ASSIGNMENT * limit`` values or half the work left: past those, the
+    formula is the cheaper way (K-replanner's invariants over 17-82 facts)."""
+    if _many(n, clauses, limit):
+        return None
     if [exact for exact, _ in clauses] == [True] and sorted(clauses[0][1]) == [
         (j, False) for j in range(n)
     ]:
@@ -361,7 +364,7 @@ def _assignments(n: int, clauses: list, limit: int, names: str, work: Work) -> l
     value: list[bool | None] = [None] * n
     tried = [0] * n
     found: list[int] = []
-    tried_values, allowed, search = 0, work.left(), SEARCH_PER_ASSIGNMENT * limit
+    tried_values, search = 0, min(SEARCH_PER_ASSIGNMENT * limit, work.left() // 2)
     mask = 0  # the variables true now
 
     def assign(i: int, v: bool) -> bool:
@@ -401,8 +404,6 @@ def _assignments(n: int, clauses: list, limit: int, names: str, work: Work) -> l
             continue
         tried[i] += 1
         tried_values += 1
-        if tried_values > allowed:
-            work.spend(tried_values, lambda: f"a search of up to 2^{n:,} assignments of {names}")
         if tried_values > search:
             work.spend(search)
             return None
@@ -410,6 +411,34 @@ def _assignments(n: int, clauses: list, limit: int, names: str, work: Work) -> l
             i += 1
     work.spend(tried_values)
     return found
+
+
+def _many(n: int, clauses: list, limit: int) -> bool:
+    """Whether ``clauses`` over ``n`` variables (as :func:`_assignments` takes them) have
+    more than ``limit`` assignments, by a bound: once the one-literal clauses fix their
+    variables, ``or`` clauses of positive literals left, m of them over n' free
+    variables, have at least 2^(n' - m) (a true literal per clause, the other variables
+    free) and at least 2^n' less the 2^(n' - k) assignments each clause of k literals
+    rules out. False when the bound does not apply or does not show it."""
+    fixed: dict[int, bool] = {}
+    for _, literals in clauses:
+        if len(literals) == 1:
+            var, negated = literals[0]
+            if fixed.setdefault(var, not negated) == negated:
+                return False  # contradictory: no assignment at all
+    free = n - len(fixed)
+    left, ruled_out = 0, 0
+    for exact, literals in clauses:
+        if exact:
+            return False
+        if any(fixed.get(var) == (not negated) for var, negated in literals):
+            continue  # satisfied by a fixed variable
+        free_literals = {var: negated for var, negated in literals if var not in fixed}
+        if not free_literals or any(free_literals.values()):
+            return False  # unsatisfiable here, or a negative literal: no bound
+        left += 1
+        ruled_out += 1 << (free - len(free_literals))
+    return max(1 << max(free - left, 0), (1 << free) - ruled_out) > limit
 
 
 def _path(parents: dict, node) -> list[GroundAction]:

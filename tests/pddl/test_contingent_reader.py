@@ -350,8 +350,24 @@ def test_an_unsatisfiable_chain_of_ors_is_refused_naming_the_limit():
         load_contingent(WIDE, _chain(12))
     with pytest.raises(ValueError, match="the initial belief is empty"):  # as a formula
         load_contingent(WIDE, _chain(40))
-    with pytest.raises(ValueError, match=r"2\^40 assignments of \(u o0\).*\(max_belief_work\)"):
-        load_contingent(WIDE, _chain(40), limits=Limits(max_belief_work=1000))
+    with pytest.raises(ValueError, match="the initial belief is empty"):  # a formula's proof
+        load_contingent(WIDE, _chain(40), limits=Limits(max_belief_work=1000))  # is cheap
+    with pytest.raises(ValueError, match=r"needs more than 100 work units.*\(max_belief_work\)"):
+        load_contingent(WIDE, _chain(40), limits=Limits(max_belief_work=100))
+
+
+@pytest.mark.parametrize("facts", [17, 82])
+def test_an_invariant_over_many_facts_is_a_formula_without_a_search(facts):
+    """K-replanner's ``(invariant l ...)`` over 17-82 facts (Doors' columns, Balls'
+    positions) has 2^n - 1 worlds: a bound tells so before any search, and each becomes a
+    formula (a search per column spent the whole budget before: Doors 25, Balls 9-19)."""
+    columns = 12
+    clauses = " ".join(
+        "(or " + " ".join(f"(u o{c * facts + i})" for i in range(facts)) + ")"
+        for c in range(columns)
+    )
+    ct = load_contingent(WIDE, _wide(columns * facts, clauses))
+    assert ct.init.size is None and len(ct.init.components) == columns
 
 
 def test_a_oneof_over_20000_atoms_is_one_component_of_20000_worlds():
