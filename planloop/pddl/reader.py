@@ -561,10 +561,7 @@ def _read_domain(
             ":action",
         ) and not (contingent and key in _DIALECT_DOMAIN):
             what = "derived predicates are" if key == ":derived" else f"section {quote(key)} is"
-            hint = ""
-            if contingent and key == ":default-sensing-model":
-                hint = " (give each action its ':sensing-model')"
-            r.error(f"{what} not supported{hint}", parts[0])
+            r.error(f"{what} not supported", parts[0])
     requirements = _requirements(r, _body(found, ":requirements"))
     body = _body(found, ":types")
     limits.check("max_types", _count_names(body), "domain", "types")
@@ -595,6 +592,14 @@ def _read_domain(
             unread.append(_leave_out(r, action, before, empty[0]))
             continue
         actions[action.name] = action
+    for node in found.get(":default-sensing-model", [])[:1]:  # cp2fsc: each action's but
+        if len(node) != 2:  # those with a sensing model of their own or an ':observe'
+            r.error("expected '(:default-sensing-model RULES)'", node)
+            continue
+        rules = dialects.rules(r, fr, node[1], {}, "a ':default-sensing-model'")
+        for name, action in actions.items():
+            if name not in models and not action.observe:
+                models[name] = (rules, {})
     variables, derived = _read_variables(r, fr, found, actions, models, predicates)
     r.raise_if_errors()
     return Domain(
@@ -613,7 +618,7 @@ def _read_domain(
     )
 
 
-_DIALECT_DOMAIN = (":sensor", ":variable", ":obs-variable")
+_DIALECT_DOMAIN = (":sensor", ":variable", ":obs-variable", ":default-sensing-model")
 
 
 def _read_variables(r: _Reader, fr: _FormulaReader, found, actions, models, predicates):

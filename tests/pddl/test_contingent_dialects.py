@@ -247,6 +247,21 @@ def test_variables_are_oneofs_of_their_values_unknown_unless_init_names_them():
     assert lit.unknown == (_atom("(dark)"),)
 
 
+def test_a_default_sensing_model_is_each_action_s_without_one_of_its_own():
+    """cp2fsc's ``:default-sensing-model`` (Localize's): an action with no sensing model
+    of its own senses by it, as if it were written in the action."""
+    own = "(:action switch :precondition (dark) :sensing-model (when (dark) (quiet)))"
+    default = (
+        "(:default-sensing-model (when (dark) (quiet)))\n"
+        "  (:action switch :precondition (dark) :effect (and))"
+    )
+    assert own in ROOMS
+    written, _ = parse(ROOMS, HOUSE, contingent=True)
+    defaulted, _ = parse(ROOMS.replace(own, default), HOUSE, contingent=True)
+    sensing = {n: a for n, a in written.actions.items() if a.observe}
+    assert sensing and {n: a for n, a in defaulted.actions.items() if a.observe} == sensing
+
+
 def test_sensing_models_become_sensing_actions():
     domain, _ = parse(ROOMS, HOUSE, contingent=True)
     assert domain.actions["move"].observe == ()  # it acts; its sensing is move-sense
@@ -298,8 +313,8 @@ def test_an_observation_defined_by_fixed_facts_is_a_fact_of_the_belief():
             (9, 3),
         ),
         (
-            ("(:obs-variable silence (quiet))", "(:default-sensing-model (quiet))"),
-            "section ':default-sensing-model' is not supported",
+            ("(:obs-variable silence (quiet))", "(:default-sensing-model)"),
+            "expected '(:default-sensing-model RULES)'",
             (10, 3),
         ),
     ],
