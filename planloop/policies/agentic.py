@@ -30,7 +30,7 @@ import time
 from ..envs.session import OPERATIONS, EngineSession
 from ..llm import LLMError, Usage, call_model
 from ..pddl import parse_plan
-from .base import GIVE_UP, RESTART
+from .base import GIVE_UP, RESTART, PolicyBase
 
 PROMPT_VERSION = "agentic-v1"
 SYSTEM = (
@@ -46,7 +46,7 @@ USER = "{intro}\n\nProblem (PDDL):\n{problem}\n\nGoal: {goal}"
 TOOLS = [op.tool() for op in OPERATIONS]
 
 
-class AgenticPolicy:
+class AgenticPolicy(PolicyBase):
     """Tool calls over the seven session operations, within ``max_model_calls``,
     ``max_tool_calls`` and ``seconds`` of wall-clock time from ``reset`` (None: no
     limit, but not all three). ``details["stop"]`` says why it stopped: ``finished``

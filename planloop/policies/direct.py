@@ -31,7 +31,7 @@ from ..pddl import (
     validate,
 )
 from ..pddl.model import And, Atom, Domain, Problem
-from .base import GIVE_UP
+from .base import GIVE_UP, PolicyBase
 from .extract import extract_plan
 
 PROMPT_VERSIONS = {"pddl": "direct-v1", "planbench": "direct-planbench-v2"}
@@ -62,7 +62,7 @@ class Example:
     plan: tuple[str, ...]
 
 
-class DirectPlanPolicy:
+class DirectPlanPolicy(PolicyBase):
     """Samples whole plans until one validates (or the budget runs out), then plays it.
 
     ``max_attempts`` samples and ``max_seconds`` of wall-clock time from ``reset`` (None:

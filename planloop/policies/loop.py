@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from ..envs.feedback import action_failure
 from ..llm import Usage, call_model
 from ..pddl import parse
-from .base import GIVE_UP, RESTART
+from .base import GIVE_UP, RESTART, PolicyBase
 from .extract import extract_plan
 
 PROMPT_VERSION = "loop-v1"
@@ -211,7 +211,7 @@ def describe_actions(description: str | None, actions) -> dict[str, tuple[str, d
     return found
 
 
-class ClosedLoopPolicy:
+class ClosedLoopPolicy(PolicyBase):
     """Horizon-``H`` closed-loop planning (``horizon=None`` asks for the whole plan).
 
     ``max_actions`` caps the actions executed over the whole episode (restarts

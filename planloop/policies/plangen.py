@@ -13,7 +13,7 @@ from collections.abc import Callable
 from ..envs.feedback import action_failure
 from ..formalizer.extract import json_objects
 from ..llm import LLMError, Usage, call_model
-from .base import GIVE_UP, RESTART
+from .base import GIVE_UP, RESTART, PolicyBase
 
 PROMPT_VERSION = "plangen/v1"
 SYSTEM = "You play a text game. Choose one command at a time to complete the task."
@@ -41,7 +41,7 @@ def read_command(text: str, valid: list[str]) -> str:
     return next((c for c in valid if " ".join(c.lower().split()) == wanted), chosen.strip())
 
 
-class PlanGenPolicy:
+class PlanGenPolicy(PolicyBase):
     """One model call per step; the whole trajectory is in every prompt. A reply that
     names no valid command is sent as written, and the game's answer is in the history."""
 
@@ -108,7 +108,7 @@ def read_json_command(text: str) -> str:
     return value["action"].strip()
 
 
-class PlanGenStepsPolicy:
+class PlanGenStepsPolicy(PolicyBase):
     """PlanGen as PDDLego+'s authors' code runs it. A *step* is one model call naming one
     command; a command the game refuses ends the try and the step is tried again, up to
     ``max_simulation_retries`` times (then the episode ends), each try after the first

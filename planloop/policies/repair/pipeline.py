@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ...llm import LLMError, Usage, call_model
 from ...pddl import RelaxedTask, load, solve, validate
-from ..base import GIVE_UP
+from ..base import GIVE_UP, PolicyBase
 from .consistency import check_consistency
 from .constraints import extract_constraints, render_constraints
 from .strategies import choose_repair, progress, should_stop
@@ -26,7 +26,7 @@ USER = (
 REPAIR = "{feedback}\n\nWrite the whole corrected plan, one action per line.\nPlan:"
 
 
-class RepairPipelinePolicy:
+class RepairPipelinePolicy(PolicyBase):
     """Plans in ``reset`` with validation-driven repair, then plays the plan in ``act``.
 
     ``repair=False`` is the paper's ablation: fresh samples without feedback until one
