@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import time
+from typing import Literal, get_args
 
 from ..envs.session import OPERATIONS, EngineSession
 from ..llm import LLMError, Usage, call_model
@@ -44,6 +45,8 @@ SYSTEM = (
 VALIDATED_ENDS = " The task ends as soon as validate_plan confirms a complete plan."
 USER = "{intro}\n\nProblem (PDDL):\n{problem}\n\nGoal: {goal}"
 TOOLS = [op.tool() for op in OPERATIONS]
+AgenticFeedback = Literal["cause", "outcome"]
+AgenticStop = Literal["finished", "unsolvable", "budget", "timeout", "validated", "model_error"]
 
 
 class AgenticPolicy(PolicyBase):
@@ -67,9 +70,9 @@ class AgenticPolicy(PolicyBase):
         temperature: float | None = 0.0,
         seconds: float | None = None,
         end_on_valid_plan: bool = False,
-        feedback: str = "cause",
+        feedback: AgenticFeedback = "cause",
     ):
-        if feedback not in ("cause", "outcome"):
+        if feedback not in get_args(AgenticFeedback):
             raise ValueError(f"feedback must be 'cause' or 'outcome', not {feedback!r}")
         if max_model_calls is None and max_tool_calls is None and seconds is None:
             raise ValueError("with no cap on calls, give seconds")
@@ -213,7 +216,7 @@ class AgenticPolicy(PolicyBase):
     def _timed_out(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
 
-    def _stop(self, reason: str) -> str:
+    def _stop(self, reason: AgenticStop) -> str:
         self.details["stop"] = reason
         return GIVE_UP
 

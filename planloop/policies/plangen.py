@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from typing import Literal, get_args
 
 from ..envs.feedback import action_failure
 from ..formalizer.extract import json_objects
@@ -90,6 +91,7 @@ Commands of the game: {commands}
 {error}
 Answer with JSON only: {{"action": "<one command>"}}."""
 NOT_OFFERED = ("look", "look around", "inventory", "help")
+Replies = Literal["lenient", "json"]
 _FENCE = re.compile(r"```[ \t]*[\w-]*[ \t]*\n(.*?)```", re.DOTALL)
 
 
@@ -132,10 +134,10 @@ class PlanGenStepsPolicy(PolicyBase):
         max_steps: int | None = 20,
         rollback: bool = True,
         explain_refusal: Callable[[str, str], str] | None = None,
-        replies: str = "lenient",
+        replies: Replies = "lenient",
         **params,
     ):
-        if replies not in ("lenient", "json"):
+        if replies not in get_args(Replies):
             raise ValueError(f"replies must be 'lenient' or 'json', not {replies!r}")
         self.model, self.params = model, params
         self.model_name = model.name

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 from ...envs.feedback import action_failure
 from ...llm import Usage, call_model
@@ -38,6 +38,7 @@ _NUMBERED = re.compile(r"^\s*\d+[.):]")
 _ACTION_LINE = re.compile(r"^- \(([\w-]+)[^)]*\): (.+)$")
 _PARAM_LINE = re.compile(r"^\s+(\?[\w-]+) \([^)]*\): (.+)$")
 _Strategy = TypeVar("_Strategy")
+LoopStop = Literal["action_limit", "plan_executed", "no_actions", "restart_limit"]
 
 
 def describe_actions(description: str | None, actions) -> dict[str, tuple[str, dict[str, str]]]:
@@ -207,7 +208,7 @@ class ClosedLoopPolicy(PolicyBase):
         self.proposed = False
         self._last = None
 
-    def _stop(self, reason: str) -> str:
+    def _stop(self, reason: LoopStop) -> str:
         self.details["stop"] = reason
         return GIVE_UP
 

@@ -4,6 +4,8 @@ budget stops paying off. Played in the environment afterwards."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from ...llm import LLMError, Usage, call_model
 from ...pddl import RelaxedTask, load, solve, validate
 from ..base import GIVE_UP, PolicyBase
@@ -24,6 +26,7 @@ USER = (
     "\n\nWrite a plan that reaches the goal from the initial state.\nPlan:"
 )
 REPAIR = "{feedback}\n\nWrite the whole corrected plan, one action per line.\nPlan:"
+PipelineStop = Literal["valid", "budget", "no_gain", "model_error"]
 
 
 class RepairPipelinePolicy(PolicyBase):
@@ -116,7 +119,7 @@ class RepairPipelinePolicy(PolicyBase):
             report = None if issues else validate(task, translation.steps)
             history.append(progress(relaxed, task, report))
             attempts.append(self._signals(reply.text, translation, issues, report, history[-1]))
-            stop = (
+            stop: PipelineStop | None = (
                 "valid"
                 if report is not None and report.valid
                 else "budget"
