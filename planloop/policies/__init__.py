@@ -1,7 +1,7 @@
 """Everything that picks actions through the one step interface, and the runner."""
 
 from .agentic import AgenticPolicy
-from .base import GIVE_UP, RESTART, Policy
+from .base import GIVE_UP, RESTART, MinimalPolicy, Policy, PolicyBase
 from .classical import PlannerPolicy, RandomPolicy
 from .contingent_replanner import ContingentReplanner
 from .direct import DirectPlanPolicy
@@ -18,11 +18,13 @@ __all__ = [
     "DirectPlanPolicy",
     "Episode",
     "GIVE_UP",
+    "MinimalPolicy",
     "OpenLoopPolicy",
     "PDDLegoPolicy",
     "PlanGenPolicy",
     "PlanGenStepsPolicy",
     "Policy",
+    "PolicyBase",
     "PlannerPolicy",
     "RESTART",
     "RandomPolicy",

@@ -26,11 +26,12 @@ from __future__ import annotations
 
 import json
 import time
+from typing import Literal, get_args
 
 from ..envs.session import OPERATIONS, EngineSession
 from ..llm import LLMError, Usage, call_model
 from ..pddl import parse_plan
-from .base import GIVE_UP, RESTART
+from .base import GIVE_UP, RESTART, PolicyBase
 
 PROMPT_VERSION = "agentic-v1"
 SYSTEM = (
@@ -44,9 +45,11 @@ SYSTEM = (
 VALIDATED_ENDS = " The task ends as soon as validate_plan confirms a complete plan."
 USER = "{intro}\n\nProblem (PDDL):\n{problem}\n\nGoal: {goal}"
 TOOLS = [op.tool() for op in OPERATIONS]
+AgenticFeedback = Literal["cause", "outcome"]
+AgenticStop = Literal["finished", "unsolvable", "budget", "timeout", "validated", "model_error"]
 
 
-class AgenticPolicy:
+class AgenticPolicy(PolicyBase):
     """Tool calls over the seven session operations, within ``max_model_calls``,
     ``max_tool_calls`` and ``seconds`` of wall-clock time from ``reset`` (None: no
     limit, but not all three). ``details["stop"]`` says why it stopped: ``finished``
@@ -67,9 +70,9 @@ class AgenticPolicy:
         temperature: float | None = 0.0,
         seconds: float | None = None,
         end_on_valid_plan: bool = False,
-        feedback: str = "cause",
+        feedback: AgenticFeedback = "cause",
     ):
-        if feedback not in ("cause", "outcome"):
+        if feedback not in get_args(AgenticFeedback):
             raise ValueError(f"feedback must be 'cause' or 'outcome', not {feedback!r}")
         if max_model_calls is None and max_tool_calls is None and seconds is None:
             raise ValueError("with no cap on calls, give seconds")
@@ -213,7 +216,7 @@ class AgenticPolicy:
     def _timed_out(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
 
-    def _stop(self, reason: str) -> str:
+    def _stop(self, reason: AgenticStop) -> str:
         self.details["stop"] = reason
         return GIVE_UP
 

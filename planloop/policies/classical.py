@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 from ..pddl import PlanResult, solve
-from .base import GIVE_UP
+from .base import GIVE_UP, PolicyBase
 
 
-class PlannerPolicy:
+class PlannerPolicy(PolicyBase):
     """Plans once from ``info["domain_pddl"]``/``["problem_pddl"]`` (the task as the
     agent sees it) and executes the plan; gives up when the planner finds none."""
 
@@ -33,7 +33,7 @@ class PlannerPolicy:
         return self._plan.pop(0) if self._plan else GIVE_UP
 
 
-class RandomPolicy:
+class RandomPolicy(PolicyBase):
     """Picks uniformly among ``info["admissible_actions"]``, seeded."""
 
     name = "random"

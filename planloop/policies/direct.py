@@ -17,6 +17,7 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from ..llm import LLMError, Usage, call_model
 from ..pddl import (
@@ -31,10 +32,12 @@ from ..pddl import (
     validate,
 )
 from ..pddl.model import And, Atom, Domain, Problem
-from .base import GIVE_UP
+from .base import GIVE_UP, PolicyBase
 from .extract import extract_plan
 
-PROMPT_VERSIONS = {"pddl": "direct-v1", "planbench": "direct-planbench-v2"}
+DirectPrompt = Literal["pddl", "planbench"]
+DirectStop = Literal["valid", "budget", "timeout", "model_error"]
+PROMPT_VERSIONS: dict[DirectPrompt, str] = {"pddl": "direct-v1", "planbench": "direct-planbench-v2"}
 SYSTEM = (
     "You are a planner. Given a planning domain and a problem in PDDL, write a plan "
     "that reaches the goal from the initial state. Answer with the plan only: one "
@@ -62,7 +65,7 @@ class Example:
     plan: tuple[str, ...]
 
 
-class DirectPlanPolicy:
+class DirectPlanPolicy(PolicyBase):
     """Samples whole plans until one validates (or the budget runs out), then plays it.
 
     ``max_attempts`` samples and ``max_seconds`` of wall-clock time from ``reset`` (None:
@@ -82,7 +85,7 @@ class DirectPlanPolicy:
         max_attempts: int | None = 5,
         max_seconds: float | None = None,
         temperature: float = 0.7,
-        prompt: str = "pddl",
+        prompt: DirectPrompt = "pddl",
         examples: Sequence[Example] = (),
     ):
         if prompt not in PROMPT_VERSIONS:
@@ -145,7 +148,7 @@ class DirectPlanPolicy:
             read_planbench_plan, phrases=phrases
         )
 
-    def _sample(self, task, messages: list[dict], read, deadline: float | None) -> str:
+    def _sample(self, task, messages: list[dict], read, deadline: float | None) -> DirectStop:
         """Sample until a plan validates or the budget ends; why it stopped."""
         while True:
             if self.max_attempts is not None and len(self.attempts) >= self.max_attempts:

@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from typing import Literal, get_args
 
 from ..envs.feedback import action_failure
 from ..formalizer.extract import json_objects
 from ..llm import LLMError, Usage, call_model
-from .base import GIVE_UP, RESTART
+from .base import GIVE_UP, RESTART, PolicyBase
 
 PROMPT_VERSION = "plangen/v1"
 SYSTEM = "You play a text game. Choose one command at a time to complete the task."
@@ -41,7 +42,7 @@ def read_command(text: str, valid: list[str]) -> str:
     return next((c for c in valid if " ".join(c.lower().split()) == wanted), chosen.strip())
 
 
-class PlanGenPolicy:
+class PlanGenPolicy(PolicyBase):
     """One model call per step; the whole trajectory is in every prompt. A reply that
     names no valid command is sent as written, and the game's answer is in the history."""
 
@@ -90,6 +91,7 @@ Commands of the game: {commands}
 {error}
 Answer with JSON only: {{"action": "<one command>"}}."""
 NOT_OFFERED = ("look", "look around", "inventory", "help")
+Replies = Literal["lenient", "json"]
 _FENCE = re.compile(r"```[ \t]*[\w-]*[ \t]*\n(.*?)```", re.DOTALL)
 
 
@@ -108,7 +110,7 @@ def read_json_command(text: str) -> str:
     return value["action"].strip()
 
 
-class PlanGenStepsPolicy:
+class PlanGenStepsPolicy(PolicyBase):
     """PlanGen as PDDLego+'s authors' code runs it. A *step* is one model call naming one
     command; a command the game refuses ends the try and the step is tried again, up to
     ``max_simulation_retries`` times (then the episode ends), each try after the first
@@ -132,10 +134,10 @@ class PlanGenStepsPolicy:
         max_steps: int | None = 20,
         rollback: bool = True,
         explain_refusal: Callable[[str, str], str] | None = None,
-        replies: str = "lenient",
+        replies: Replies = "lenient",
         **params,
     ):
-        if replies not in ("lenient", "json"):
+        if replies not in get_args(Replies):
             raise ValueError(f"replies must be 'lenient' or 'json', not {replies!r}")
         self.model, self.params = model, params
         self.model_name = model.name

@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 
 from ..envs.feedback import action_failure
 from ..llm import LLMError, LLMErrorKind, Usage
-from .base import GIVE_UP, RESTART
+from .base import GIVE_UP, RESTART, MinimalPolicy, as_policy
 
 
 @dataclass(frozen=True)
@@ -40,18 +40,24 @@ class Episode:
 
 
 def run_episode(
-    env, policy, seed: int | None = None, options: dict | None = None, max_steps: int | None = None
+    env,
+    policy: MinimalPolicy,
+    seed: int | None = None,
+    options: dict | None = None,
+    max_steps: int | None = None,
 ) -> Episode:
     """Play one episode of ``env`` with ``policy`` and record it.
 
     ``RESTART`` from the policy resets the same instance (counted in ``restarts``);
-    ``GIVE_UP`` ends the episode; a policy with a ``finish(obs, info)`` method is shown
-    the last observation when the episode ends. A failing model call (LLMError, in the policy's
-    ``reset`` or ``act``) ends it too, and is recorded, never raised. ``max_steps`` caps
-    environment steps across restarts.
+    ``GIVE_UP`` ends the episode; the policy's ``finish(obs, info)`` is shown the last
+    observation when the episode ends. A policy that keeps only part of :class:`Policy`
+    (``reset`` and ``act``, say) gets the defaults of the rest. A failing model call
+    (LLMError, in the policy's ``reset`` or ``act``) ends it too, and is recorded, never
+    raised. ``max_steps`` caps environment steps across restarts.
     """
     start = time.monotonic()
-    usage_before = getattr(policy, "usage", Usage())
+    player = as_policy(policy)
+    usage_before = player.usage
     obs, info = env.reset(seed=seed, options=options)
     instance = info.get("instance")
     actions: list[str] = []
@@ -59,12 +65,12 @@ def run_episode(
     restarts, won, truncated, gave_up = 0, False, False, False
     failure: LLMError | None = None
     try:
-        policy.reset(obs, info)
+        player.reset(obs, info)
     except LLMError as exc:
         failure = exc
     while failure is None and (max_steps is None or len(actions) < max_steps):
         try:
-            action = policy.act(obs, info)
+            action = player.act(obs, info)
         except LLMError as exc:
             failure = exc
             break
@@ -88,17 +94,16 @@ def run_episode(
             break
     else:  # out of steps, unless the policy's reset already failed
         truncated = failure is None
-    finish = getattr(policy, "finish", None)
-    if finish is not None and failure is None:
-        finish(obs, info)
-    spent = getattr(policy, "usage", Usage()) - usage_before
+    if failure is None:
+        player.finish(obs, info)
+    spent = player.usage - usage_before
     return Episode(
         env_id=getattr(getattr(env, "spec", None), "id", None) or type(env.unwrapped).__name__,
         instance=instance,
         seed=seed,
-        policy=policy.name,
-        model=getattr(policy, "model_name", None),
-        prompt_version=getattr(policy, "prompt_version", None),
+        policy=player.name,
+        model=player.model_name,
+        prompt_version=player.prompt_version,
         won=won,
         steps=len(actions),
         restarts=restarts,
@@ -111,6 +116,6 @@ def run_episode(
         seconds=time.monotonic() - start,
         error=None if failure is None else str(failure),
         error_kind=None if failure is None else failure.kind,
-        details=dict(getattr(policy, "details", {})),
+        details=dict(player.details),
         restarted_after=tuple(restarted_after),
     )

@@ -4,9 +4,11 @@ budget stops paying off. Played in the environment afterwards."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from ...llm import LLMError, Usage, call_model
 from ...pddl import RelaxedTask, load, solve, validate
-from ..base import GIVE_UP
+from ..base import GIVE_UP, PolicyBase
 from .consistency import check_consistency
 from .constraints import extract_constraints, render_constraints
 from .strategies import choose_repair, progress, should_stop
@@ -24,9 +26,10 @@ USER = (
     "\n\nWrite a plan that reaches the goal from the initial state.\nPlan:"
 )
 REPAIR = "{feedback}\n\nWrite the whole corrected plan, one action per line.\nPlan:"
+PipelineStop = Literal["valid", "budget", "no_gain", "model_error"]
 
 
-class RepairPipelinePolicy:
+class RepairPipelinePolicy(PolicyBase):
     """Plans in ``reset`` with validation-driven repair, then plays the plan in ``act``.
 
     ``repair=False`` is the paper's ablation: fresh samples without feedback until one
@@ -116,7 +119,7 @@ class RepairPipelinePolicy:
             report = None if issues else validate(task, translation.steps)
             history.append(progress(relaxed, task, report))
             attempts.append(self._signals(reply.text, translation, issues, report, history[-1]))
-            stop = (
+            stop: PipelineStop | None = (
                 "valid"
                 if report is not None and report.valid
                 else "budget"

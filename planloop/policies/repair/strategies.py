@@ -20,22 +20,26 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from itertools import permutations
+from typing import Final, Literal
 
 from ...pddl import ActionLookupError, GroundAction, PlanReport, RelaxedTask, Step, Task
 from ...pddl.landmarks import fact_landmarks
 from .consistency import Issue
 
-FIRST_STEP = "first_step"
-PROBING = "precondition_probing"
-SWAP_LANDMARKS = "parameter_swap_landmarks"
-RETRY = "budget_retry"
+RepairStrategy = Literal[
+    "first_step", "precondition_probing", "parameter_swap_landmarks", "budget_retry"
+]
+FIRST_STEP: Final = "first_step"
+PROBING: Final = "precondition_probing"
+SWAP_LANDMARKS: Final = "parameter_swap_landmarks"
+RETRY: Final = "budget_retry"
 MAX_LISTED = 8  # achievers listed per unmet fact
 PATIENCE = 2  # attempts in a row without enough gain before the retries stop
 
 
 @dataclass(frozen=True)
 class Repair:
-    strategy: str
+    strategy: RepairStrategy
     feedback: str
     proposal: str | None = None  # the swapped step, for parameter_swap_landmarks
 
