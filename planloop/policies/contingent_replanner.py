@@ -52,7 +52,7 @@ from ..pddl.model import (
     Predicate,
     When,
 )
-from .base import GIVE_UP
+from .base import GIVE_UP, PolicyBase
 
 LOOP_LIMIT = 3  # visits of one state of knowledge before it counts as a loop
 DOUBT_AFTER = 2  # plans to learn a fact, after which it is no longer assumed while unknown
@@ -65,7 +65,7 @@ GHOST = "pl-learn-"  # the actions reaching LEARNED: a sensing command, where it
 Key = tuple[frozenset[str], frozenset[str], object]  # unknown, known false, belief size
 
 
-class ContingentReplanner:
+class ContingentReplanner(PolicyBase):
     """Sense what is unknown, plan assuming the rest, learn what blocks, replan; within
     ``budget`` seconds an episode (see the module's docstring)."""
 
@@ -84,10 +84,13 @@ class ContingentReplanner:
         self._tries: Counter[str] = Counter()  # plans made to learn each fact
         self._visits: Counter[tuple[frozenset[str], Key]] = Counter()
 
-    @property
-    def details(self) -> dict:
-        """What the runner records of the episode."""
-        return {"planner_calls": self.planner_calls, "loops": self.loops, "stopped": self.stopped}
+    def finish(self, obs: str, info: dict) -> None:
+        """Keep what the runner records of the episode in ``details``."""
+        self.details = {
+            "planner_calls": self.planner_calls,
+            "loops": self.loops,
+            "stopped": self.stopped,
+        }
 
     def reset(self, obs: str, info: dict) -> None:
         self._deadline = time.monotonic() + self.budget
