@@ -10,6 +10,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow  # a few seconds
 def test_mkdocs_build_strict(tmp_path):
     pytest.importorskip("mkdocs", reason="mkdocs (the dev extra) builds the docs")
     done = subprocess.run(
