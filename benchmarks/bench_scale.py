@@ -20,7 +20,7 @@ exponent is the least-squares slope of log(time) against log(N). The checks are 
 400-block Blocksworld peak <= 400 MiB, and Blocksworld's load again <= 0.2x its load. ``--quick`` measures Blocksworld up to 200
 blocks only and walks 50 steps.
 
-    python benchmarks/bench_scale.py --json /tmp/bench_scale.json --plot benchmarks/scale.png
+    python benchmarks/bench_scale.py --json /tmp/bench_scale.json --plot docs/images/scale.png
     python benchmarks/bench_scale.py --quick
 """
 

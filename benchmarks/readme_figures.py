@@ -1,4 +1,6 @@
-"""Re-measure every ratio the README states, in one run, and print its performance table.
+"""Re-measure every ratio docs/performance.md states, in one run, and print its table;
+``--save`` keeps the figures for the page and ``--write`` renders the page from them
+(``performance_page.py``).
 
 Each figure's own benchmark in ``benchmarks/`` runs as a subprocess (with ``--json``
 where it has one; ``bench_sweep_workers.py`` is read from its printed table), ``--runs``
@@ -27,6 +29,8 @@ not warm, which doubles the CoinCollector ratio):
 
     python benchmarks/readme_figures.py --runs 3 --json /tmp/readme_figures.json
     python benchmarks/readme_figures.py --quick --only coin alfworld
+    python benchmarks/readme_figures.py --quick --save benchmarks/results/performance.json
+    python benchmarks/readme_figures.py --write docs/performance.md   # renders only
 """
 
 from __future__ import annotations
@@ -45,17 +49,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+from performance_page import Measurement, batched, not_remeasured, render, summarize, table
 
-NOT_REMEASURED = [
-    (
-        "real model-written PDDL (`real_model_pddl.py`: 97.7% agreement and the rest of "
-        "that section)",
-        "needs the corpus `shared/corpora/real-model-pddl` (not in this repository) and "
-        "about 45 minutes on 2 workers; no ratio against a peer's speed",
-        "last measured by one full run of `benchmarks/real_model_pddl.py` (2 workers, 45 min)",
-    ),
-]
+HERE = Path(__file__).resolve().parent
+MEASUREMENT = HERE / "results" / "performance.json"  # what docs/performance.md shows
 
 
 def run(cmd: list[str], timeout: float) -> str:
@@ -319,314 +316,6 @@ def loadavg() -> float:
         return float("nan")
 
 
-# Formatting: a figure's range over the runs.
-
-
-def span(values: list[float]) -> tuple[float, float, float]:
-    return min(values), statistics.median(values), max(values)
-
-
-def number(x: float, digits: int) -> str:
-    if x >= 100 or digits == 0:
-        return f"{x:,.0f}"
-    return f"{x:,.{digits}f}"
-
-
-def rng(results: dict, name: str, key: str, unit: str = "", digits: int = 1) -> str:
-    """``min-max`` of one figure over the runs (one value when they agree), or a dash."""
-    values = [r[key] for r in results.get(name, []) if key in r and r[key] == r[key]]
-    if not values:
-        return "-"
-    lo, _, hi = span(values)
-    a, b = number(lo, digits), number(hi, digits)
-    return f"{a}{unit}" if a == b else f"{a}-{b}{unit}"
-
-
-def ratio(results: dict, name: str, key: str) -> str:
-    """``**lo-hi x** (median m x)`` over the runs."""
-    values = [r[key] for r in results.get(name, []) if key in r]
-    if not values:
-        return "-"
-    lo, mid, hi = span(values)
-    digits = 1 if hi < 100 else 0
-    if len(values) == 1:
-        return f"**{number(lo, digits)}x**"
-    return f"**{number(lo, digits)}-{number(hi, digits)}x** (median {number(mid, digits)}x)"
-
-
-def met(results: dict, name: str, key: str, target: float, at_most: bool = False) -> str:
-    """Whether figure ``key`` reached ``target`` (at least it; ``at_most``: at most it)
-    in every run, in none or in some."""
-    values = [r[key] for r in results.get(name, []) if key in r]
-    if not values:
-        return "not run"
-    sign = -1 if at_most else 1
-    if min(sign * v for v in values) >= sign * target:
-        return "met"
-    if max(sign * v for v in values) < sign * target:
-        return "**not met**"
-    return "**met in some runs only**"
-
-
-def table(results: dict, quick: bool) -> str:
-    r = results
-    sweep_delay = rng(r, "sweep", "delay_ms", " ms", 0)
-    rows = [
-        (
-            "env steps/s, applicable actions every step, text observations, `gym.make`, "
-            "vs PDDLGym 0.0.7 blocks",
-            rng(r, "env_steps", "ours_steps_s", "", 0),
-            rng(r, "env_steps", "peer_steps_s", "", 0),
-            ratio(r, "env_steps", "ratio"),
-            f"30x: {met(r, 'env_steps', 'ratio', 30)}",
-            "bench_env_steps.py",
-        ),
-        (
-            'the same, `obs_format="pddl"`',
-            rng(r, "env_steps", "ours_pddl_steps_s", "", 0),
-            "same run",
-            ratio(r, "env_steps", "ratio_pddl"),
-            "",
-            "same run",
-        ),
-        (
-            "plan validation vs unified-planning `SequentialPlanValidator`, "
-            f"{rng(r, 'validate', 'plans', '', 0)} plans",
-            rng(r, "validate", "ours_us_min", " µs", 0)
-            + " (fastest plan) to "
-            + rng(r, "validate", "ours_us_max", " µs", 0),
-            rng(r, "validate", "peer_ms_min", " ms")
-            + " to "
-            + rng(r, "validate", "peer_ms_max", " ms"),
-            ratio(r, "validate", "ratio")
-            + "; by plan group "
-            + rng(r, "validate", "ratio_row_min", "x", 0)
-            + " (slowest) to "
-            + rng(r, "validate", "ratio_row_max", "x", 0),
-            f"50x: {met(r, 'validate', 'ratio', 50)}",
-            "bench_validate.py",
-        ),
-        (
-            "CoinCollector-v0 steps/s vs TextWorld Express (Java), same houses and walk",
-            rng(r, "coin", "ours_steps_s", "", 0),
-            rng(r, "coin", "peer_steps_s", "", 0),
-            ratio(r, "coin", "ratio")
-            + "; by game "
-            + rng(r, "coin", "ratio_game_min", "x")
-            + " to "
-            + rng(r, "coin", "ratio_game_max", "x"),
-            f"25x: {met(r, 'coin', 'ratio', 25)}",
-            "bench_coin_steps.py",
-        ),
-        (
-            "ALFWorld-v0 steps/s vs TextWorld 1.7.0 as ALFWorld 0.4.2 runs it, "
-            f"{rng(r, 'alfworld', 'games', '', 0)} games, "
-            f"{rng(r, 'alfworld', 'steps', '', 0)} steps; identical steps and resets "
-            f"{rng(r, 'alfworld', 'identical_steps', '', 0)} of "
-            f"{rng(r, 'alfworld', 'compared_steps', '', 0)}",
-            rng(r, "alfworld", "ours_steps_s", "", 0),
-            rng(r, "alfworld", "peer_steps_s"),
-            ratio(r, "alfworld", "ratio")
-            + "; by task type "
-            + rng(r, "alfworld", "ratio_type_min", "x", 0)
-            + " to "
-            + rng(r, "alfworld", "ratio_type_max", "x", 0),
-            f"100x: {met(r, 'alfworld', 'ratio', 100)}",
-            "bench_alfworld_steps.py",
-        ),
-        (
-            "ALFWorld median step / reset, ms",
-            rng(r, "alfworld", "ours_median_ms", "", 3)
-            + " / "
-            + rng(r, "alfworld", "ours_reset_ms", "", 2),
-            rng(r, "alfworld", "peer_median_ms")
-            + " / "
-            + rng(r, "alfworld", "peer_reset_ms", "", 0),
-            "",
-            "",
-            "same run",
-        ),
-        (
-            f"horizon sweep on Baking-v0, 32 episodes, scripted model at {sweep_delay} a call, "
-            "`--workers 8` vs `--workers 1`",
-            rng(r, "sweep", "workers8_s", " s"),
-            rng(r, "sweep", "workers1_s", " s"),
-            ratio(r, "sweep", "ratio"),
-            f"6x: {met(r, 'sweep', 'ratio', 6)}",
-            "bench_sweep_workers.py",
-        ),
-        (
-            "the same sweep run again",
-            rng(r, "sweep", "rerun_calls", " model calls", 0)
-            + ", "
-            + rng(r, "sweep", "rerun_s", " s", 2),
-            "",
-            "",
-            "0 calls: "
-            + (
-                "met"
-                if r.get("sweep") and all(x["rerun_calls"] == 0 for x in r["sweep"])
-                else "**not met**"
-            ),
-            "same run",
-        ),
-    ]
-    for key, env in (("coin", "CoinCollector"), ("alf", "ALFWorld")):
-        rows.append(
-            (
-                f"planning per formalization round, {env} "
-                f"({rng(r, 'formalizer_planning', f'{key}_rounds', ' rounds', 0)}), "
-                '`solve(planner="auto")` vs Fast Downward `lama-first` (means)',
-                rng(r, "formalizer_planning", f"{key}_auto_ms", " ms", 2)
-                + " (afresh "
-                + rng(r, "formalizer_planning", f"{key}_afresh_ms", "", 2)
-                + ", reusing ground actions "
-                + rng(r, "formalizer_planning", f"{key}_reused_ms", "", 2)
-                + ")",
-                rng(r, "formalizer_planning", f"{key}_fd_ms", " ms", 1),
-                ratio(r, "formalizer_planning", f"{key}_ratio"),
-                f"20x: {met(r, 'formalizer_planning', f'{key}_ratio', 20)}",
-                "bench_formalizer_planning.py",
-            )
-        )
-    rows.append(
-        (
-            "the same through `PlanCache`, each episode's rounds met 3 times, CoinCollector / "
-            "ALFWorld",
-            rng(r, "formalizer_planning", "coin_cached_ms", " ms", 2)
-            + " / "
-            + rng(r, "formalizer_planning", "alf_cached_ms", " ms", 2),
-            "",
-            ratio(r, "formalizer_planning", "coin_cached_ratio")
-            + " / "
-            + ratio(r, "formalizer_planning", "alf_cached_ratio"),
-            "",
-            "same run",
-        )
-    )
-    rows.append(
-        (
-            "judging one written problem against its 40-object reference (per-domain means): "
-            "the reference / renamed / one initial fact missing",
-            rng(r, "formalize_metrics", "reference_ms_min", " ms")
-            + " to "
-            + rng(r, "formalize_metrics", "reference_ms_max", " ms")
-            + " / "
-            + rng(r, "formalize_metrics", "renamed_objects_ms_min", " ms")
-            + " to "
-            + rng(r, "formalize_metrics", "renamed_objects_ms_max", " ms")
-            + " / "
-            + rng(r, "formalize_metrics", "missing_fact_ms_min", " ms")
-            + " to "
-            + rng(r, "formalize_metrics", "missing_fact_ms_max", " ms"),
-            "none runnable",
-            "",
-            "",
-            "bench_formalize_metrics.py",
-        )
-    )
-    rows.append(
-        (
-            "parse + ground a 50-block IPC-2000 Blocksworld task "
-            f"({rng(r, 'grounding', 'ground_actions', '', 0)} ground actions), medians",
-            rng(r, "grounding", "ours_ms", " ms", 0),
-            "PDDLGym construct + reset + valid actions: "
-            + rng(r, "grounding", "pddlgym_ms", " ms", 0)
-            + "; UP parse alone: "
-            + rng(r, "grounding", "up_parse_ms", " ms", 0),
-            ratio(r, "grounding", "ratio") + " vs PDDLGym",
-            "< 500 ms: "
-            + (
-                "met"
-                if r.get("grounding") and max(x["ours_ms"] for x in r["grounding"]) < 500
-                else "**not met**"
-            ),
-            "bench_grounding.py",
-        )
-    )
-    rows.append(
-        (
-            '`solve(planner="lama-first")` on a 4-block task, 10 solves in a fresh process: '
-            "median of solves 2-10 / solve 1 (its translation kept); a new 4-block task: "
-            + rng(r, "fd_startup", "warm_other_ms", " ms", 0)
-            + " warm, "
-            + rng(r, "fd_startup", "cold_other_ms", " ms", 0)
-            + " with a translator process per call",
-            rng(r, "fd_startup", "warm_rest_ms", " ms", 0)
-            + " (solve 1: "
-            + rng(r, "fd_startup", "warm_first_ms", " ms", 0)
-            + ")",
-            "",
-            rng(r, "fd_startup", "warm_ratio", "", 2),
-            f"<= 0.3: {met(r, 'fd_startup', 'warm_ratio', 0.3, at_most=True)}",
-            "bench_fd_startup.py",
-        )
-    )
-    rows.append(
-        (
-            "scale: step time 200 / 50 blocks (PDDL-v0), 100 / 30 receptacles (ALFWorld); "
-            "400 blocks: peak memory (load "
-            + rng(r, "scale", "blocks_400_load_s", " s", 1)
-            + "); make + reset of a Blocksworld text seen before / the first, at most",
-            rng(r, "scale", "blocks_step_ratio", "x", 1)
-            + " / "
-            + rng(r, "scale", "alfworld_step_ratio", "x", 1)
-            + " / "
-            + rng(r, "scale", "blocks_400_peak_mib", " MiB", 0)
-            + " / "
-            + rng(r, "scale", "blocks_reload_ratio", "x", 2),
-            "",
-            "",
-            f"8x: {met(r, 'scale', 'blocks_step_ratio', 8, at_most=True)}; 3.5x: "
-            f"{met(r, 'scale', 'alfworld_step_ratio', 3.5, at_most=True)}; 400 MiB: "
-            f"{met(r, 'scale', 'blocks_400_peak_mib', 400, at_most=True)}; 0.2x: "
-            f"{met(r, 'scale', 'blocks_reload_ratio', 0.2, at_most=True)}",
-            "bench_scale.py",
-        )
-    )
-    lines = [
-        "| what | planloop | peer | ratio, min-max over runs (median) | target | script |",
-        "| --- | ---: | ---: | ---: | --- | --- |",
-        *("| " + " | ".join(row) + " |" for row in rows),
-    ]
-    vector_rows = []
-    for env in ("ALFWorld", "CoinCollector"):
-        for mode in ("sync", "async"):
-            for size in (1, 8, 64):
-                key = f"{env}_{mode}_{size}"
-                if not any(f"{key}_ours" in x for x in r.get("vector", [])):
-                    continue
-                vector_rows.append(
-                    f"| {env}-v0 | {mode} | {size} | {rng(r, 'vector', f'{key}_ours', '', 0)} "
-                    f"| {rng(r, 'vector', f'{key}_peer')} | {ratio(r, 'vector', f'{key}_ratio')} "
-                    f"| {ratio(r, 'vector', f'{key}_cpu_ratio')} |"
-                )
-    if vector_rows:
-        lines += [
-            "",
-            "Batched environments (`gym.make_vec`) vs TextWorld's batched env as "
-            "`AlfredTWEnv(batch_size=B)` builds it, env-steps per second of wall clock:",
-            "",
-            "| env | mode | envs | planloop | TextWorld | ratio | ratio per CPU-second |",
-            "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
-            *vector_rows,
-        ]
-        sync_async = [
-            v for x in r.get("vector", []) for k, v in x.items() if "_sync_over_async_" in k
-        ]
-        if sync_async:
-            lines.append(
-                f"\nsync over async, every env and size: {min(sync_async):.1f}x-"
-                f"{max(sync_async):.1f}x"
-            )
-    if quick:
-        lines.append(
-            "\n`--quick`: the sizes are shrunk (see `readme_figures.py --help`); the "
-            "async and CoinCollector-v0 vector rows are not run."
-        )
-    return "\n".join(lines)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -637,7 +326,38 @@ def main(argv: list[str] | None = None) -> int:
         "--only", nargs="+", choices=list(BENCHMARKS), help="run only these benchmarks"
     )
     parser.add_argument("--json", type=Path, help="also write every run's numbers here")
+    parser.add_argument(
+        "--save",
+        type=Path,
+        metavar="MEASUREMENT",
+        help="write this run's figures into the page's measurement (e.g. "
+        "benchmarks/results/performance.json; its notes and sections, and the figures of "
+        "benchmarks not run, are kept)",
+    )
+    parser.add_argument(
+        "--write",
+        type=Path,
+        metavar="PAGE",
+        help="render PAGE (docs/performance.md) from --figures; alone, it measures nothing",
+    )
+    parser.add_argument(
+        "--figures",
+        type=Path,
+        default=MEASUREMENT,
+        help=f"the measurement --write renders (default {MEASUREMENT.relative_to(HERE.parent)})",
+    )
     args = parser.parse_args(argv)
+    status = 0
+    if args.save or not args.write:
+        status = measure(args)
+    if args.write:
+        args.write.write_text(render(json.loads(args.figures.read_text())))
+    return status
+
+
+def measure(args: argparse.Namespace) -> int:
+    """Run the benchmarks, print the table, and write what ``--json`` and ``--save``
+    ask for; 1 if a benchmark failed."""
     names = args.only or list(BENCHMARKS)
     results: dict[str, list[dict[str, float]]] = {name: [] for name in names}
     seconds: dict[str, list[float]] = {name: [] for name in names}
@@ -660,6 +380,8 @@ def main(argv: list[str] | None = None) -> int:
     today = datetime.date.today().isoformat()
     command = "benchmarks/readme_figures.py" + (" --quick" if args.quick else "")
     command += f" --runs {args.runs}"
+    figures = summarize(results)
+    failed = {BENCHMARKS[name][1]: error for name, error in errors.items()}
     print(
         f"Measured by `{command}` on {today}: {machine()}; 1-minute load average "
         f"{load_before:.1f} before, {loadavg():.1f} after; {elapsed / 60:.1f} minutes in all. "
@@ -667,12 +389,20 @@ def main(argv: list[str] | None = None) -> int:
         "ratios); each ratio is taken within one run, both sides measured by the same "
         "script.\n"
     )
-    print(table(results, args.quick))
+    print(table(figures))
+    if batched(figures):
+        print(
+            "\nBatched environments (`gym.make_vec`) vs TextWorld's batched env as "
+            "`AlfredTWEnv(batch_size=B)` builds it, env-steps per second of wall clock:\n"
+        )
+        print(batched(figures))
+    if args.quick:
+        print(
+            "\n`--quick`: the sizes are shrunk (see `readme_figures.py --help`); the "
+            "async and CoinCollector-v0 vector rows are not run."
+        )
     print("\nNot re-measured here:\n")
-    for what, why, last in NOT_REMEASURED:
-        print(f"- {what}: {why}; {last}.")
-    for name, error in errors.items():
-        print(f"- {BENCHMARKS[name][1]}: failed in this run ({error.splitlines()[0]})")
+    print(not_remeasured(failed))
     print(
         "\nseconds a run: "
         + ", ".join(
@@ -697,6 +427,28 @@ def main(argv: list[str] | None = None) -> int:
                 indent=1,
             )
         )
+    if args.save:
+        kept = json.loads(args.save.read_text()) if args.save.exists() else {}
+        measurement: Measurement = {
+            "source": f"measured by `python {command}`"
+            + (
+                f" (--only {' '.join(names)}: the other figures kept from before)"
+                if args.only
+                else ""
+            ),
+            "date": today,
+            "command": command,
+            "machine": machine(),
+            "minutes": round(elapsed / 60, 1),
+            "loadavg": [load_before, loadavg()],
+            "runs": args.runs,
+            "quick": args.quick,
+            "figures": {**kept.get("figures", {}), **figures},  # --only keeps the rest
+            "errors": failed,
+            "notes": kept.get("notes", []),
+            "sections": kept.get("sections", []),
+        }
+        args.save.write_text(json.dumps(measurement, indent=1, ensure_ascii=False) + "\n")
     return 1 if errors else 0
 
 

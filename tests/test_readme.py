@@ -1,10 +1,13 @@
-"""Every code block of README.md runs here, so a snippet cannot rot.
+"""Every code block of README.md and of the pages under docs/ runs here, so a snippet
+cannot rot. A test is named by its page and line (``docs/pddl.md:3``).
 
 The rules, in the order they apply:
 
 - A block right after a line ``<!-- not run: REASON -->`` is skipped, and the test says
   REASON (an install from PyPI, the whole test suite).
-- A ```text block is output the README shows (a table a study prints), never run; a
+- A block whose language and text are those of an earlier one (README.md first, then
+  docs/ in order of path) is skipped: the earlier one runs.
+- A ```text block is output a page shows (a table a study prints), never run; a
   fence with any other language, or none, fails :func:`test_every_block_has_a_rule`.
 - A ```python block runs on its own (a fresh namespace) in a temporary folder holding
   the files the snippets name: ``domain.pddl`` and ``problem.pddl`` (PlanBench's
@@ -45,7 +48,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-README = ROOT / "README.md"
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 DATA = ROOT / "tests" / "data"
 
 pytestmark = pytest.mark.slow  # whole (tiny) studies, a few seconds each
@@ -61,14 +64,28 @@ MARKER = re.compile(r"^<!-- not run: (.+?) -->$")
 
 @dataclass
 class Block:
-    line: int  # of the opening fence, 1-based
+    at: str  # the page and its opening fence's line: ``docs/pddl.md:3``
     lang: str
     text: str
-    skip: str | None  # the marker's reason
+    skip: str | None  # the marker's reason, or the earlier block that runs instead
 
 
 def blocks() -> list[Block]:
-    found, lines, i = [], README.read_text().splitlines(), 0
+    """Every page's blocks; a repeated block skipped in favour of its first."""
+    found: list[Block] = []
+    first: dict[tuple[str, str], str] = {}  # (lang, text) -> where it first appears
+    for page in PAGES:
+        for block in page_blocks(page):
+            earlier = first.setdefault((block.lang, block.text), block.at)
+            if earlier != block.at and block.skip is None:
+                block.skip = f"the same block as {earlier}, which runs"
+            found.append(block)
+    return found
+
+
+def page_blocks(page: Path) -> list[Block]:
+    name = page.relative_to(ROOT).as_posix()
+    found, lines, i = [], page.read_text().splitlines(), 0
     while i < len(lines):
         if lines[i].startswith("```"):
             start, lang = i, lines[i][3:].strip()
@@ -78,7 +95,9 @@ def blocks() -> list[Block]:
             before = next((line for line in reversed(lines[:start]) if line.strip()), "")
             marker = MARKER.match(before.strip())
             text = "\n".join(lines[start + 1 : i]) + "\n"
-            found.append(Block(start + 1, lang, text, marker.group(1) if marker else None))
+            found.append(
+                Block(f"{name}:{start + 1}", lang, text, marker.group(1) if marker else None)
+            )
         i += 1
     return found
 
@@ -88,7 +107,7 @@ BLOCKS = blocks()
 
 def test_every_block_has_a_rule():
     assert BLOCKS and all(b.lang in ("python", "bash", "text") for b in BLOCKS), [
-        (b.line, b.lang) for b in BLOCKS if b.lang not in ("python", "bash", "text")
+        (b.at, b.lang) for b in BLOCKS if b.lang not in ("python", "bash", "text")
     ]
 
 
@@ -133,16 +152,16 @@ def workdir(tmp_path, monkeypatch, server):
 
 
 def _ids(kind):
-    return [pytest.param(b, id=f"README.md:{b.line}") for b in BLOCKS if b.lang == kind]
+    return [pytest.param(b, id=b.at) for b in BLOCKS if b.lang == kind]
 
 
 @pytest.mark.parametrize("block", _ids("python"))
 def test_python_block(block, workdir, server):
     if block.skip:
-        pytest.skip(f"README.md:{block.line}: {block.skip}")
+        pytest.skip(f"{block.at}: {block.skip}")
     _needs_model(block.text, server)
     code = block.text.replace("http://localhost:8000/v1", server.url) if server else block.text
-    exec(compile(code, f"README.md:{block.line}", "exec"), {"__name__": "__readme__"})
+    exec(compile(code, block.at, "exec"), {"__name__": "__readme__"})
 
 
 def commands(text: str) -> list[str]:
@@ -155,7 +174,7 @@ SHRINK = {"--instances": None, "--trials": "1", "--per-cell": "1", "--cases": "2
 
 
 def rewrite(line: str, work: Path, url: str) -> tuple[list[str], str]:
-    """The command to run for a README line, and its standard input."""
+    """The command to run for a page's line, and its standard input."""
     argv = [a.strip("[]") for a in shlex.split(line, comments=True) if a.strip("[]")]
     operators = {"&&", "||", "|", ";", ">", ">>", "<", "&"} & set(argv)
     assert not operators, f"no rule for the shell's {operators} in {line!r}: mark the block"
@@ -233,17 +252,17 @@ def _bash_lines():
         if b.lang != "bash":
             continue
         lines = [b.skip] if b.skip else commands(b.text)
-        assert lines, f"README.md:{b.line}: a bash block without a command"
+        assert lines, f"{b.at}: a bash block without a command"
         for k, line in enumerate(lines):
             reason = b.skip or next((w for p, w in SKIPPED.items() if line.startswith(p)), None)
-            params.append(pytest.param(b.line, line, reason, id=f"README.md:{b.line}:{k + 1}"))
+            params.append(pytest.param(b.at, line, reason, id=f"{b.at}:{k + 1}"))
     return params
 
 
 @pytest.mark.parametrize("at, line, reason", _bash_lines())
 def test_bash_line(at, line, reason, workdir, server):
     if reason:
-        pytest.skip(f"README.md:{at}: {line if line != reason else 'the block'}: {reason}")
+        pytest.skip(f"{at}: {line if line != reason else 'the block'}: {reason}")
     _needs_model(line, server)
     for name in ("experiments", "benchmarks", "tests"):
         (workdir / name).symlink_to(ROOT / name)
@@ -263,7 +282,7 @@ def test_bash_line(at, line, reason, workdir, server):
         argv, input=stdin, capture_output=True, text=True, timeout=300, env=dict(os.environ)
     )
     assert done.returncode == 0, (
-        f"README.md:{at} {line}\nran {shlex.join(argv)}\n"
+        f"{at} {line}\nran {shlex.join(argv)}\n"
         f"exit {done.returncode}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     )
     if server is not None and any(a.startswith(server.url + "@") for a in argv):

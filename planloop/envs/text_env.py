@@ -11,7 +11,7 @@ from gymnasium import spaces
 from .arguments import MAX_SEED, RESET_OPTIONS, check_reset, integer
 from .text_space import ObservationText
 
-MAX_OBS = 2**15  # characters; the shipped games print at most ~900 (measured, see README)
+MAX_OBS = 2**15  # characters; the shipped games print at most ~900 (measured: docs/environments/)
 MAX_OBS_LIMIT = 2**24  # the largest max_obs_length (vector envs batch observations in memory)
 MAX_COMMAND = 10_000  # a command is a line
 METADATA: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}

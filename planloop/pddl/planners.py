@@ -69,7 +69,7 @@ PLANNER_NAMES = tuple(name for name in PLANNERS if re.fullmatch(r"[\w.-]+", name
 # auto (see _solve_auto) grounds in-process a task of at most AUTO_GROUND_LIMIT actions (else
 # it tries AUTO_TRY_GROUND_LIMIT), searches it alone for AUTO_ALONE_SECONDS if it has at most
 # AUTO_MAX_ACTIONS reachable ones, then beside Fast Downward for at most AUTO_SEARCH_SECONDS.
-# See benchmarks/bench_formalizer_planning.py and the README for the measurements behind them.
+# See benchmarks/bench_formalizer_planning.py and docs/performance.md for the measurements behind them.
 AUTO_GROUND_LIMIT = 10_000
 AUTO_TRY_GROUND_LIMIT = 2000
 AUTO_MAX_ACTIONS = 10_000

@@ -248,7 +248,8 @@ def test_wumpus_loads_resets_and_steps_in_time_with_exact_knowledge(size):
     start = time.perf_counter()
     env = wumpus_env(size, max_obs_length=10**6)
     obs, info = env.reset(seed=size)
-    # measured alone: 0.6-0.9 s to load and reset, a median step of 0.4-6 ms (README);
+    # measured alone: 0.6-0.9 s to load and reset, a median step of 0.4-6 ms
+    # (docs/environments/contingent.md);
     # the bounds leave room for a loaded machine, and still fail a belief that enumerates
     assert time.perf_counter() - start < 30 and info["belief_size"] == -1
     ct = env.contingent

@@ -1,19 +1,19 @@
-"""README's "Fidelity to the papers" stays current: a table per paper, and in it the
-flag of every setting its protocol fixes."""
+"""docs/reproducing.md's "Fidelity to the papers" stays current: a table per paper, and
+in it the flag of every setting its protocol fixes."""
 
 import re
 from pathlib import Path
 
 from planloop.protocols import PROTOCOLS
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "reproducing.md"
 
 
 def tables() -> dict[str, str]:
     """{protocol name: its table}: the table right after the line naming
     ``reproduce.py NAME``."""
-    text = README.read_text()
-    section = text.split("### Fidelity to the papers", 1)[1].split("\n## ", 1)[0]
+    text = PAGE.read_text()
+    section = text.split("\n## Fidelity to the papers\n", 1)[1].split("\n## ", 1)[0]
     found: dict[str, str] = {}
     name = None
     for line in section.splitlines():
