@@ -44,6 +44,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 
@@ -73,7 +74,9 @@ def run(cmd: list[str], timeout: float) -> str:
     return done.stdout
 
 
-def with_json(cmd: list[str], timeout: float = 3600) -> dict | list:
+def with_json(cmd: list[str], timeout: float = 3600) -> Any:
+    """What benchmark ``cmd`` wrote to its ``--json`` file: an object or a list, as each
+    benchmark writes it."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "out.json"
         run([*cmd, "--json", str(path)], timeout)
@@ -671,8 +674,8 @@ def main(argv: list[str] | None = None) -> int:
     print("\nNot re-measured here:\n")
     for what, why, last in NOT_REMEASURED:
         print(f"- {what}: {why}; {last}.")
-    for name, error in errors.items():
-        print(f"- {BENCHMARKS[name][1]}: failed in this run ({error.splitlines()[0]})")
+    for name, message in errors.items():
+        print(f"- {BENCHMARKS[name][1]}: failed in this run ({message.splitlines()[0]})")
     print(
         "\nseconds a run: "
         + ", ".join(
