@@ -9,9 +9,10 @@ from .source import Limits
 class FactTable:
     """Fact ids: ``facts[i]`` is the fact of id ``i`` and ``ids`` maps (predicate, args) to
     its id. The table only grows (grounding an action on demand names new facts) and an
-    id never changes, so a state bitset stays valid. Its one owner and writer is the
-    :class:`~planloop.pddl.grounder.Grounder` of one task; a task of another problem
-    starts from a :meth:`copy`, never from the same table."""
+    id never changes, so a state bitset stays valid. Its one owner is one task, which
+    names facts in it (``Task.fact_id``) as its
+    :class:`~planloop.pddl.grounder.Grounder` does; a task of another problem starts from
+    a :meth:`copy`, never from the same table."""
 
     __slots__ = ("facts", "ids", "limits", "objects")
 

@@ -123,8 +123,8 @@ class Statics:
 class Grounder:
     """Grounds the actions and formulas of one task into its :class:`FactTable`.
 
-    Owner: one :class:`~planloop.pddl.grounding.Task`; this grounder is the only writer of
-    its fact table. Its cache ``_compiled`` maps (the id of a formula, effect tuple,
+    Owner: one :class:`~planloop.pddl.grounding.Task`, whose fact table (``facts``) it
+    names facts in. Its cache ``_compiled`` maps (the id of a formula, effect tuple,
     schema or conjunct list; a kind) to that object, which guards against id reuse, and
     what was compiled from it: closures that name facts in this grounder's table, so it
     is never shared (:meth:`for_problem` starts another grounder with an empty one). The

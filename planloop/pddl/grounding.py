@@ -51,8 +51,8 @@ class Task:
     delete-relaxed plan reaches), and ``facts``, which only grows (an action instantiated
     on demand may name new facts) and whose ids never change. What it holds and who owns it:
 
-    - its :class:`~planloop.pddl.grounder.Grounder` (its own): the fact table it alone
-      writes, the compiled formulas, the work budget and ``check``, a deadline for the
+    - its :class:`~planloop.pddl.grounder.Grounder` (its own): the fact table behind
+      ``facts``, the compiled formulas, the work budget and ``check``, a deadline for the
       grounding done in the constructor only (see there for the limits);
     - the grounder's :class:`~planloop.pddl.grounder.Statics`: the objects (read-only),
       static facts and the caches derived from them alone, shared with every task
