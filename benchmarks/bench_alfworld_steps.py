@@ -36,7 +36,7 @@ from pathlib import Path
 import gymnasium as gym
 
 import planloop
-from planloop.envs.alfworld import TASK_TYPES
+from planloop.envs.alfworld import TASK_TYPES, ALFWorldEnv
 
 HERE = Path(__file__).resolve().parent
 GAMES_DIR = HERE.parent / "tests" / "data" / "alfworld" / "games"
@@ -74,7 +74,9 @@ def make_plan(path: Path, random_steps: int, seed: int) -> list[list[str]]:
     """The episodes (command lists) of one game: its walkthrough, then random walks."""
     env = gym.make("ALFWorld-v0", game_file=path)
     _, info = env.reset()
-    walkthrough = env.unwrapped.walkthrough()
+    game = env.unwrapped
+    assert isinstance(game, ALFWorldEnv)
+    walkthrough = game.walkthrough()
     for command in walkthrough:
         _, _, terminated, truncated, info = env.step(command)
     if not (info["won"] and terminated):
@@ -142,6 +144,7 @@ def time_native(path: Path, episodes: list[list[str]], repeat: int) -> dict:
         if best is None or sum(run["step_ms"]) < sum(best["step_ms"]):
             best = run
     env.close()
+    assert best is not None  # repeat >= 1
     return {
         "step_ms": best["step_ms"],
         "reset_ms": best["reset_ms"],
@@ -262,7 +265,7 @@ def run_peer(python: Path, plan: list[dict]) -> dict:
 
 def compare(game: str, episodes: list[list[str]], ours: list, theirs: list) -> dict:
     """Step-by-step agreement (resets count as step 0), and the differences found."""
-    counts = defaultdict(int)
+    counts: defaultdict[str, int] = defaultdict(int)
     differences = []
     for e, (commands, mine, peer) in enumerate(zip(episodes, ours, theirs, strict=True)):
         for s, (a, b) in enumerate(zip(mine, peer["steps"], strict=True)):
@@ -346,7 +349,7 @@ def main(argv=None) -> int:
             return 2
         peer_python, venv_s = prepared
 
-    plan = [
+    plan: list[dict] = [
         {
             "game": p.parent.name,
             "game_file": str(p),
@@ -419,7 +422,7 @@ def main(argv=None) -> int:
             f"; TextWorld median {fmt_ms(statistics.median(peer_resets))} ms "
             f"(every reset reloads the game)"
         )
-        total = defaultdict(int)
+        total: defaultdict[str, int] = defaultdict(int)
         for check in checks:
             for key, value in check["counts"].items():
                 total[key] += value

@@ -186,7 +186,7 @@ def main(argv=None) -> None:
                 dynamic_action_space=True,
             ),
         )
-        runs = {}
+        runs: dict[str, dict] = {}
         for _ in range(args.repeat):  # rounds interleave the envs; the fastest round is kept
             for name, (walk, make) in walks.items():
                 run = walk(make(), plan, args.steps, args.seed)

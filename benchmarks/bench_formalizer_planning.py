@@ -45,13 +45,17 @@ import time
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
+from typing import Callable, TypeVar
 
 import gymnasium as gym
 
 import planloop  # noqa: F401  (registers the environments)
+from planloop.envs.alfworld import ALFWorldEnv
+from planloop.envs.coin import CoinCollectorEnv
 from planloop.pddl import (
     Atom,
     PlanCache,
+    PlanResult,
     load,
     parse,
     parse_domain,
@@ -109,7 +113,10 @@ def coin_rounds(locations: list[int], seeds: int) -> list[Round]:
         for seed in range(seeds):
             env.reset(seed=seed)
             game = env.unwrapped
-            for step, command in enumerate(game.gold_path()):
+            assert isinstance(game, CoinCollectorEnv)
+            path = game.gold_path()
+            assert path is not None  # a generated house's coin is reachable
+            for step, command in enumerate(path):
                 domain, world = game.world_pddl()
                 facts = game.observed_facts()
                 problem = round_problem(domain, world, facts, coin_goal(facts), f"round{step}")
@@ -161,6 +168,7 @@ def alfworld_rounds(generated: int) -> list[Round]:
     for name, env, instance in games:
         env.reset(options={"instance": instance})
         game = env.unwrapped
+        assert isinstance(game, ALFWorldEnv)
         for step, command in enumerate(game.walkthrough()):
             domain_text, world_text = game.world_pddl()
             world = parse_problem(world_text, parse_domain(domain_text))
@@ -177,7 +185,10 @@ def alfworld_rounds(generated: int) -> list[Round]:
 # -- timing ---------------------------------------------------------------------------
 
 
-def timed(call) -> tuple[float, object]:
+T = TypeVar("T")
+
+
+def timed(call: Callable[[], T]) -> tuple[float, T]:
     """The milliseconds ``call()`` took, and its result."""
     start = time.perf_counter()
     result = call()
@@ -188,7 +199,8 @@ def afresh(rounds: list[Round]) -> list[bool]:
     """Whether each round names other objects or static facts than the round before it
     of its domain, so that ``auto`` grounds it anew (else it reuses that round's ground
     actions)."""
-    flags, last = [], {}
+    flags: list[bool] = []
+    last: dict[str, tuple] = {}  # domain text -> the key of its last round
     for r in rounds:
         domain, problem = parse(r.domain, r.problem)
         static = set(domain.predicates) - domain.changed_predicates()
@@ -203,7 +215,8 @@ def afresh(rounds: list[Round]) -> list[bool]:
 
 def time_rounds(rounds: list[Round], repeat: int, trials: int) -> list[dict]:
     fd_ms, auto_ms = [math.inf] * len(rounds), [math.inf] * len(rounds)
-    fd, auto = [None] * len(rounds), [None] * len(rounds)
+    fd: list[PlanResult | None] = [None] * len(rounds)
+    auto: list[PlanResult | None] = [None] * len(rounds)
     for _ in range(repeat):  # whole passes in walk order, as a loop meets the rounds
         for i, r in enumerate(rounds):
             ms, fd[i] = timed(partial(solve, r.domain, r.problem, planner="lama-first"))
@@ -212,6 +225,8 @@ def time_rounds(rounds: list[Round], repeat: int, trials: int) -> list[dict]:
             auto_ms[i] = min(auto_ms[i], ms)
     rows = []
     for i, (r, fresh) in enumerate(zip(rounds, afresh(rounds), strict=True)):
+        fd_result, auto_result = fd[i], auto[i]
+        assert fd_result is not None and auto_result is not None  # timed at least once
         task = load(r.domain, r.problem)
         rows.append(
             {
@@ -221,13 +236,14 @@ def time_rounds(rounds: list[Round], repeat: int, trials: int) -> list[dict]:
                 "fd_ms": fd_ms[i],
                 "auto_ms": auto_ms[i],
                 "afresh": fresh,
-                "fd_status": fd[i].status,
-                "auto_status": auto[i].status,
-                "auto_planner": auto[i].planner,
+                "fd_status": fd_result.status,
+                "auto_status": auto_result.status,
+                "auto_planner": auto_result.planner,
                 "ground_actions": len(task.actions),
-                "auto_valid": auto[i].solved and validate(task, list(auto[i].plan)).valid,
-                "fd_plan": len(fd[i].plan or ()),
-                "auto_plan": len(auto[i].plan or ()),
+                "auto_valid": auto_result.solved
+                and validate(task, list(auto_result.plan or ())).valid,
+                "fd_plan": len(fd_result.plan or ()),
+                "auto_plan": len(auto_result.plan or ()),
             }
         )
     cached = [[math.inf] * trials for _ in rows]

@@ -27,6 +27,7 @@ import time
 import warnings
 from importlib.metadata import version
 from pathlib import Path
+from typing import Callable, TypeVar
 
 from planloop.envs.blocksworld import generate_problem
 from planloop.pddl import ground, load, parse
@@ -37,7 +38,10 @@ DOMAIN = (
 )
 
 
-def timed(call, repeat: int) -> tuple[list[float], object]:
+T = TypeVar("T")
+
+
+def timed(call: Callable[[], T], repeat: int) -> tuple[list[float], T]:
     """The seconds each of ``repeat`` calls took, each cold (what planloop keeps of
     earlier readings and groundings forgotten first), and the last call's result."""
     times = []

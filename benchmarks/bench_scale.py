@@ -37,6 +37,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TypedDict
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -44,7 +45,15 @@ DOMAIN = ROOT / "tests" / "data" / "ipc2000-blocks" / "domain.pddl"
 GAME = (
     ROOT / "tests" / "data" / "alfworld" / "games" / "pick_clean_then_place_in_recep-Fork-Drawer-25"
 )
-FAMILIES = {
+
+
+class Family(TypedDict):
+    unit: str  # what a size counts
+    sizes: tuple[int, ...]
+    quick: tuple[int, ...]  # the sizes of --quick
+
+
+FAMILIES: dict[str, Family] = {
     "blocksworld": {"unit": "blocks", "sizes": (50, 100, 200, 400), "quick": (50, 100, 200)},
     "alfworld": {"unit": "receptacles", "sizes": (30, 50, 100), "quick": (30, 50, 100)},
 }

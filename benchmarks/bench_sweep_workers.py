@@ -27,6 +27,7 @@ SCRIPT = Path(__file__).parents[1] / "experiments" / "horizon_sweep.py"
 
 def load_sweep():
     spec = importlib.util.spec_from_file_location("horizon_sweep", SCRIPT)
+    assert spec is not None and spec.loader is not None  # a .py file's spec has a loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -37,6 +38,7 @@ def plans_by_goal(env_id: str, instances) -> dict[str, list[str]]:
     for instance in instances:
         _, info = env.reset(options={"instance": instance})
         result = solve(info["domain_pddl"], info["problem_pddl"], planner="lama-first", timeout=60)
+        assert result.plan is not None, result.message
         plans[info["task"]] = [step.lower() for step in result.plan]
     return plans
 

@@ -99,7 +99,7 @@ def bench_problem(
     up_load = time.perf_counter() - start
 
     result = solve(domain, problem, planner="lama-first", timeout=60)
-    assert result.solved, result.message
+    assert result.solved and result.plan is not None, result.message
     valid = list(result.plan)
     arities = {name: len(a.params) for name, a in task.domain.actions.items()}
     groups = {"valid": [valid], "invalid": corruptions(valid, arities, positions)}

@@ -60,7 +60,11 @@ import planloop
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "peers"))
-from textworld_batched import tree_cpu_s, tree_pss_mib  # noqa: E402  (stdlib only, shared)
+from textworld_batched import (  # noqa: E402  (stdlib only, shared)
+    tree_cpu_s,
+    tree_cpu_since,
+    tree_pss_mib,
+)
 
 PEER_SCRIPT = HERE / "peers" / "textworld_batched.py"
 ENV_IDS = ("ALFWorld-v0", "CoinCollector-v0")
@@ -103,7 +107,7 @@ def time_ours(
                 spent += time.perf_counter() - start
                 episodes += int((terminated | truncated).sum())
             rounds.append(spent)
-        cpu = None if cpu is None else tree_cpu_s() - cpu
+        cpu = tree_cpu_since(cpu)
     finally:
         start = time.perf_counter()
         envs.close()
@@ -143,6 +147,7 @@ def run_peer(python: Path, plan: dict) -> dict:
             stderr=subprocess.PIPE,
             text=True,
         ) as proc:
+            assert proc.stderr is not None  # stderr=PIPE
             other = []
             for line in proc.stderr:
                 if line.startswith("  TextWorld"):
@@ -185,8 +190,9 @@ def markdown(rows: list[dict]) -> str:
         cpu_rate = per_cpu_s(r)
         if r["backend"] == "planloop" and r["env"] == "ALFWorld-v0" and peer:
             ratio = f"**{r['steps_per_s'] / peer['steps_per_s']:,.0f}x**"
-            if cpu_rate and per_cpu_s(peer):
-                cpu_ratio = f"{cpu_rate / per_cpu_s(peer):,.0f}x"
+            peer_cpu_rate = per_cpu_s(peer)
+            if cpu_rate and peer_cpu_rate:
+                cpu_ratio = f"{cpu_rate / peer_cpu_rate:,.0f}x"
         pss = "" if r.get("pss_mib") is None else f"{r['pss_mib']:,.0f}"
         lines.append(
             f"| {r['env']} | {r['backend']} | {r['mode']} | {r['envs']} "

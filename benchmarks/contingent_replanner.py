@@ -165,7 +165,7 @@ def table(records: list[dict]) -> list[str]:
         "| largest loaded | largest won | largest tried |",
         "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |",
     ]
-    total = defaultdict(int)
+    total: defaultdict[str, int] = defaultdict(int)
     for (suite, domain), group in sorted(groups.items()):
         episodes = [e for r in group for e in r["episodes"]]
         loaded = [r for r in group if r["loaded"]]

@@ -64,13 +64,18 @@ import traceback
 import warnings
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 import numpy as np
 
 import planloop
 from planloop.envs import ENVIRONMENTS
+from planloop.envs.coin import CoinCollectorEnv
 from planloop.envs.feedback import action_failure
+
+if TYPE_CHECKING:
+    from planloop.pddl import Task
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -83,6 +88,7 @@ def _boundary_targets():
     spec = importlib.util.spec_from_file_location(
         "planloop_fuzz_boundary", Path(__file__).resolve().parent / "fuzz_boundary.py"
     )
+    assert spec is not None and spec.loader is not None  # a .py file's spec has a loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -358,7 +364,7 @@ class Record:
         self.violations: list[tuple[str, str]] = []  # (type, message): contract broken
         self.outside: list[str] = []
         self.budget = BUDGET
-        self.env_key = None
+        self.env_key: tuple[str, str] | None = None
 
     def violation(self, kind: str, message: str) -> None:
         self.violations.append((kind, message))
@@ -376,9 +382,10 @@ def where(exc: BaseException) -> str:
     """The innermost frame of the traceback inside planloop (else the innermost)."""
     frames = traceback.extract_tb(exc.__traceback__)
     ours = [f for f in frames if "/planloop/" in f.filename.replace("\\", "/")]
-    frame = (ours or frames or [None])[-1]
-    if frame is None:
+    kept = ours or frames
+    if not kept:
         return "?"
+    frame = kept[-1]
     name = frame.filename.replace("\\", "/")
     name = name[name.rfind("/planloop/") + 1 :] if "/planloop/" in name else Path(name).name
     return f"{name}:{frame.lineno} {frame.name}"
@@ -397,7 +404,7 @@ ALFWORLD_GAMES = 3  # generated games the ALFWorld cases draw from (made once, i
 
 
 def make_env(env_id: str, obs_format: str = "text"):
-    kwargs = {"obs_format": obs_format} if env_id in FULLY_OBSERVABLE else {}
+    kwargs: dict[str, Any] = {"obs_format": obs_format} if env_id in FULLY_OBSERVABLE else {}
     if env_id == "PDDL-v0":
         # the shipped Blocksworld domain; problems as Blocksworld-v0 writes them
         source = gym.make("Blocksworld-v0").unwrapped
@@ -454,7 +461,8 @@ class EnvTarget:
 
     def recover(self, record: Record) -> None:
         """After a hang the env may be mid-step: make a new one next time."""
-        self.envs.pop(getattr(record, "env_key", None), None)
+        if record.env_key is not None:
+            self.envs.pop(record.env_key, None)
 
     def run(self, rng: random.Random, index: int, record: Record) -> None:
         env_id = ENV_IDS[index % len(ENV_IDS)]
@@ -561,6 +569,7 @@ def pddl_sources(target_envs) -> list[tuple[str, str, str, float]]:
             ("blocks_typed", (ENV_DATA / "blocks_typed.pddl").read_text(), IPC_TYPED_PROBLEM, 1.0)
         )
         coin = gym.make("CoinCollector-v0").unwrapped
+        assert isinstance(coin, CoinCollectorEnv)
         coin.reset(seed=0)
         sources.append(("CoinCollector-world", *coin.world_pddl()[:2], 1.0))
         try:
@@ -900,7 +909,7 @@ class PddlTarget:
 
     def __init__(self, envs: EnvTarget):
         self.envs = envs
-        self.sources = None
+        self.sources: list[tuple[str, str, str, float]] | None = None
 
     def setup(self, cases: int) -> None:
         from planloop.pddl import load
@@ -921,9 +930,9 @@ class PddlTarget:
     def run(self, rng: random.Random, index: int, record: Record) -> None:
         from planloop.pddl import PDDLError, load
 
-        name, domain, problem, _ = rng.choices(self.sources, weights=[s[3] for s in self.sources])[
-            0
-        ]
+        sources = self.sources
+        assert sources is not None  # setup() reads them
+        name, domain, problem, _ = rng.choices(sources, weights=[s[3] for s in sources])[0]
         side = rng.choice(["domain", "problem", "problem", "both"])
         kinds = []
         if side in ("domain", "both"):
@@ -971,7 +980,7 @@ class PddlTarget:
             record.violation("BadStatus", f"solve status {result.status!r}")
         if result.status == "solved":
             try:
-                report = validate(load(domain, problem), list(result.plan))
+                report = validate(load(domain, problem), list(result.plan or ()))
             except PDDLError as exc:
                 record.violation("SolvedUnreadable", f"solved, but load raised: {exc}"[:300])
                 return
@@ -1044,15 +1053,16 @@ class PlanTarget:
 
     def __init__(self, pddl: PddlTarget):
         self.pddl = pddl
-        self.tasks = None
+        self.tasks: list[tuple[str, Task, list[str]]] | None = None
 
     def setup(self, cases: int) -> None:
         from planloop.pddl import load, solve
 
-        if self.pddl.sources is None:
-            self.pddl.sources = pddl_sources(self.pddl.envs)
+        sources = self.pddl.sources
+        if sources is None:
+            sources = self.pddl.sources = pddl_sources(self.pddl.envs)
         self.tasks = []
-        for name, domain, problem, _ in self.pddl.sources:
+        for name, domain, problem, _ in sources:
             if not name.startswith(("Blocksworld", "Mystery", "Baking#0", "blocks_typed")):
                 continue
             task = load(domain, problem)
@@ -1069,6 +1079,7 @@ class PlanTarget:
     def run(self, rng: random.Random, index: int, record: Record) -> None:
         from planloop.pddl import PDDLError, PlanReport, validate
 
+        assert self.tasks is not None  # setup() loads them
         name, task, plan = rng.choice(self.tasks)
         kind, value = self._plan(rng, task, plan)
         record.label, record.input = f"{name} {kind}", value
@@ -1079,7 +1090,7 @@ class PlanTarget:
             return
         if not isinstance(report, PlanReport):
             record.violation("NotPlanReport", f"validate returned {cut(report, 80)}")
-        elif report.valid and not task.is_goal(report.final_state):
+        elif report.valid and (report.final_state is None or not task.is_goal(report.final_state)):
             record.violation("ValidWithoutGoal", "a valid report whose final state misses the goal")
         elif not isinstance(report.advice, str):
             record.violation("BadAdvice", f"advice {cut(report.advice, 80)}")
@@ -1213,8 +1224,8 @@ def garbage(rng: random.Random, depth: int = 0) -> object:
 
 
 def mutated_completion(rng: random.Random) -> tuple[str, dict]:
-    message = {"role": "assistant", "content": "(attack a)"}
-    body = completion(message)
+    message: dict[str, object] = {"role": "assistant", "content": "(attack a)"}
+    body: Any = completion(message)  # any JSON value once mutated
     field = rng.choice(
         [
             "content",
@@ -1540,9 +1551,11 @@ class ModelTarget:
 
         kind, script = model_script(rng)
         record.label, record.input = kind, script
-        self.server.script[:] = script
-        self.server.requests.clear()
-        model = OpenAIChat("m", base_url=self.server.url, **self.options)
+        server = self.server
+        assert server is not None  # setup() starts it
+        server.script[:] = script
+        server.requests.clear()
+        model = OpenAIChat("m", base_url=server.url, **self.options)
         tools = (
             [
                 {
@@ -1637,7 +1650,7 @@ def run_case(
 
 
 def run_target(target, cases: int, seed: int, progress=None, slack: float = 1.0) -> dict:
-    result = {
+    result: dict[str, Any] = {
         "cases": 0,
         "crashes": [],
         "hangs": [],
@@ -1668,13 +1681,16 @@ def run_target(target, cases: int, seed: int, progress=None, slack: float = 1.0)
             )
             target.recover(record)
         elif error is not None:
-            sandboxed = isinstance(error, SandboxedCrash)
+            if isinstance(error, SandboxedCrash):
+                crash_type, place = error.kind, error.place
+            else:
+                crash_type, place = type(error).__name__, where(error)
             result["crashes"].append(
                 {
                     **reproducer,
-                    "type": error.kind if sandboxed else type(error).__name__,
+                    "type": crash_type,
                     "message": str(error)[:300],
-                    "where": error.place if sandboxed else where(error),
+                    "where": place,
                 }
             )
         for kind, message in record.violations:

@@ -49,6 +49,10 @@ import random
 import shutil
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from planloop.mcp.sessions import SessionRegistry
 
 SECRET = "planloop-fuzz-secret-9f3c"
 EXCERPT = 80
@@ -78,7 +82,7 @@ class McpTarget:
         (root / "probs" / "a.pddl").write_text(PROBLEM)
         (root / "probs" / "b.pddl").symlink_to(outside / "problem.pddl")  # instance 1
         self.root, self.outside = root, outside
-        self.registry = None
+        self.registry: SessionRegistry | None = None
 
     def budget(self, index: int) -> float:
         return 10.0
@@ -196,6 +200,7 @@ class McpTarget:
 
     def _send(self, call: tuple) -> object:
         what, argument = call
+        assert self.registry is not None  # run() makes one first
         if what == "start":
             return self.registry.start(**argument)
         if what == "run":
@@ -229,7 +234,9 @@ class McpTarget:
             f'{{"name": "get_state", "arguments": {{"session_id": {nest}}}}}}}'
         )
         try:
-            item: object = SessionMessage(jsonrpc_message_adapter.validate_json(line))
+            item: SessionMessage | Exception = SessionMessage(
+                jsonrpc_message_adapter.validate_json(line)
+            )
         except ValueError as exc:  # what the transport hands the server
             item = exc
         return screen(item)
@@ -570,6 +577,7 @@ class ExitsTarget:
     def _after_end(self, rng: random.Random, index: int, record) -> None:
         import gymnasium as gym
 
+        from planloop.envs.pddl_env import PDDLEnv
         from planloop.envs.text_env import EPISODE_OVER
         from planloop.pddl.search import breadth_first
 
@@ -586,16 +594,18 @@ class ExitsTarget:
         elif hasattr(base, "gold_path"):
             path = base.gold_path()
         else:
-            plan = breadth_first(base.task, timeout=5)
-            path = [] if plan is None else base.view.commands(plan, base.task)
+            assert isinstance(base, PDDLEnv)  # PDDL-v0, the one without a path of its own
+            task = base.started()
+            plan = breadth_first(task, timeout=5)
+            path = [] if plan is None else base.view.commands(plan, task)
         extra = [rng.choice([*path, "look", "(go o0)", "", "\x00" * 3]) for _ in range(3)]
         record.input = (env_id, seed, path, extra)
         paid = 0.0
         for command in path:
-            paid += env.step(command)[1]
+            paid += float(env.step(command)[1])
         for command in extra:
             obs, reward, terminated, truncated, info = env.step(command)
-            paid += reward
+            paid += float(reward)
             if not terminated or truncated or obs != EPISODE_OVER:
                 record.violation("AfterEnd", f"{terminated=} {truncated=} {obs[:80]!r}")
             if _shape(info) != shape or info["action_error"]["kind"] != "episode_over":
@@ -651,6 +661,7 @@ class BeliefTarget:
         import gymnasium as gym
 
         import planloop  # noqa: F401  (registers the environments)
+        from planloop.envs.contingent import ContingentPDDLEnv
 
         kind = BELIEF_KINDS[index % len(BELIEF_KINDS)]
         n, pre, init, goal = getattr(self, f"_{kind}")(rng)
@@ -665,7 +676,9 @@ class BeliefTarget:
         try:
             env.reset(seed=index)
             if kind == "gold":
-                env.unwrapped.gold_path()
+                contingent = env.unwrapped
+                assert isinstance(contingent, ContingentPDDLEnv)
+                contingent.gold_path()
             else:
                 _, _, _, _, info = env.step("(go)")
                 if info["action_error"]["kind"] not in ("", "inapplicable"):

@@ -48,6 +48,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from performance_page import Measurement, batched, not_remeasured, render, summarize, table
 
@@ -70,7 +71,9 @@ def run(cmd: list[str], timeout: float) -> str:
     return done.stdout
 
 
-def with_json(cmd: list[str], timeout: float = 3600) -> dict | list:
+def with_json(cmd: list[str], timeout: float = 3600) -> Any:
+    """What benchmark ``cmd`` wrote to its ``--json`` file: an object or a list, as each
+    benchmark writes it."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "out.json"
         run([*cmd, "--json", str(path)], timeout)

@@ -57,7 +57,7 @@ from planloop.formalizer import (
     check,
     extract_files,
 )
-from planloop.pddl import PDDLError, solve
+from planloop.pddl import Domain, PDDLError, solve
 from planloop.pddl.planners import _classify, fast_downward_paths, search_options
 
 DEFAULT_CORPUS = (
@@ -150,14 +150,14 @@ def check_pair(job) -> tuple:
     return key, record | {"seconds": round(time.monotonic() - start, 3)}
 
 
-class AnyStep:
+class AnyStep(CommandMapper):
     """A mapper taking every step for a command, so that check() returns the plan: each
     call has its own valid commands, and the plan is mapped per call."""
 
-    def command_for(self, step, valid, domain=None):
+    def command_for(self, step: str, valid, domain: Domain | None = None) -> str | None:
         return step
 
-    def examples(self):
+    def examples(self, limit: int = 8) -> list[str]:
         return []
 
 
@@ -328,7 +328,9 @@ def run_pool(fn, jobs: list, workers: int, label: str) -> dict:
 
 def extraction(replies: list[dict]) -> dict:
     """Every raw reply through extract_files: extracted, refused by message, crashed."""
-    refused, crashes, extracted = Counter(), [], 0
+    refused: Counter[str] = Counter()
+    crashes: list[dict] = []
+    extracted = 0
     for reply in replies:
         try:
             bounded(60, extract_files, reply["reply"])
@@ -347,7 +349,7 @@ def extraction(replies: list[dict]) -> dict:
 
 def plan_calls(calls: list[dict], keys: dict) -> dict[tuple, list[list[str]]]:
     """{pair: its distinct valid-command lists} over calls recorded plan with a list."""
-    found = defaultdict(list)
+    found: defaultdict[tuple, list[list[str]]] = defaultdict(list)
     for call in calls:
         key = keys[call["id"]]
         if key and recorded(call) == "plan" and call["valid"] and call["valid"] not in found[key]:
@@ -358,7 +360,8 @@ def plan_calls(calls: list[dict], keys: dict) -> dict[tuple, list[list[str]]]:
 def mapping(calls: list[dict], keys: dict, records: dict, valid_lists: dict) -> dict:
     """For calls recorded plan with valid commands and a plan from planloop: what the
     plan's first step maps to (valid, invalid, none), by environment; and the crashes."""
-    found, crashes = defaultdict(Counter), []
+    found: defaultdict[str, Counter[str]] = defaultdict(Counter)
+    crashes: list[dict] = []
     for call in calls:
         record = records.get(keys[call["id"]]) or {}
         if recorded(call) != "plan" or not call["valid"] or not record.get("mapped"):
@@ -376,7 +379,7 @@ def mapping(calls: list[dict], keys: dict, records: dict, valid_lists: dict) -> 
 
 def confusion(calls: list[dict], keys: dict, verdicts: dict) -> dict[str, Counter]:
     """{recorded class: Counter of verdicts}, counted by calls."""
-    table = defaultdict(Counter)
+    table: defaultdict[str, Counter[str]] = defaultdict(Counter)
     for call in calls:
         key = keys.get(call["id"])
         if key in verdicts:
@@ -403,7 +406,7 @@ def headline(table: dict[str, Counter]) -> dict:
 def by_calls(calls: list[dict], keys: dict, records: dict, classes_of) -> dict:
     """{class: Counter of recorded classes}, counted by calls; ``classes_of(record)`` is
     the set of a pair's classes."""
-    found = defaultdict(Counter)
+    found: defaultdict[str, Counter[str]] = defaultdict(Counter)
     for call in calls:
         record = records.get(keys.get(call["id"]))
         for name in classes_of(record) if record else ():

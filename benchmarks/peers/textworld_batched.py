@@ -91,6 +91,15 @@ def tree_cpu_s(pid: int | None = None) -> float | None:
         return None
 
 
+def tree_cpu_since(start: float | None) -> float | None:
+    """The CPU seconds of :func:`tree_cpu_s` since its reading ``start``; None where
+    either reading is."""
+    if start is None:
+        return None
+    end = tree_cpu_s()
+    return None if end is None else end - start
+
+
 def make_env(game_files: list[str], batch_size: int, asynchronous: bool, max_steps: int):
     import textworld
     import textworld.gym
@@ -143,7 +152,7 @@ def run(
         _, _, dones, infos = env.step(commands)
         spent += time.perf_counter() - start
         steps += 1
-    cpu = None if cpu is None else tree_cpu_s() - cpu
+    cpu = tree_cpu_since(cpu)
     start = time.perf_counter()
     env.close()
     close_s = time.perf_counter() - start

@@ -23,7 +23,8 @@ import heapq
 import math
 
 from . import conditions as cond
-from .grounding import GroundAction, Task, _bits
+from .ground_action import GroundAction, bits
+from .grounding import Task
 
 INF = math.inf
 
@@ -83,11 +84,11 @@ class RelaxedTask:
         if pre is None:
             return
         if action.add:
-            self._add_operator(pre, _bits(action.add), 1, index)
+            self._add_operator(pre, bits(action.add), 1, index)
         for _, condition, add, _ in action.conditional:
             extra = self._requirements(condition) if add else None
             if extra is not None:
-                self._add_operator(pre + extra, _bits(add), 1, index)
+                self._add_operator(pre + extra, bits(add), 1, index)
 
     def _add_operator(self, pre, eff, cost: int, action: int | None) -> None:
         self.pre.append(tuple(dict.fromkeys(pre)))

@@ -16,13 +16,14 @@ conjoins are shared. Not complete: disjunctive landmarks and orderings are not f
 from __future__ import annotations
 
 from .conditions import literal_masks
-from .grounding import GroundAction, Task, _bits
+from .ground_action import GroundAction, bits
+from .grounding import Task
 
 
 def relaxed_levels(task: Task, state: int) -> tuple[dict[int, int], list[GroundAction]]:
     """The relaxed planning graph from ``state``: the first level of each reachable fact,
     and the actions that become applicable (ignoring deletes and negative literals)."""
-    level = {fact: 0 for fact in _bits(state)}
+    level = {fact: 0 for fact in bits(state)}
     reached, pending, usable = state, list(task.actions), []
     depth = 0
     while pending:
@@ -35,7 +36,7 @@ def relaxed_levels(task: Task, state: int) -> tuple[dict[int, int], list[GroundA
         added = 0
         for action in ready:
             added |= _adds(action)
-        for fact in _bits(added & ~reached):
+        for fact in bits(added & ~reached):
             level[fact] = depth
         reached |= added
     return level, usable
@@ -52,9 +53,9 @@ def fact_landmarks(task: Task, state: int | None = None) -> list[int]:
     masks = literal_masks(task.goal)
     goal = masks[0] if masks else 0
     level, usable = relaxed_levels(task, state)
-    if any(fact not in level for fact in _bits(goal)):
+    if any(fact not in level for fact in bits(goal)):
         return []
-    found = set(_bits(goal))
+    found = set(bits(goal))
     queue = [fact for fact in found if not state >> fact & 1]
     while queue:
         fact = queue.pop()
@@ -65,7 +66,7 @@ def fact_landmarks(task: Task, state: int | None = None) -> list[int]:
                 shared &= action.pre_pos
         if shared == -1:  # no achiever: unreachable, which the level check rules out
             continue
-        for new in _bits(shared):
+        for new in bits(shared):
             if new not in found:
                 found.add(new)
                 if not state >> new & 1:

@@ -42,7 +42,8 @@ from . import fd_worker
 from .deadline import Check, SearchTimeout, both, deadline_check
 from .diagnostics import PDDLError, received
 from .fd_worker_process import die_with_parent
-from .grounding import Task, _conjuncts, ground
+from .grounder import _conjuncts
+from .grounding import Task, ground
 from .heuristics import RelaxedTask
 from .invariants import impossible_pair
 from .memo import Memo

@@ -8,7 +8,8 @@ unreachable); an unsolvable task that only search can prove gets no reason."""
 from __future__ import annotations
 
 from .conditions import literal_masks
-from .grounding import Task, _bits
+from .ground_action import bits
+from .grounding import Task
 from .landmarks import relaxed_levels
 from .model import And, Atom, Domain, ForallEffect, Literal, Problem, When
 
@@ -19,7 +20,7 @@ def unreachable_goal_facts(task: Task) -> list[Atom]:
     if not masks:
         return []
     level, _ = relaxed_levels(task, task.init)
-    return [task.facts[fact] for fact in _bits(masks[0]) if fact not in level]
+    return [task.facts[fact] for fact in bits(masks[0]) if fact not in level]
 
 
 def unreachable_predicates(domain: Domain, problem: Problem) -> dict[str, list[str]]:
