@@ -118,10 +118,11 @@ class CoinInfo(GameInfo):
 
 
 class ALFWorldInfo(GameInfo):
-    """``info`` of ``ALFWorld-v0``: the game's ``task_type``, its ``flags`` (why ALFWorld's
-    own environment would skip it, else empty) and the ``instance``."""
+    """``info`` of ``ALFWorld-v0``: the game's ``task_type`` (None when neither the game's
+    folder nor its ``traj_data.json`` names it), its ``flags`` (why ALFWorld's own
+    environment would skip it, else empty) and the ``instance``."""
 
-    task_type: str
+    task_type: str | None
     flags: tuple[str, ...]
     instance: int
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import shutil
+import types
 import typing
 from importlib import resources
 from pathlib import Path
@@ -69,6 +70,9 @@ def mismatch(value, hint, where: str = "info") -> str | None:
         found = (mismatch(value[k], hints[k], f"{where}[{k!r}]") for k in value)
         return next((m for m in found if m), None)
     origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        found = [mismatch(value, arg, where) for arg in args]
+        return None if None in found else " or ".join(m for m in found if m)
     if origin is typing.Literal:
         return None if type(value) is str and value in args else f"{where} = {value!r}"
     if origin in (list, tuple):
@@ -76,6 +80,8 @@ def mismatch(value, hint, where: str = "info") -> str | None:
             return f"{where} is {type(value).__name__}, not {origin.__name__}"
         found = (mismatch(v, args[0], f"{where}[{i}]") for i, v in enumerate(value))
         return next((m for m in found if m), None)
+    if hint is type(None):
+        return None if value is None else f"{where} is {type(value).__name__}, not None"
     return None if type(value) is hint else f"{where} is {type(value).__name__}, not {hint}"
 
 
@@ -152,6 +158,16 @@ def test_a_value_of_another_type_is_a_mismatch():
         "info['action_error']['kind'] = 'refused'"
     )
     assert mismatch({**info, "admissible_actions": ("look",)}, CoinInfo) is not None
+
+
+def test_an_alfworld_game_without_a_task_type_has_none(tmp_path):
+    game = next((DATA / "alfworld/games").glob("*/game.tw-pddl"))
+    shutil.copy(game, tmp_path / "game.tw-pddl")  # no task folder, no traj_data.json
+    _, info = gym.make("ALFWorld-v0", game_file=tmp_path / "game.tw-pddl").reset(seed=0)
+    assert info["task_type"] is None and mismatch(info, ALFWorldInfo) is None
+    assert mismatch({**info, "task_type": 1}, ALFWorldInfo) == (
+        "info['task_type'] is int, not <class 'str'> or info['task_type'] is int, not None"
+    )
 
 
 @pytest.mark.slow  # a Java simulator per game
