@@ -112,7 +112,7 @@ def check_contract(env_id: str, **kwargs) -> None:
     try:
         _, info = env.reset(seed=1)
         infos = [info]
-        for command in [info["admissible_actions"][0], "xyzzy plugh", "(xyzzy)", ""]:
+        for command in ["xyzzy plugh", "(xyzzy)", "", info["admissible_actions"][0]]:
             infos.append(env.step(command)[-1])
         kinds = {i["action_error"]["kind"] for i in infos}
         assert "" in kinds and kinds & {"unknown", "malformed"}, kinds
