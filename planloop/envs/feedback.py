@@ -10,13 +10,14 @@ it: a step that did not fail has the same keys, empty (``kind`` is ``""``; see
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Literal, get_args
 
 from ..pddl import quote
 from .arguments import choice
 from .info import CausedError
 
-FEEDBACK_MODES = ("game", "detailed")
+FeedbackMode = Literal["game", "detailed"]
+FEEDBACK_MODES: tuple[FeedbackMode, ...] = get_args(FeedbackMode)
 
 
 def action_failure(info: Mapping[str, Any]) -> dict | None:
@@ -25,11 +26,11 @@ def action_failure(info: Mapping[str, Any]) -> dict | None:
     return error if error and error["kind"] else None
 
 
-def check_feedback(feedback: str) -> str:
+def check_feedback(feedback: str) -> FeedbackMode:
     return choice("feedback", feedback, FEEDBACK_MODES)
 
 
-def observation(feedback: str, text: str, error: CausedError) -> str:
+def observation(feedback: FeedbackMode, text: str, error: CausedError) -> str:
     """What the player reads: the game's text, then (detailed mode) a failure's cause."""
     if feedback == "game" or not error["kind"]:
         return text

@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 import re
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Literal
 
 from ..pddl import (
     ActionLookupError,
@@ -25,13 +26,18 @@ from .info import PDDLInfo, action_error, failure_kind, step_info
 from .text_env import MAX_OBS, Step, TextEnv
 from .view import Outcome, TaskView
 
-GOAL_DISTANCES = {"ff": RelaxedTask.h_ff, "add": RelaxedTask.h_add}
+GoalDistance = Literal["ff", "add"]
+GOAL_DISTANCES: dict[GoalDistance, Callable[[RelaxedTask, int], float]] = {
+    "ff": RelaxedTask.h_ff,
+    "add": RelaxedTask.h_add,
+}
 MAX_CACHE = 100_000  # the most grounded tasks cache_size may keep
 
 
-def check_goal_distance(heuristic: str) -> None:
-    """A ValueError (TypeError) unless ``heuristic`` names one of :data:`GOAL_DISTANCES`."""
-    arguments.choice("goal_distance", heuristic, tuple(GOAL_DISTANCES))
+def check_goal_distance(heuristic: str) -> GoalDistance:
+    """``heuristic`` if it names one of :data:`GOAL_DISTANCES`, else a ValueError
+    (TypeError)."""
+    return arguments.choice("goal_distance", heuristic, tuple(GOAL_DISTANCES))
 
 
 def problem_sources(problem, name: str = "problem") -> Sequence:
@@ -183,13 +189,13 @@ class PDDLEnv(TextEnv[PDDLInfo]):
         """The current state's relaxed-plan distance to the goal: h_FF (``"ff"``) or
         h_add (``"add"``), 0 at the goal, ``math.inf`` when the goal is
         relaxed-unreachable (then unreachable)."""
-        check_goal_distance(heuristic)
+        known = check_goal_distance(heuristic)
         if self.task is None:
             raise RuntimeError("call reset() before distance()")
         relaxed = self._relaxed.get(self.task)
         if relaxed is None:
             relaxed = self._relaxed[self.task] = RelaxedTask(self.task)
-        return float(GOAL_DISTANCES[heuristic](relaxed, self.state))
+        return float(GOAL_DISTANCES[known](relaxed, self.state))
 
     @property
     def outcome(self) -> Outcome | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import shutil
 import string
 from collections.abc import Mapping
+from typing import Literal, get_args
 
 from ...pddl import quote
 from ..arguments import MAX_SEED, choice, integer
@@ -15,7 +16,8 @@ from ..info import CausedError, CoinInfo, caused_error, step_info
 from ..text_env import MAX_OBS, Step, TextEnv
 from ..text_space import ObservationText
 
-FOLDS = ("train", "dev", "test")
+Fold = Literal["train", "dev", "test"]
+FOLDS: tuple[Fold, ...] = get_args(Fold)
 SHUTDOWN_SECONDS = 5.0  # how long a game's Java process is given to exit
 
 
@@ -73,7 +75,7 @@ class TWXEnv(TextEnv[CoinInfo]):
         render_mode: str | None = None,
         max_obs_length: int = MAX_OBS,
     ):
-        choice("fold", fold, FOLDS)
+        self.fold = choice("fold", fold, FOLDS)
         integer("step_limit", step_limit, 1, MAX_SEED)
         super().__init__(render_mode, max_obs_length)
         self.observation_space = ObservationText(  # simonsays may answer with nothing
@@ -85,7 +87,6 @@ class TWXEnv(TextEnv[CoinInfo]):
             raise RuntimeError(f"{self.needs} the twx extra: pip install 'planloop[twx]'") from exc
         if shutil.which("java") is None:
             raise RuntimeError(f"{self.needs} java on PATH")
-        self.fold = fold
         self.params = ",".join(f"{name}={value}" for name, value in params.items())
         self._game = TextWorldExpressEnv(envStepLimit=step_limit)
         self._game.load(gameName=game, gameParams=self.params)
