@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Literal, TypedDict, TypeVar, Union, cast, get_args
 
+from .arguments import choice
+
 EPISODE_OVER = "The episode is over: reset the environment to play again."
 
 FailureKind = Literal["unknown", "inapplicable", "malformed"]
@@ -128,6 +130,7 @@ class ALFWorldInfo(GameInfo):
 
 
 Info = Union[PDDLInfo, ContingentInfo, CoinInfo, ALFWorldInfo]
+"""The ``info`` of any planloop environment (for code that reads every family's)."""
 InfoT = TypeVar("InfoT", PDDLInfo, ContingentInfo, CoinInfo, ALFWorldInfo)
 
 
@@ -143,8 +146,8 @@ def step_info(
 ) -> InfoT:
     """The ``info`` of one step of an environment of ``family``: the keys of
     :class:`StepInfo` and ``action_error`` first, then the family's ``extra`` keys in their
-    order. (Positional arguments and a mapping, not keywords: a step of a PDDL
-    environment takes a few microseconds, and keywords cost a tenth of one.)"""
+    order. (Positional, the extras a mapping: keywords would cost about a tenth of a
+    microsecond, and a PDDL environment's step takes a few.)"""
     return cast(
         InfoT,
         {
@@ -173,10 +176,7 @@ def caused_error(
 def failure_kind(kind: str) -> FailureKind:
     """``kind`` (an :class:`~planloop.pddl.ActionLookupError`'s, ``unknown`` or
     ``malformed``) as a :data:`FailureKind`; a ValueError for any other."""
-    for known in FAILURE_KINDS:
-        if kind == known:
-            return known
-    raise ValueError(f"not a failure kind: {kind!r}")
+    return choice("kind", kind, FAILURE_KINDS)
 
 
 def episode_over(final: InfoT) -> InfoT:
