@@ -47,8 +47,9 @@ class ContingentPDDLEnv(TextEnv[ContingentInfo]):
 
     ``info`` (a :class:`~.info.ContingentInfo`) carries the step interface's keys
     (``admissible_actions``, ``task``, ``won``, ``feedback``, ``action_error``,
-    ``domain_pddl`` and ``problem_pddl`` as given, ``instance``) and what the agent knows, facts in PDDL syntax: ``known_facts`` (true in
-    every world), ``unknown_facts``, ``known_false`` (the facts that ``:init`` leaves open,
+    ``domain_pddl`` and ``problem_pddl`` as given, ``instance``) and what the agent
+    knows, facts in PDDL syntax: ``known_facts`` (true in every world),
+    ``unknown_facts``, ``known_false`` (the facts that ``:init`` leaves open,
     or that were unknown or sensed this episode, now false in every world: closed-world
     facts never in doubt are not listed, and a sensed fact is in ``known_facts`` or
     ``known_false`` from then on until a step makes it unknown again), ``sensed`` (``[{"fact": "(opened p2-3)", "value": True}]``

@@ -67,11 +67,12 @@ class PDDLEnv(TextEnv[PDDLInfo]):
     ``domain_pddl`` and ``problem_pddl`` (as the agent sees them), ``instance``,
     ``domain_description`` when the view describes the domain in words, and
     ``goal_distance`` when ``goal_distance`` names a heuristic (see :meth:`distance`).
-    The true task and state are ``self.task`` and ``self.state``. Text is read as planners read it, each
-    tolerated form a warning on ``self.domain.warnings`` and the task's problem;
-    ``strict=True`` refuses those forms (see :mod:`planloop.pddl.reader`). Reading and
-    grounding stay within ``limits`` (a :class:`~planloop.pddl.Limits` or a dict of its
-    fields); a task past one is a ValueError that names the field to raise.
+    The true task and state are ``self.task`` and ``self.state``. Text is read as
+    planners read it, each tolerated form a warning on ``self.domain.warnings`` and the
+    task's problem; ``strict=True`` refuses those forms (see
+    :mod:`planloop.pddl.reader`). Reading and grounding stay within ``limits`` (a
+    :class:`~planloop.pddl.Limits` or a dict of its fields); a task past one is a
+    ValueError that names the field to raise.
     """
 
     def __init__(

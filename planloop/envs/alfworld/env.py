@@ -50,11 +50,12 @@ class ALFWorldEnv(TextEnv[ALFWorldInfo]):
     Observations and actions are strings; the texts, admissible commands and win are
     those of ALFWorld's text environment. ``info`` (a :class:`~..info.ALFWorldInfo`)
     carries ``admissible_actions``, ``task``, ``won``, ``feedback``, ``action_error``,
-    ``task_type``, ``flags`` and ``instance``. An ``action_error`` has a ``cause`` in words (see ``causes``), which
-    ``feedback="detailed"`` appends to the game's "Nothing happens." in the observation
-    (``"game"``, the default: the game's text alone). The hidden world is ``self.task``
-    and ``self.state`` (``self.world`` adds the engine's memory of negated facts); see
-    also :meth:`world_pddl`, :meth:`observed_facts` and :meth:`walkthrough`.
+    ``task_type``, ``flags`` and ``instance``. An ``action_error`` has a ``cause`` in
+    words (see ``causes``), which ``feedback="detailed"`` appends to the game's "Nothing
+    happens." in the observation (``"game"``, the default: the game's text alone). The
+    hidden world is ``self.task`` and ``self.state`` (``self.world`` adds the engine's
+    memory of negated facts); see also :meth:`world_pddl`, :meth:`observed_facts` and
+    :meth:`walkthrough`.
     """
 
     def __init__(

@@ -28,13 +28,13 @@ class CoinCollectorEnv(TextEnv[CoinInfo]):
     valid-action order included. ``fold`` (train/dev/test) picks the distractor
     vocabulary of generated houses. ``info`` (a :class:`~..info.CoinInfo`) carries
     ``admissible_actions``, ``task``, ``won``, ``feedback``, ``action_error``, ``score``,
-    ``moves``, ``look``, ``inventory`` and ``instance``: the seed of the generated house (0 for a layout),
-    which ``reset(options={"instance": i})`` builds again. An ``action_error`` has a
-    ``cause`` in words (see ``causes``), which ``feedback="detailed"`` appends to the
-    game's text in the observation (``"game"``, the default: the game's text alone,
-    as TextWorld Express prints it). The hidden world is
-    ``world_pddl()``; ``observed_facts()``, ``gold_path()`` and ``plan_commands()`` serve
-    evaluators and reference policies.
+    ``moves``, ``look``, ``inventory`` and ``instance``: the seed of the generated house
+    (0 for a layout), which ``reset(options={"instance": i})`` builds again. An
+    ``action_error`` has a ``cause`` in words (see ``causes``), which
+    ``feedback="detailed"`` appends to the game's text in the observation (``"game"``,
+    the default: the game's text alone, as TextWorld Express prints it). The hidden
+    world is ``world_pddl()``; ``observed_facts()``, ``gold_path()`` and
+    ``plan_commands()`` serve evaluators and reference policies.
     """
 
     def __init__(

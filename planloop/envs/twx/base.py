@@ -61,8 +61,9 @@ class TWXEnv(TextEnv[CoinInfo]):
     ``info["instance"]`` and replayed by ``reset(options={"instance": seed})``;
     ``gold_path()`` is its gold action sequence. Only commands outside the valid ones
     are errors (``action_error["kind"] == "unknown"``); their ``cause`` is told from the
-    valid list. ``info`` is a :class:`~..info.CoinInfo`. An episode ends (``terminated``) when the task succeeds or fails, and is
-    truncated after ``step_limit`` moves."""
+    valid list. ``info`` is a :class:`~..info.CoinInfo`. An episode ends
+    (``terminated``) when the task succeeds or fails, and is truncated after
+    ``step_limit`` moves."""
 
     needs = "TextWorld Express games need"  # how the messages of a missing extra begin
 
