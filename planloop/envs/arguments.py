@@ -10,6 +10,7 @@ import os
 import reprlib
 from collections.abc import Mapping, Sequence
 from dataclasses import fields
+from typing import Literal, TypeVar, overload
 
 import numpy as np
 
@@ -54,8 +55,16 @@ def integer(name: str, value, low: int, high: int | None = None) -> int:
     return number
 
 
-def choice(name: str, value, choices: Sequence[str], optional: bool = False):
-    """``value``, one of the strings ``choices`` (or None when ``optional``)."""
+C = TypeVar("C", bound=str)
+
+
+@overload
+def choice(name: str, value, choices: Sequence[C], optional: Literal[False] = False) -> C: ...
+@overload
+def choice(name: str, value, choices: Sequence[C], optional: bool) -> C | None: ...
+def choice(name: str, value, choices: Sequence[C], optional: bool = False) -> C | None:
+    """The one of the strings ``choices`` that ``value`` is (or None when ``optional``): a
+    closed set's ``Literal`` type when ``choices`` are typed as its values."""
     if value is None and optional:
         return None
     accepted = f"{name} must be one of {', '.join(choices)}"
@@ -63,7 +72,7 @@ def choice(name: str, value, choices: Sequence[str], optional: bool = False):
         raise TypeError(f"{accepted}, not {_shown(value)}")
     if value not in choices:
         raise ValueError(f"{accepted}, not {_shown(value)}")
-    return value
+    return choices[choices.index(value)]
 
 
 def boolean(name: str, value) -> bool:

@@ -25,7 +25,7 @@ from ..pddl.hidden import hidden_world, read_hidden
 from ..pddl.model import Atom, Problem
 from ..pddl.source import read_source
 from . import arguments
-from .feedback import no_error
+from .info import ContingentInfo, SensedFact, caused_error, failure_kind, step_info
 from .pddl_env import problem_sources
 from .text_env import Step, TextEnv
 from .view import Outcome, TaskView
@@ -42,13 +42,14 @@ MAX_CONTINGENT_OBS = 2**16  # characters: the sample's shows at most ~5,800 (doo
 CACHE = 16  # grounded problems kept
 
 
-class ContingentPDDLEnv(TextEnv):
+class ContingentPDDLEnv(TextEnv[ContingentInfo]):
     """A contingent domain with one problem, a list of problems or a folder of them.
 
-    ``info`` carries the step interface's keys (``admissible_actions``, ``task``, ``won``,
-    ``feedback``, ``action_error``, ``domain_pddl`` and ``problem_pddl`` as given,
-    ``instance``) and what the agent knows, facts in PDDL syntax: ``known_facts`` (true in
-    every world), ``unknown_facts``, ``known_false`` (the facts that ``:init`` leaves open,
+    ``info`` (a :class:`~.info.ContingentInfo`) carries the step interface's keys
+    (``admissible_actions``, ``task``, ``won``, ``feedback``, ``action_error``,
+    ``domain_pddl`` and ``problem_pddl`` as given, ``instance``) and what the agent
+    knows, facts in PDDL syntax: ``known_facts`` (true in every world),
+    ``unknown_facts``, ``known_false`` (the facts that ``:init`` leaves open,
     or that were unknown or sensed this episode, now false in every world: closed-world
     facts never in doubt are not listed, and a sensed fact is in ``known_facts`` or
     ``known_false`` from then on until a step makes it unknown again), ``sensed`` (``[{"fact": "(opened p2-3)", "value": True}]``
@@ -170,7 +171,7 @@ class ContingentPDDLEnv(TextEnv):
             return hidden_world(ct, worlds[(instance // count) % len(worlds)])
         return ct.draw_world(instance // count)
 
-    def _step(self, command: str) -> Step:
+    def _step(self, command: str) -> Step[ContingentInfo]:
         if self.contingent is None:
             raise RuntimeError("call reset() before step()")
         self._outcome = outcome = self._execute(command)
@@ -186,7 +187,7 @@ class ContingentPDDLEnv(TextEnv):
             try:
                 action = ct.task.action(*view.read_command(command))
             except ActionLookupError as exc:
-                return Outcome(exc.kind, command, message=str(exc))
+                return Outcome(failure_kind(exc.kind), command, message=str(exc))
             except ValueError as exc:
                 return Outcome("malformed", command, message=str(exc))
         if not ct.knows(belief, action):
@@ -196,7 +197,7 @@ class ContingentPDDLEnv(TextEnv):
         return Outcome("ok", command, action, won=ct.is_goal(self.belief))
 
     # -- what the agent reads --------------------------------------------------------
-    def observe(self) -> tuple[str, dict]:
+    def observe(self) -> tuple[str, ContingentInfo]:
         """The observation and info of the current step."""
         ct, view, belief, outcome = self._started(), self.view, self._belief(), self._outcome
         task, domain = ct.task, self.domain
@@ -211,14 +212,10 @@ class ContingentPDDLEnv(TextEnv):
                     )
                     + "."
                 )
-        error = no_error(cause="")
+        error = caused_error()
         if outcome is not None and outcome.kind != "ok":
-            error = {
-                "kind": outcome.kind,
-                "message": feedback,
-                "unmet": [view.unmet(u, domain) for u in outcome.unmet],
-                "cause": feedback,
-            }
+            unmet = [view.unmet(u, domain) for u in outcome.unmet]
+            error = caused_error(outcome.kind, feedback or "", unmet, feedback or "")
         if self._unknown[0] != belief.unknown:
             self._unknown = (belief.unknown, _grouped(view, task.atoms(belief.unknown)))
         unknown = self._unknown[1] or "nothing"
@@ -234,23 +231,26 @@ class ContingentPDDLEnv(TextEnv):
         ]
         if feedback is None:
             lines.append(f"Goal: {view.goal(task)}")
-        info = {
-            "admissible_actions": view.commands(ct.admissible(belief), task),
-            "task": view.goal(task),
-            "won": bool(outcome is not None and outcome.won),
-            "feedback": feedback or "",
-            "action_error": error,
-            "domain_pddl": self.domain_text,
-            "problem_pddl": self.problem_text,
-            "known_facts": [str(a) for a in task.atoms(belief.known)],
-            "known_false": [
-                str(a) for a in task.atoms(self._once & ~(belief.known | belief.unknown))
-            ],
-            "unknown_facts": [str(a) for a in task.atoms(belief.unknown)],
-            "sensed": [{"fact": str(s.fact), "value": s.value} for s in self._sensed],
-            "belief_size": -1 if belief.size is None else belief.size,
-            "instance": self.instance,
-        }
+        info = step_info(
+            ContingentInfo,
+            view.commands(ct.admissible(belief), task),
+            view.goal(task),
+            bool(outcome is not None and outcome.won),
+            feedback or "",
+            error,
+            {
+                "domain_pddl": self.domain_text,
+                "problem_pddl": self.problem_text,
+                "known_facts": [str(a) for a in task.atoms(belief.known)],
+                "known_false": [
+                    str(a) for a in task.atoms(self._once & ~(belief.known | belief.unknown))
+                ],
+                "unknown_facts": [str(a) for a in task.atoms(belief.unknown)],
+                "sensed": [SensedFact(fact=str(s.fact), value=s.value) for s in self._sensed],
+                "belief_size": -1 if belief.size is None else belief.size,
+                "instance": self.instance,
+            },
+        )
         return "\n".join(lines), info
 
     def _observe(self):

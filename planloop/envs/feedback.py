@@ -4,37 +4,33 @@ cause is always in ``info["action_error"]["cause"]``; the mode only decides whet
 player reads it.
 
 ``info["action_error"]`` keeps one shape on every step, so that vector envs can batch
-it: a step that did not fail has the same keys, empty (``kind`` is ``""``)."""
+it: a step that did not fail has the same keys, empty (``kind`` is ``""``; see
+:mod:`.info`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any, Literal, get_args
 
 from ..pddl import quote
 from .arguments import choice
+from .info import CausedError
 
-FEEDBACK_MODES = ("game", "detailed")
-
-
-def no_error(**keys) -> dict:
-    """The ``action_error`` of a step that did not fail (``keys``: more empty fields)."""
-    error = {"kind": "", "message": "", "unmet": []}
-    if keys:
-        error.update(keys)
-    return error
+FeedbackMode = Literal["game", "detailed"]
+FEEDBACK_MODES: tuple[FeedbackMode, ...] = get_args(FeedbackMode)
 
 
-def action_failure(info: dict) -> dict | None:
+def action_failure(info: Mapping[str, Any]) -> dict | None:
     """The step's ``action_error`` if its command failed, else None."""
     error = info.get("action_error")
     return error if error and error["kind"] else None
 
 
-def check_feedback(feedback: str) -> str:
+def check_feedback(feedback: str) -> FeedbackMode:
     return choice("feedback", feedback, FEEDBACK_MODES)
 
 
-def observation(feedback: str, text: str, error: dict) -> str:
+def observation(feedback: FeedbackMode, text: str, error: CausedError) -> str:
     """What the player reads: the game's text, then (detailed mode) a failure's cause."""
     if feedback == "game" or not error["kind"]:
         return text

@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 import re
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Literal
 
 from ..pddl import (
     ActionLookupError,
@@ -21,17 +22,22 @@ from ..pddl import (
 )
 from ..pddl.source import source_path
 from . import arguments
-from .feedback import no_error
+from .info import PDDLInfo, action_error, failure_kind, step_info
 from .text_env import MAX_OBS, Step, TextEnv
 from .view import Outcome, TaskView
 
-GOAL_DISTANCES = {"ff": RelaxedTask.h_ff, "add": RelaxedTask.h_add}
+GoalDistance = Literal["ff", "add"]
+GOAL_DISTANCES: dict[GoalDistance, Callable[[RelaxedTask, int], float]] = {
+    "ff": RelaxedTask.h_ff,
+    "add": RelaxedTask.h_add,
+}
 MAX_CACHE = 100_000  # the most grounded tasks cache_size may keep
 
 
-def check_goal_distance(heuristic: str) -> None:
-    """A ValueError (TypeError) unless ``heuristic`` names one of :data:`GOAL_DISTANCES`."""
-    arguments.choice("goal_distance", heuristic, tuple(GOAL_DISTANCES))
+def check_goal_distance(heuristic: str) -> GoalDistance:
+    """``heuristic`` if it names one of :data:`GOAL_DISTANCES`, else a ValueError
+    (TypeError)."""
+    return arguments.choice("goal_distance", heuristic, tuple(GOAL_DISTANCES))
 
 
 def problem_sources(problem, name: str = "problem") -> Sequence:
@@ -53,19 +59,20 @@ def _natural_key(path: Path):
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", path.name)]
 
 
-class PDDLEnv(TextEnv):
+class PDDLEnv(TextEnv[PDDLInfo]):
     """A fully observable PDDL task as a text game.
 
-    Observations and actions are strings. ``info`` carries ``admissible_actions``,
-    ``task``, ``won``, ``feedback``, ``action_error``, ``domain_pddl`` and
-    ``problem_pddl`` (as the agent sees them), ``instance``, ``domain_description``
-    when the view describes the domain in words, and ``goal_distance`` when
-    ``goal_distance`` names a heuristic (see :meth:`distance`). The true task and
-    state are ``self.task`` and ``self.state``. Text is read as planners read it, each
-    tolerated form a warning on ``self.domain.warnings`` and the task's problem;
-    ``strict=True`` refuses those forms (see :mod:`planloop.pddl.reader`). Reading and
-    grounding stay within ``limits`` (a :class:`~planloop.pddl.Limits` or a dict of its
-    fields); a task past one is a ValueError that names the field to raise.
+    Observations and actions are strings. ``info`` is a :class:`~.info.PDDLInfo`:
+    ``admissible_actions``, ``task``, ``won``, ``feedback``, ``action_error``,
+    ``domain_pddl`` and ``problem_pddl`` (as the agent sees them), ``instance``,
+    ``domain_description`` when the view describes the domain in words, and
+    ``goal_distance`` when ``goal_distance`` names a heuristic (see :meth:`distance`).
+    The true task and state are ``self.task`` and ``self.state``. Text is read as
+    planners read it, each tolerated form a warning on ``self.domain.warnings`` and the
+    task's problem; ``strict=True`` refuses those forms (see
+    :mod:`planloop.pddl.reader`). Reading and grounding stay within ``limits`` (a
+    :class:`~planloop.pddl.Limits` or a dict of its fields); a task past one is a
+    ValueError that names the field to raise.
     """
 
     def __init__(
@@ -106,6 +113,7 @@ class PDDLEnv(TextEnv):
         self.state: int = 0
         self.instance: int = 0
         self._outcome: Outcome | None = None
+        self._kept: tuple = (None, None, None, "", {})  # see _episode_texts
 
     # -- instances -------------------------------------------------------------------
     @property
@@ -138,7 +146,7 @@ class PDDLEnv(TextEnv):
         self._outcome = None
         return self._observe()
 
-    def _step(self, command: str) -> Step:
+    def _step(self, command: str) -> Step[PDDLInfo]:
         task = self.task
         if task is None:
             raise RuntimeError("call reset() before step()")
@@ -159,13 +167,15 @@ class PDDLEnv(TextEnv):
         try:
             name, args = self.view.read_command(command)
         except ActionLookupError as exc:
-            return Outcome(exc.kind, command, message=str(exc))
+            return Outcome(failure_kind(exc.kind), command, message=str(exc))
         except ValueError as exc:
             return Outcome("malformed", command, message=str(exc))
         try:
             action = task.action(name, args)
         except ActionLookupError as exc:
-            return Outcome(exc.kind, command, message=self.view.rename_message(str(exc)))
+            return Outcome(
+                failure_kind(exc.kind), command, message=self.view.rename_message(str(exc))
+            )
         if not action.applicable(self.state):
             return Outcome(
                 "inapplicable", command, action, unmet=tuple(task.unmet(self.state, action))
@@ -180,40 +190,54 @@ class PDDLEnv(TextEnv):
         """The current state's relaxed-plan distance to the goal: h_FF (``"ff"``) or
         h_add (``"add"``), 0 at the goal, ``math.inf`` when the goal is
         relaxed-unreachable (then unreachable)."""
-        check_goal_distance(heuristic)
+        known = check_goal_distance(heuristic)
         if self.task is None:
             raise RuntimeError("call reset() before distance()")
         relaxed = self._relaxed.get(self.task)
         if relaxed is None:
             relaxed = self._relaxed[self.task] = RelaxedTask(self.task)
-        return float(GOAL_DISTANCES[heuristic](relaxed, self.state))
+        return float(GOAL_DISTANCES[known](relaxed, self.state))
 
     @property
     def outcome(self) -> Outcome | None:
         """What the last step did (None after a reset)."""
         return self._outcome
 
-    def observe(self) -> tuple[str, dict]:
+    def observe(self) -> tuple[str, PDDLInfo]:
         """The observation and info of the current step, as the view shows them."""
         task, outcome, view = self.started(), self._outcome, self.view
         feedback = None if outcome is None else view.feedback(outcome, task)
         obs = view.observation(task, self.state, feedback)
-        error = no_error()
-        if outcome is not None and outcome.kind != "ok":
-            error = {
-                "kind": outcome.kind,
-                "message": feedback,
-                "unmet": [view.unmet(u, task.domain) for u in outcome.unmet],
-            }
-        info = view.info(task)  # a copy: the keys every step has, those of the task set
-        info["admissible_actions"] = view.admissible(task, self.state)
-        info["won"] = bool(outcome is not None and outcome.won)
-        info["feedback"] = feedback or ""
-        info["action_error"] = error
-        info["instance"] = self.instance
+        if outcome is None or outcome.kind == "ok":
+            error = action_error()
+        else:
+            unmet = [view.unmet(u, task.domain) for u in outcome.unmet]
+            error = action_error(outcome.kind, feedback or "", unmet)
+        goal, extra = self._episode_texts(view, task)
         if self.goal_distance is not None:
-            info["goal_distance"] = self.distance(self.goal_distance)
+            extra = {**extra, "goal_distance": self.distance(self.goal_distance)}
+        info = step_info(
+            PDDLInfo,
+            view.admissible(task, self.state),
+            goal,
+            bool(outcome is not None and outcome.won),
+            feedback or "",
+            error,
+            extra,
+        )
         return obs, info
+
+    def _episode_texts(self, view: TaskView, task: Task) -> tuple[str, dict[str, object]]:
+        """The goal in words and the info's keys after ``action_error`` that stay while
+        ``view``, ``task`` and the instance do (the task's PDDL, ``instance`` and the
+        domain's description), kept for the next step."""
+        kept = self._kept
+        if kept[0] is not view or kept[1] is not task or kept[2] != self.instance:
+            keys: dict[str, object] = {**view.task_pddl(task), "instance": self.instance}
+            if view.description is not None:
+                keys["domain_description"] = view.description
+            kept = self._kept = (view, task, self.instance, view.goal(task), keys)
+        return kept[3], kept[4]
 
     def _observe(self):
         obs, info = self.observe()

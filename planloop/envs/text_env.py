@@ -3,26 +3,27 @@
 from __future__ import annotations
 
 import string
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic
 
 import gymnasium as gym
 from gymnasium import spaces
 
 from .arguments import MAX_SEED, RESET_OPTIONS, check_reset, integer
+from .info import EPISODE_OVER, InfoT, episode_over
 from .text_space import ObservationText
 
 MAX_OBS = 2**15  # characters; the shipped games print at most ~900 (measured: docs/environments/)
 MAX_OBS_LIMIT = 2**24  # the largest max_obs_length (vector envs batch observations in memory)
 MAX_COMMAND = 10_000  # a command is a line
 METADATA: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}
-EPISODE_OVER = "The episode is over: reset the environment to play again."
-Step = tuple[str, float, bool, bool, dict]  # obs, reward, terminated, truncated, info
+Step = tuple[str, float, bool, bool, InfoT]  # obs, reward, terminated, truncated, info
 
 
-class TextEnv(gym.Env):
+class TextEnv(gym.Env, Generic[InfoT]):
     """Text spaces, ``render_mode`` ``ansi`` (returns the last observation) or ``human``
     (prints each one); any other is a ValueError. Subclasses play a step in ``_step``
-    and pass each observation through ``_show``.
+    and pass each observation through ``_show``; ``InfoT`` is the family of their ``info``
+    (see :mod:`.info`).
 
     Once a step has terminated the episode, a step does nothing and pays nothing:
     ``terminated`` stays true and ``info`` is that last step's, with ``feedback`` and an
@@ -63,7 +64,7 @@ class TextEnv(gym.Env):
         )
         self.action_space = spaces.Text(max_length=MAX_COMMAND, charset=string.printable)
         self._last_obs = ""
-        self._final: dict | None = None  # the info of the step that ended the episode
+        self._final: InfoT | None = None  # the info of the step that ended the episode
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         """Check ``seed`` and ``options`` (see :func:`~.arguments.check_reset`), then
@@ -72,16 +73,17 @@ class TextEnv(gym.Env):
         super().reset(seed=seed)
         self._final = None
 
-    def step(self, action: str) -> Step:
+    def step(self, action: str) -> Step[InfoT]:  # type: ignore[override]
+        # (gymnasium declares info a dict[str, Any]; a TypedDict is a dict when run)
         command = self._command(action)
         if self._final is not None:
-            return self._show(EPISODE_OVER), 0.0, True, False, _over(self._final)
+            return self._show(EPISODE_OVER), 0.0, True, False, episode_over(self._final)
         result = self._step(command)
         if result[2]:
-            self._final = dict(result[4])  # as returned, whatever the caller does to it
+            self._final = result[4].copy()  # as returned, whatever the caller does to it
         return result
 
-    def _step(self, command: str) -> Step:
+    def _step(self, command: str) -> Step[InfoT]:
         """Play ``command`` (the episode is not over)."""
         raise NotImplementedError
 
@@ -135,13 +137,3 @@ class TextEnv(gym.Env):
         if self.render_mode == "human":
             print(self._last_obs)
         return None
-
-
-def _over(final: dict) -> dict:
-    """The info of a step after the episode ended: ``final`` (the last step's) saying so.
-    A ``cause`` is empty: the message is the whole story, and detailed feedback adds
-    nothing to it."""
-    error = {**final["action_error"], "kind": "episode_over", "message": EPISODE_OVER, "unmet": []}
-    if "cause" in error:
-        error["cause"] = ""
-    return {**final, "feedback": EPISODE_OVER, "action_error": error}

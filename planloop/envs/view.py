@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple, TypeVar
+from typing import Literal, NamedTuple, TypeVar
 
 from ..pddl import (
     ActionLookupError,
@@ -33,16 +33,20 @@ from ..pddl.render import (
 )
 from ..pddl.writer import formula_text, write_domain, write_problem
 from .arguments import choice
+from .info import FailureKind
 
 OBS_FORMATS = ("text", "pddl")
 T = TypeVar("T")
 
 
-class Outcome(NamedTuple):
-    """What the last step did: ``kind`` is ``ok``, ``unknown``, ``inapplicable`` or
-    ``malformed``; ``action`` the true ground action when one was named."""
+OutcomeKind = Literal["ok", FailureKind]
 
-    kind: str
+
+class Outcome(NamedTuple):
+    """What the last step did: ``kind`` is ``ok`` or why the command failed; ``action``
+    the true ground action when one was named."""
+
+    kind: OutcomeKind
     command: str
     action: GroundAction | None = None
     message: str = ""
@@ -217,24 +221,6 @@ class TaskView:
             return f"{state_line}\nGoal: {self.goal(task)}"
         return f"{feedback}\n{state_line}"
 
-    def info(self, task: Task) -> dict:
-        """A new ``info`` dict in the order of keys a step's has, with the task's goal,
-        PDDL and the domain's description filled in (the step fills in the rest)."""
-        texts = self._cache(task)
-        if texts.info is None:
-            texts.info = {
-                "admissible_actions": [],
-                "task": self.goal(task),
-                "won": False,
-                "feedback": "",
-                "action_error": None,
-                **self.task_pddl(task),
-                "instance": None,
-            }
-            if self.description is not None:
-                texts.info["domain_description"] = self.description
-        return texts.info.copy()
-
     def task_pddl(self, task: Task) -> dict[str, str]:
         """``domain_pddl`` and ``problem_pddl`` as the agent sees them (cached)."""
         texts = self._cache(task)
@@ -266,7 +252,6 @@ class _TaskTexts:
     done: dict = field(default_factory=dict)  # (GroundAction, won) -> the feedback on it
     goal: str | None = None
     pddl: dict | None = None
-    info: dict | None = None  # see TaskView.info
     states: OrderedDict = field(default_factory=OrderedDict)  # state -> its text
     admissible: OrderedDict = field(default_factory=OrderedDict)  # state -> its commands
 

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import reprlib
 from dataclasses import dataclass
+from typing import Literal
+
+Severity = Literal["error", "warning"]
+"""An ``error`` refuses the text; a ``warning`` is a form read as planners read it."""
 
 
 def quote(text: str, limit: int = 60, mark: str = "'") -> str:
@@ -43,7 +47,7 @@ class Diagnostic:
     line: int | None = None
     col: int | None = None
     snippet: str = ""
-    severity: str = "error"
+    severity: Severity = "error"
     cause: Diagnostic | None = None
 
     @property

@@ -31,7 +31,7 @@ from functools import cached_property
 
 from . import dialects
 from .collection import collection_paused
-from .diagnostics import Diagnostic, PDDLError, quote
+from .diagnostics import Diagnostic, PDDLError, Severity, quote
 from .memo import Memo, text_key
 from .model import (
     ROOT_TYPE,
@@ -133,7 +133,7 @@ class _Reader:
     def lines(self) -> list[str]:
         return self.text.split("\n")
 
-    def diagnostic(self, message: str, node, severity: str = "error") -> Diagnostic:
+    def diagnostic(self, message: str, node, severity: Severity = "error") -> Diagnostic:
         line = getattr(node, "line", None)
         text = snippet(self.lines[line - 1]) if line is not None else ""
         return Diagnostic(self.stage, message, line, getattr(node, "col", None), text, severity)

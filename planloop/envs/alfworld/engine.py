@@ -15,6 +15,7 @@ from itertools import islice, product
 
 from ...pddl import ActionLookupError, GroundAction, UnmetFact, quote, write_domain
 from ...pddl.model import And, Atom
+from ..info import FailureKind
 from .game import Game, planners_domain
 from .grammar import Key
 
@@ -36,7 +37,7 @@ class Failure:
     (and the preconditions that fail), or a name no object of the game has."""
 
     command: str
-    kind: str
+    kind: FailureKind
     message: str
     unmet: tuple[UnmetFact, ...] = ()
     action: str | None = None

@@ -10,7 +10,8 @@ from pathlib import Path
 from ...pddl import Limits, write_problem
 from ...pddl.model import Problem
 from .. import arguments
-from ..feedback import check_feedback, no_error, observation
+from ..feedback import check_feedback, observation
+from ..info import ALFWorldInfo, CausedError, caused_error, step_info
 from ..text_env import MAX_OBS, Step, TextEnv
 from .causes import explain
 from .engine import Engine, Outcome, World
@@ -31,7 +32,7 @@ MAX_GENERATED = 100_000  # num_generated; ALFWorld's own train split has 3,553 g
 _ALWAYS_KNOWN = frozenset({"agent", "otype", "rtype"})
 
 
-class ALFWorldEnv(TextEnv):
+class ALFWorldEnv(TextEnv[ALFWorldInfo]):
     """ALFWorld's text games, played by planloop's engine.
 
     The games: one file (``game_file=``); a folder of them (``data_dir=``, every
@@ -47,13 +48,14 @@ class ALFWorldEnv(TextEnv):
     or a dict of its fields).
 
     Observations and actions are strings; the texts, admissible commands and win are
-    those of ALFWorld's text environment. ``info`` carries ``admissible_actions``,
-    ``task``, ``won``, ``feedback``, ``action_error``, ``task_type``, ``flags`` and
-    ``instance``. An ``action_error`` has a ``cause`` in words (see ``causes``), which
-    ``feedback="detailed"`` appends to the game's "Nothing happens." in the observation
-    (``"game"``, the default: the game's text alone). The hidden world is ``self.task``
-    and ``self.state`` (``self.world`` adds the engine's memory of negated facts); see
-    also :meth:`world_pddl`, :meth:`observed_facts` and :meth:`walkthrough`.
+    those of ALFWorld's text environment. ``info`` (a :class:`~..info.ALFWorldInfo`)
+    carries ``admissible_actions``, ``task``, ``won``, ``feedback``, ``action_error``,
+    ``task_type``, ``flags`` and ``instance``. An ``action_error`` has a ``cause`` in
+    words (see ``causes``), which ``feedback="detailed"`` appends to the game's "Nothing
+    happens." in the observation (``"game"``, the default: the game's text alone). The
+    hidden world is ``self.task`` and ``self.state`` (``self.world`` adds the engine's
+    memory of negated facts); see also :meth:`world_pddl`, :meth:`observed_facts` and
+    :meth:`walkthrough`.
     """
 
     def __init__(
@@ -167,7 +169,7 @@ class ALFWorldEnv(TextEnv):
             raise RuntimeError("call reset() first")
         return self.engine, self.world
 
-    def _step(self, command: str) -> Step:
+    def _step(self, command: str) -> Step[ALFWorldInfo]:
         if self.engine is None:
             raise RuntimeError("call reset() before step()")
         engine, world = self._started()
@@ -177,34 +179,37 @@ class ALFWorldEnv(TextEnv):
         won = info["won"]
         return obs, float(won), won, False, info
 
-    def _emit(self, obs: str, outcome: Outcome):
+    def _emit(self, obs: str, outcome: Outcome) -> tuple[str, ALFWorldInfo]:
         engine, world = self._started()
         admissible = engine.commands(world)
-        error = no_error(cause="") if outcome.failure is None else self._error(outcome, admissible)
-        info = {
-            "admissible_actions": list(admissible),
-            "task": engine.game.sentence,
-            "won": bool(engine.task.is_goal(world.state)),
-            "feedback": outcome.feedback,
-            "action_error": error,
-            "task_type": engine.game.task_type,
-            "flags": self.games[self.instance].flags,
-            "instance": self.instance,
-        }
+        error = caused_error() if outcome.failure is None else self._error(outcome, admissible)
+        info = step_info(
+            ALFWorldInfo,
+            list(admissible),
+            engine.game.sentence,
+            bool(engine.task.is_goal(world.state)),
+            outcome.feedback,
+            error,
+            {
+                "task_type": engine.game.task_type,
+                "flags": self.games[self.instance].flags,
+                "instance": self.instance,
+            },
+        )
         self._seen.append(obs)
         return self._show(observation(self.feedback, obs, error)), info
 
-    def _error(self, outcome: Outcome, admissible: Iterable[str]) -> dict:
+    def _error(self, outcome: Outcome, admissible: Iterable[str]) -> CausedError:
         """The ``action_error`` of a failed command, its cause included."""
         engine = self._started()[0]
         failure = outcome.failure
         assert failure is not None  # _emit asks only about a failed command
-        return {
-            "kind": failure.kind,
-            "message": failure.message,
-            "unmet": [engine.show_unmet(u) for u in failure.unmet],
-            "cause": explain(engine, outcome.world, failure, admissible, self._shown_objects()),
-        }
+        return caused_error(
+            failure.kind,
+            failure.message,
+            [engine.show_unmet(u) for u in failure.unmet],
+            explain(engine, outcome.world, failure, admissible, self._shown_objects()),
+        )
 
     def _shown_objects(self) -> set[str]:
         """The objects the texts shown since the reset have named."""

@@ -11,11 +11,13 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal, get_args
 
 from .. import arguments
 from .game import check_task_types, task_type_of
 
-SPLITS = ("train", "valid_seen", "valid_unseen", "valid_train")
+Split = Literal["train", "valid_seen", "valid_unseen", "valid_train"]
+SPLITS: tuple[Split, ...] = get_args(Split)
 RELEASE = "json_2.1.1"
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..arguments import integer
-from ..feedback import check_feedback, no_error, observation, slip_of
+from ..feedback import check_feedback, observation, slip_of
+from ..info import CausedError, CoinInfo, FailureKind, caused_error, step_info
 from ..text_env import MAX_OBS, Step, TextEnv
 from . import text
 from .causes import Refusal, command_cause, refusal
@@ -18,22 +19,22 @@ from .vocab import DIRECTION_VERBS, DIRECTIONS
 from .world import World
 
 
-class CoinCollectorEnv(TextEnv):
+class CoinCollectorEnv(TextEnv[CoinInfo]):
     """Find the coin in a house and take it.
 
     Either a seeded house of ``num_locations`` rooms (``reset(seed=...)`` picks it), or
     with ``layout`` (a TextWorld Express transcript path, its JSON or its ``map``) exactly
     that recorded house, where the same commands print what TextWorld Express printed,
     valid-action order included. ``fold`` (train/dev/test) picks the distractor
-    vocabulary of generated houses. ``info`` carries ``admissible_actions``, ``task``,
-    ``won``, ``feedback``, ``action_error``, ``score``, ``moves``, ``look``,
-    ``inventory`` and ``instance``: the seed of the generated house (0 for a layout),
-    which ``reset(options={"instance": i})`` builds again. An ``action_error`` has a
-    ``cause`` in words (see ``causes``), which ``feedback="detailed"`` appends to the
-    game's text in the observation (``"game"``, the default: the game's text alone,
-    as TextWorld Express prints it). The hidden world is
-    ``world_pddl()``; ``observed_facts()``, ``gold_path()`` and ``plan_commands()`` serve
-    evaluators and reference policies.
+    vocabulary of generated houses. ``info`` (a :class:`~..info.CoinInfo`) carries
+    ``admissible_actions``, ``task``, ``won``, ``feedback``, ``action_error``, ``score``,
+    ``moves``, ``look``, ``inventory`` and ``instance``: the seed of the generated house
+    (0 for a layout), which ``reset(options={"instance": i})`` builds again. An
+    ``action_error`` has a ``cause`` in words (see ``causes``), which
+    ``feedback="detailed"`` appends to the game's text in the observation (``"game"``,
+    the default: the game's text alone, as TextWorld Express prints it). The hidden
+    world is ``world_pddl()``; ``observed_facts()``, ``gold_path()`` and
+    ``plan_commands()`` serve evaluators and reference policies.
     """
 
     def __init__(
@@ -59,7 +60,7 @@ class CoinCollectorEnv(TextEnv):
         self.layout: House | None = None if layout is None else load_layout(layout)
         self.world: World | None = None
         self.instance: int | None = None
-        self._info: dict = {}
+        self._info: CoinInfo
 
     # -- gymnasium API ----------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -74,21 +75,20 @@ class CoinCollectorEnv(TextEnv):
         self._random = EpisodeShuffle()
         self._valid = self._random.shuffle(list(self.world.view.actions))
         self.moves = 0
-        return self._emit(self.world, self.world.view.description, no_error(cause="")), self._info
+        return self._emit(self.world, self.world.view.description, caused_error()), self._info
 
-    def _step(self, action: str) -> Step:
+    def _step(self, action: str) -> Step[CoinInfo]:
         world = self.world
         if world is None:
             raise RuntimeError("call reset() before step()")
         if action == "help":  # TextWorld Express's wrapper answers it; the game never sees it
-            self._info = {**self._info, "feedback": text.TASK, "action_error": no_error(cause="")}
-            return self._show(text.TASK), 0.0, False, False, self._info
+            return self._emit(world, text.TASK, caused_error()), 0.0, False, False, self._info
         command = action.strip()
         before = world.score
         self.moves += 1
         if command in world.view.commands:
             obs, refused = world.execute(command)
-            error = no_error(cause="") if refused is None else _error("inapplicable", refused)
+            error = caused_error() if refused is None else _error("inapplicable", refused)
             self._valid = self._random.shuffle(list(world.view.actions))
         else:
             obs, error = text.UNKNOWN, self._invalid(command)
@@ -126,13 +126,13 @@ class CoinCollectorEnv(TextEnv):
             return integer("instance", options["instance"], 0, 0)
         return 0
 
-    def _invalid(self, command: str) -> dict:
+    def _invalid(self, command: str) -> CausedError:
         """Why a command is not valid now: a case or spacing slip of a valid command is
         malformed; a move, door or take command naming a direction or an item of this
         house is inapplicable; anything else is unknown."""
         world = self._started()
         verb, _, target = command.rpartition(" ")
-        kind = "unknown"
+        kind: FailureKind = "unknown"
         if slip_of(command, self._valid) is not None:
             kind = "malformed"
         elif verb in DIRECTION_VERBS and target in DIRECTIONS:
@@ -144,27 +144,25 @@ class CoinCollectorEnv(TextEnv):
         cause = command_cause(command, self._valid, f"the {world.room}")
         return _error(kind, Refusal(text.UNKNOWN, (), cause))
 
-    def _emit(self, world: World, obs: str, error: dict) -> str:
-        self._info = {
-            "admissible_actions": list(self._valid),
-            "task": text.TASK,
-            "won": world.score >= 1,
-            "feedback": obs,
-            "action_error": error,
-            "score": world.score,
-            "moves": self.moves,
-            "look": world.view.description,
-            "inventory": world.inventory_text,
-            "instance": self.instance,
-        }
+    def _emit(self, world: World, obs: str, error: CausedError) -> str:
+        self._info = step_info(
+            CoinInfo,
+            list(self._valid),
+            text.TASK,
+            world.score >= 1,
+            obs,
+            error,
+            {
+                "score": world.score,
+                "moves": self.moves,
+                "look": world.view.description,
+                "inventory": world.inventory_text,
+                "instance": self.instance,
+            },
+        )
         return self._show(observation(self.feedback, obs, error))
 
 
-def _error(kind: str, refused: Refusal) -> dict:
+def _error(kind: FailureKind, refused: Refusal) -> CausedError:
     """The ``action_error`` of a command refused as ``kind``."""
-    return {
-        "kind": kind,
-        "message": refused.message,
-        "unmet": list(refused.unmet),
-        "cause": refused.cause,
-    }
+    return caused_error(kind, refused.message, refused.unmet, refused.cause)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import arguments
-from .vocab import DIRECTIONS
+from .vocab import DIRECTIONS, FurnitureKind
 
 if TYPE_CHECKING:
     from .view import View
@@ -22,7 +22,7 @@ class Furniture:
     """A piece of furniture; ``items`` lie on a surface, ``hidden`` are out of sight inside."""
 
     name: str
-    kind: str  # "surface", "closed_container" or "thing"
+    kind: FurnitureKind
     items: tuple[str, ...] = ()
     hidden: tuple[str, ...] = ()
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .. import arguments
 from ..feedback import check_feedback
+from ..info import CoinInfo
 from ..text_env import MAX_OBS, Step
 from ..twx.base import TWXEnv
 from .causes import command_cause
@@ -83,7 +84,7 @@ class TWXCoinCollectorEnv(TWXEnv):
         self._follow(info["look"])
         return obs, info
 
-    def _step(self, command: str) -> Step:
+    def _step(self, command: str) -> Step[CoinInfo]:
         accepted = command.strip() in self._valid
         result = super()._step(command)
         world = self.world

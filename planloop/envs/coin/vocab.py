@@ -1,5 +1,10 @@
 """TextWorld Express's CoinCollector vocabulary: rooms, furniture, doors and items."""
 
+from typing import Literal
+
+FurnitureKind = Literal["surface", "closed_container", "thing"]
+"""How a piece of furniture holds items: on it, hidden inside until opened, or not at all."""
+
 ROOM_ORDER = (
     "kitchen",
     "pantry",
@@ -202,7 +207,7 @@ ITEMS = {
 }
 
 
-def furniture_kind(name: str) -> str:
+def furniture_kind(name: str) -> FurnitureKind:
     """``closed_container``, ``thing`` or ``surface``, as TextWorld Express shows it."""
     if name in CONTAINERS:
         return "closed_container"

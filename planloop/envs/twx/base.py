@@ -7,14 +7,17 @@ from __future__ import annotations
 import shutil
 import string
 from collections.abc import Mapping
+from typing import Literal, get_args
 
 from ...pddl import quote
 from ..arguments import MAX_SEED, choice, integer
-from ..feedback import no_error, slip_cause
+from ..feedback import slip_cause
+from ..info import CausedError, CoinInfo, caused_error, step_info
 from ..text_env import MAX_OBS, Step, TextEnv
 from ..text_space import ObservationText
 
-FOLDS = ("train", "dev", "test")
+Fold = Literal["train", "dev", "test"]
+FOLDS: tuple[Fold, ...] = get_args(Fold)
 SHUTDOWN_SECONDS = 5.0  # how long a game's Java process is given to exit
 
 
@@ -52,14 +55,15 @@ def shut_down(game) -> None:
             pipe.close()
 
 
-class TWXEnv(TextEnv):
+class TWXEnv(TextEnv[CoinInfo]):
     """TextWorld Express's ``game`` with ``params`` (its ``gameParams``, by TWX's names).
     ``reset(seed=...)`` is TextWorld Express's own seed within ``fold``, shown as
     ``info["instance"]`` and replayed by ``reset(options={"instance": seed})``;
     ``gold_path()`` is its gold action sequence. Only commands outside the valid ones
     are errors (``action_error["kind"] == "unknown"``); their ``cause`` is told from the
-    valid list. An episode ends (``terminated``) when the task succeeds or fails, and is
-    truncated after ``step_limit`` moves."""
+    valid list. ``info`` is a :class:`~..info.CoinInfo`. An episode ends
+    (``terminated``) when the task succeeds or fails, and is truncated after
+    ``step_limit`` moves."""
 
     needs = "TextWorld Express games need"  # how the messages of a missing extra begin
 
@@ -72,7 +76,7 @@ class TWXEnv(TextEnv):
         render_mode: str | None = None,
         max_obs_length: int = MAX_OBS,
     ):
-        choice("fold", fold, FOLDS)
+        self.fold = choice("fold", fold, FOLDS)
         integer("step_limit", step_limit, 1, MAX_SEED)
         super().__init__(render_mode, max_obs_length)
         self.observation_space = ObservationText(  # simonsays may answer with nothing
@@ -84,33 +88,28 @@ class TWXEnv(TextEnv):
             raise RuntimeError(f"{self.needs} the twx extra: pip install 'planloop[twx]'") from exc
         if shutil.which("java") is None:
             raise RuntimeError(f"{self.needs} java on PATH")
-        self.fold = fold
         self.params = ",".join(f"{name}={value}" for name, value in params.items())
         self._game = TextWorldExpressEnv(envStepLimit=step_limit)
         self._game.load(gameName=game, gameParams=self.params)
         self._valid: list[str] = []
         self._gold: list[str] = []
         self.instance: int | None = None
+        self._info: CoinInfo
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed, options=options)
         self.instance = self._seeded_instance(seed, options)
         obs, infos = self._generate()
         self._gold = list(self._game.getGoldActionSequence())
-        return self._emit(obs, infos, no_error(cause="")), self._info
+        return self._emit(obs, infos, caused_error()), self._info
 
-    def _step(self, command: str) -> Step:
+    def _step(self, command: str) -> Step[CoinInfo]:
         known = command == "help" or command.strip() in self._valid
         obs, reward, done, infos = self._game.step(command)
         error = (
-            no_error(cause="")
+            caused_error()
             if known
-            else {
-                "kind": "unknown",
-                "message": obs,
-                "unmet": [],
-                "cause": self._cause(command.strip()),
-            }
+            else caused_error("unknown", obs, (), self._cause(command.strip()))
         )
         obs = self._emit(obs, infos, error)
         ended = bool(infos["tasksuccess"] or infos["taskfailure"])
@@ -150,18 +149,21 @@ class TWXEnv(TextEnv):
             f"{quote(command)} is not one of the valid commands here (info['admissible_actions'])."
         )
 
-    def _emit(self, obs: str, infos: dict, error: dict) -> str:
+    def _emit(self, obs: str, infos: dict, error: CausedError) -> str:
         self._valid = list(infos["validActions"])
-        self._info = {
-            "admissible_actions": list(self._valid),
-            "task": infos["taskDescription"],
-            "won": bool(infos["tasksuccess"]),
-            "feedback": obs,
-            "action_error": error,
-            "score": float(infos["score"]),
-            "moves": infos["numMoves"],
-            "look": infos["look"],
-            "inventory": infos["inventory"],
-            "instance": self.instance,
-        }
+        self._info = step_info(
+            CoinInfo,
+            list(self._valid),
+            infos["taskDescription"],
+            bool(infos["tasksuccess"]),
+            obs,
+            error,
+            {
+                "score": float(infos["score"]),
+                "moves": infos["numMoves"],
+                "look": infos["look"],
+                "inventory": infos["inventory"],
+                "instance": self.instance,
+            },
+        )
         return self._show(obs)
