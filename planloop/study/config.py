@@ -65,8 +65,9 @@ def setting(
     recorded: Callable[[Any], object] | None = None,
 ) -> Any:
     """A config field: ``default`` (the setting's one default) and :class:`Setting`'s
-    metadata. A boolean default False is a switch (``store_true``)."""
-    action = "store_true" if default is False and type is None and choices is None else None
+    metadata. A boolean default is a switch: given, it turns the default over."""
+    switch = isinstance(default, bool) and type is None and choices is None
+    action = ("store_false" if default else "store_true") if switch else None
     meta = Setting(help, flag, type, choices, metavar, action, keyed, recorded)
     return field(default=default, metadata={_META: meta})
 
@@ -91,32 +92,32 @@ class StudyConfig:
         return {name: default for name, (_, default) in cls.settings().items()}
 
     @classmethod
-    def add_arguments(
-        cls,
-        target: argparse.ArgumentParser | PaperFlags,
-        protocol: Mapping[str, object] | None = None,
-    ) -> None:
-        """A flag per setting that has one, on a parser or a :class:`PaperFlags` (whose
-        ``--paper`` may then set it), its help ending with its default and, when
-        ``protocol`` sets it, the paper's value."""
+    def add_arguments(cls, target: argparse.ArgumentParser | PaperFlags) -> None:
+        """A flag per setting that has one, on a parser, or beside a :class:`PaperFlags`'s
+        ``--paper`` (which then sets the settings its protocol names), each flag's
+        help ending with its default (a switch's: the paper's only)."""
+        protocol: Mapping[str, object] = {}
+        if isinstance(target, argparse.ArgumentParser):
+            parser = target
+        else:
+            protocol, parser = target.protocol.settings, target.parser
         for name, (meta, default) in cls.settings().items():
             if meta.flag == "":
                 continue
-            shown = "none" if default is None else default
-            if meta.action and default is False:
-                shown = "off"
-            told = f"default {shown}"
-            if protocol is not None and name in protocol:
-                told += f"; the paper's: {protocol[name]}"
-            options: dict[str, Any] = {"dest": name, "help": f"{meta.help} ({told})"}
+            told = [] if meta.action else [f"default {'none' if default is None else default}"]
+            if name in protocol:
+                told.append(f"the paper's: {protocol[name]}")
+            options: dict[str, Any] = {"dest": name, "help": meta.help}
+            if told:
+                options["help"] += f" ({'; '.join(told)})"
             for key in ("type", "choices", "metavar", "action"):
                 if getattr(meta, key) is not None:
                     options[key] = getattr(meta, key)
             flag = meta.flag or "--" + name.replace("_", "-")
-            if isinstance(target, argparse.ArgumentParser):
-                target.add_argument(flag, default=default, **options)
-            else:
+            if name in protocol and not isinstance(target, argparse.ArgumentParser):
                 target.add(flag, default=default, **options)
+            else:
+                parser.add_argument(flag, default=default, **options)
 
     @classmethod
     def from_args(cls: type[C], args: argparse.Namespace, **values: object) -> C:
