@@ -5,14 +5,14 @@ from pathlib import Path
 
 import pytest
 
+from planloop.protocols.pddlego_plus import study
 from planloop.study import StudyError
 
-from conftest import BrokenModel, load_experiment
+from conftest import BrokenModel
 
 
 def run_ids(argv, model=None, monkeypatch=None) -> list[str]:
     """The run id (config hash) of every condition ``main(argv)`` schedules."""
-    study = load_experiment("pddlego")
     seen: list[str] = []
 
     def fake_run_study(study_, jobs, play, **options):
