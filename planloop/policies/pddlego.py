@@ -11,7 +11,7 @@ from ..formalizer import CheckFailure, CommandMapper, Request, Trigger, check
 from ..formalizer.checks import warning_records
 from ..llm import Usage
 from ..pddl import Domain, solve
-from ..protocols.pddlego_plus.config import PDDLegoConfig
+from ..protocols.pddlego_plus.config import PDDLegoConfig, Unmapped
 from .base import GIVE_UP, RESTART
 
 DEFAULT = PDDLegoConfig()  # the study's defaults are the policy's
@@ -68,7 +68,7 @@ class PDDLegoPolicy:
         rollback: bool = DEFAULT.rollback,
         strict_pddl: bool = DEFAULT.strict_pddl,
         max_steps: int | None = None,
-        unmapped: str = DEFAULT.unmapped,
+        unmapped: Unmapped = DEFAULT.unmapped,
         explain_refusal: Callable[[str, str], str | None] | None = None,
     ):
         if unmapped not in ("solver_error", "play"):

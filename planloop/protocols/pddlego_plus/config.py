@@ -5,7 +5,7 @@ condition each run is keyed by all come from :class:`PDDLegoConfig`."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, get_args
 
 from ...formalizer.prompts import NAMES
 from ...pddl import PLANNER_NAMES
@@ -13,6 +13,7 @@ from ...study.config import StudyConfig, setting
 from ...study.flags import non_negative_int, positive_int
 
 Coin = Literal["planned", "in-view", "shown"]
+Unmapped = Literal["solver_error", "play"]  # a plan step naming no command: how it is met
 # --coin: the value a condition records (in-view keeps the "auto" of the runs made before
 # the authors' rule had a name of its own)
 COIN_RECORDED: dict[str, str] = {"planned": "planned", "in-view": "auto", "shown": "shown"}
@@ -47,8 +48,8 @@ class PDDLegoConfig(StudyConfig):
     )
     prompt: str | None = setting(
         None,
-        "the formalizer's prompt (none: detailed; generic, the only one, on the "
-        "contingent PDDL environments)",
+        "the formalizer's prompt; none: detailed, or generic (the only one) on the "
+        "contingent PDDL environments",
         choices=NAMES,
         keyed="always",
     )
@@ -73,7 +74,10 @@ class PDDLegoConfig(StudyConfig):
         "counted in the table)",
     )
     domain_file: str | None = setting(
-        None, "a fixed PDDL domain: the model writes only problem files", keyed="never"
+        None,
+        "a fixed PDDL domain: the model writes only problem files",
+        metavar="FILE",
+        keyed="never",
     )
     domain_reuse: bool = setting(
         False, "fix the domain of the first won episode recorded in --out", keyed="never"
@@ -90,6 +94,7 @@ class PDDLegoConfig(StudyConfig):
         "solver retries per try, and simulation retries per plan cycle unless "
         "--simulation-retries is given",
         type=non_negative_int,
+        metavar="N",
         keyed="never",
     )
     simulation_retries: int | None = setting(
@@ -98,6 +103,7 @@ class PDDLegoConfig(StudyConfig):
         "given to --policy plangen, PlanGen as its authors ran it (a step per command, a "
         "refused one tried again)",
         type=non_negative_int,
+        metavar="N",
     )
     max_steps: int | str | None = setting(
         None,
@@ -130,11 +136,11 @@ class PDDLegoConfig(StudyConfig):
         choices=("generated", "twx"),
         keyed="never",
     )
-    unmapped: Literal["solver_error", "play"] = setting(
+    unmapped: Unmapped = setting(
         "solver_error",
         "a plan step naming no game command: back to the inner loop (solver_error), or "
         "played as written, a simulation error (play)",
-        choices=("solver_error", "play"),
+        choices=get_args(Unmapped),
     )
     feedback: Literal["game", "detailed", "authors"] = setting(
         "game",
