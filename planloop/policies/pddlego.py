@@ -12,12 +12,12 @@ from ..formalizer.checks import warning_records
 from ..llm import Usage
 from ..pddl import Domain, solve
 from ..protocols.pddlego_plus.config import PDDLegoConfig, Unmapped
-from .base import GIVE_UP, RESTART
+from .base import GIVE_UP, RESTART, PolicyBase
 
 DEFAULT = PDDLegoConfig()  # the study's defaults are the policy's
 
 
-class PDDLegoPolicy:
+class PDDLegoPolicy(PolicyBase):
     """The PDDLego+ loop behind the one step interface.
 
     ``writer`` answers a :class:`~planloop.formalizer.Request` with files (a
