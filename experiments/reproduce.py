@@ -40,7 +40,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from planloop.envs.alfworld.sources import RELEASE as ALFWORLD_RELEASE
+from planloop.llm import ChatModel
 from planloop.protocols import PROTOCOLS
+from planloop.protocols.mystery import INSTANCES as MYSTERY_INSTANCES
+from planloop.protocols.mystery import ROWS as MYSTERY_ROWS
+from planloop.protocols.mystery import study as mystery_study
+from planloop.protocols.mystery import tables as mystery_tables
 from planloop.protocols.pddlego_plus import ALFWORLD_SPLIT, ENVIRONMENTS
 from planloop.results import ResultsFile
 from planloop.study import (
@@ -57,7 +62,10 @@ from planloop.study.flags import CALL_TIMEOUT
 from planloop.study.runs import Run, run_key, split_runs
 
 HERE = Path(__file__).resolve().parent
-MYSTERY_INSTANCES, BAKING_TRIALS = 600, 5
+BAKING_TRIALS = 5
+StudyMain = Callable[
+    [list[str], "ChatModel | None", bool], int
+]  # a study's main(argv, model, show)
 
 
 @functools.cache
@@ -78,8 +86,8 @@ class Runner:
     def first(self, count: int) -> int:
         return count if self.args.limit is None else min(count, self.args.limit)
 
-    def run(self, name: str, out: Path, flags: list[str], model=True) -> list[dict]:
-        """``experiments/<name>.py --paper FLAGS``; the latest record of each key in
+    def run(self, main: StudyMain, out: Path, flags: list[str], model=True) -> list[dict]:
+        """The study ``main`` with ``--paper FLAGS``; the latest record of each key in
         ``out``. ``model=False``: the study builds no model (the ground truth)."""
         argv = [
             "--paper",
@@ -92,7 +100,7 @@ class Runner:
             str(out),
             *self.extra,
         ]
-        code = study(name).main(argv, model=self.model if model else None, show=False)
+        code = main(argv, self.model if model else None, False)
         if code != 0:  # the study said why (an error, or Ctrl-C / SIGTERM and what it saved)
             raise Ended(code)
         return list(latest_records(ResultsFile(out / "episodes.jsonl").records).values())
@@ -125,7 +133,7 @@ def pddlego_plus(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
                 options = [f"{key}={json.dumps(value)}" for key, value in cell.items()]
                 options += [f"split={split}"] if split else []
                 records = runner.run(
-                    "pddlego",
+                    study("pddlego").main,
                     out,
                     [
                         "--policy",
@@ -183,32 +191,34 @@ def pddlego_plus_tables(records: list[dict]) -> dict[str, str]:
 
 def mystery(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
     records = runner.run(
-        "mystery",
+        mystery_study.main,
         out,
         [
             "--conditions",
-            "direct-one-shot,direct-zero-shot,pipeline",
+            ",".join(MYSTERY_ROWS),
             "--instances",
             f"0:{runner.first(MYSTERY_INSTANCES)}",
         ],
     )
-    return records, lambda run: {"table-1": study("mystery").paper_table(run)}
+    return records, lambda run: {"table-1": mystery_tables.paper_table(run)}
 
 
 def nl_pddl(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
     limit = [] if runner.args.limit is None else ["--per-cell", str(runner.args.limit)]
-    records = runner.run("formalize", out, limit, model=runner.args.llm != "groundtruth")
+    records = runner.run(
+        study("formalize").main, out, limit, model=runner.args.llm != "groundtruth"
+    )
     return records, lambda run: {"table-3": study("formalize").paper_table(run)}
 
 
 def agentic(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
     limit = [] if runner.args.limit is None else ["--instances", f"0:{runner.args.limit}"]
-    return runner.run("agentic", out, limit), study("agentic").paper_tables
+    return runner.run(study("agentic").main, out, limit), study("agentic").paper_tables
 
 
 def baking(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
     records = runner.run(
-        "horizon_sweep",
+        study("horizon_sweep").main,
         out,
         [
             "--env",
