@@ -42,6 +42,11 @@ from pathlib import Path
 from planloop.envs.alfworld.sources import RELEASE as ALFWORLD_RELEASE
 from planloop.llm import ChatModel
 from planloop.protocols import PROTOCOLS
+from planloop.protocols.baking import PROBLEMS as BAKING_PROBLEMS
+from planloop.protocols.baking import ROWS as BAKING_ROWS
+from planloop.protocols.baking import TRIALS as BAKING_TRIALS
+from planloop.protocols.baking import study as baking_study
+from planloop.protocols.baking import tables as baking_tables
 from planloop.protocols.mystery import INSTANCES as MYSTERY_INSTANCES
 from planloop.protocols.mystery import ROWS as MYSTERY_ROWS
 from planloop.protocols.mystery import study as mystery_study
@@ -62,7 +67,6 @@ from planloop.study.flags import CALL_TIMEOUT
 from planloop.study.runs import Run, run_key, split_runs
 
 HERE = Path(__file__).resolve().parent
-BAKING_TRIALS = 5
 StudyMain = Callable[
     [list[str], "ChatModel | None", bool], int
 ]  # a study's main(argv, model, show)
@@ -217,21 +221,22 @@ def agentic(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
 
 
 def baking(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
+    problems = range(BAKING_PROBLEMS)
     records = runner.run(
-        study("horizon_sweep").main,
+        baking_study.main,
         out,
         [
             "--env",
             "Baking-v0",
             "--horizons",
-            "open,5,1",
+            ",".join(str(horizon) for horizon in BAKING_ROWS),
             "--instances",
-            "0:4",
+            f"0:{BAKING_PROBLEMS}",
             "--trials",
             str(runner.first(BAKING_TRIALS)),
         ],
     )
-    return records, lambda run: {"table": study("horizon_sweep").paper_table(run, range(4))}
+    return records, lambda run: {"table": baking_tables.paper_table(run, problems)}
 
 
 PAPERS = {
