@@ -42,6 +42,8 @@ from pathlib import Path
 from planloop.envs.alfworld.sources import RELEASE as ALFWORLD_RELEASE
 from planloop.llm import ChatModel
 from planloop.protocols import PROTOCOLS
+from planloop.protocols.agentic import study as agentic_study
+from planloop.protocols.agentic import tables as agentic_tables
 from planloop.protocols.baking import PROBLEMS as BAKING_PROBLEMS
 from planloop.protocols.baking import ROWS as BAKING_ROWS
 from planloop.protocols.baking import TRIALS as BAKING_TRIALS
@@ -217,7 +219,7 @@ def nl_pddl(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
 
 def agentic(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
     limit = [] if runner.args.limit is None else ["--instances", f"0:{runner.args.limit}"]
-    return runner.run(study("agentic").main, out, limit), study("agentic").paper_tables
+    return runner.run(agentic_study.main, out, limit), agentic_tables.paper_tables
 
 
 def baking(runner: Runner, out: Path) -> tuple[list[dict], Tables]:

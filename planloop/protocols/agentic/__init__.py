@@ -9,11 +9,14 @@ lengths (the actions of a solved instance's plan) by difficulty block: the paper
 instances in their order, ten to a block (:data:`BLOCKS`; the last holds 100 and 101),
 Table I's over the instances both Fast Downward configurations solved, Table III's over
 those all four approaches solved (the co-solved set).
+
+The study itself is :mod:`.study` (its policies and ``main``), the paper's instances
+:mod:`.instances` and its tables :mod:`.tables`.
 """
 
 from __future__ import annotations
 
-from .base import ModelRequest, PaperTable, Protocol
+from ..base import ModelRequest, PaperTable, Protocol
 
 ROWS = {
     "lama-first": "lama-first",
@@ -21,6 +24,8 @@ ROWS = {
     "direct": "Direct LLM",
     "agentic": "Agentic LLM",
 }  # condition -> Table II's row
+CONDITIONS = tuple(ROWS)  # in Table II's order
+PLANNER_CONDITIONS = ("lama-first", "seq-sat-lama-2011")
 COLUMNS = ("Solved", "Timeout", "Early exit")
 PAPER_INSTANCES = 102
 BLOCKS = tuple(
@@ -148,6 +153,6 @@ AGENTIC = Protocol(
         "tokens per instance and per solved instance",
     ),
     tables=(TABLE_I, TABLE_II, TABLE_III),
-    n="102 IPC Blocksworld instances",
+    n=f"{PAPER_INSTANCES} IPC Blocksworld instances",
     requests=(ModelRequest(".*", {"temperature": 0.2}),),
 )
