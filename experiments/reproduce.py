@@ -53,6 +53,8 @@ from planloop.protocols.mystery import INSTANCES as MYSTERY_INSTANCES
 from planloop.protocols.mystery import ROWS as MYSTERY_ROWS
 from planloop.protocols.mystery import study as mystery_study
 from planloop.protocols.mystery import tables as mystery_tables
+from planloop.protocols.nl_pddl import study as nl_pddl_study
+from planloop.protocols.nl_pddl import tables as nl_pddl_tables
 from planloop.protocols.pddlego_plus import ALFWORLD_SPLIT, ENVIRONMENTS
 from planloop.results import ResultsFile
 from planloop.study import (
@@ -211,10 +213,8 @@ def mystery(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
 
 def nl_pddl(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
     limit = [] if runner.args.limit is None else ["--per-cell", str(runner.args.limit)]
-    records = runner.run(
-        study("formalize").main, out, limit, model=runner.args.llm != "groundtruth"
-    )
-    return records, lambda run: {"table-3": study("formalize").paper_table(run)}
+    records = runner.run(nl_pddl_study.main, out, limit, model=runner.args.llm != "groundtruth")
+    return records, lambda run: {"table-3": nl_pddl_tables.paper_table(run)}
 
 
 def agentic(runner: Runner, out: Path) -> tuple[list[dict], Tables]:

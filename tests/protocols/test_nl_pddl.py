@@ -3,10 +3,7 @@ given beside it overrides one and is recorded, and the scheduled problems reach 
 paper's n."""
 
 from planloop.protocols.nl_pddl import NL_PDDL
-
-from conftest import load_experiment
-
-formalize = load_experiment("formalize")
+from planloop.protocols.nl_pddl import study as formalize
 
 
 def resolved(*argv):

@@ -1,0 +1,246 @@
+"""The formalization study: its cells (each domain and size, a fixed set, or a user's
+folder; with ``scripted-defects`` each defect too), its flags and ``main``, which
+formalizes every problem (:mod:`.problems`) and writes the tables of :mod:`.tables`.
+``experiments/formalize.py`` is its command line."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ...envs.pddl_env import problem_sources
+from ...envs.problem_sets import DOMAINS, problem_set
+from ...formalizer.problems import DEFECTS, MAX_ITERATIONS, PROMPT_VERSION
+from ...llm import ChatModel
+from ...pddl import PLANNER_NAMES, PDDLError, parse_problem
+from ...study import (
+    PaperFlags,
+    Study,
+    StudyError,
+    model_failures,
+    non_negative_int,
+    positive_float,
+    positive_int,
+    run_options,
+    run_study,
+    study_model,
+    study_parser,
+)
+from ...study.jobs import Job
+from ...study.runs import run_caption, split_runs
+from . import NL_PDDL, SIZES
+from .problems import run_problem, user_domain
+from .tables import curve_plot, curve_table, group_table, paper_table
+
+BUILT_IN = ("groundtruth", "scripted-defects")
+SIZED = tuple(name for name, problems in DOMAINS.items() if problems.sized)
+METRICS_JUDGED = "as written"  # in the key: records scored after a renaming are not resumed
+
+
+def _names(text: str, known: tuple[str, ...], what: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in known]
+    if unknown or not names:
+        raise StudyError(
+            f"unknown {what} {', '.join(unknown) or repr(text)}; choose from {', '.join(known)}"
+        )
+    return names
+
+
+def _sizes(text: str) -> list[int]:
+    try:
+        sizes = [int(s) for s in text.split(",")]
+    except ValueError:
+        sizes = []
+    if not sizes or min(sizes) < 1:
+        raise StudyError(f"--sizes is a comma list of object counts, not {text!r}")
+    return sizes
+
+
+def conditions(args: argparse.Namespace) -> list[tuple[dict, range]]:
+    """(condition, its instances): each domain and size, a fixed set, or a user folder."""
+    if args.problems or args.domain:
+        if not (args.problems and args.domain):
+            raise StudyError("--domain FILE and --problems DIR go together")
+        if not args.problems.is_dir():
+            raise StudyError(f"--problems {args.problems} is no folder of problem files")
+        try:
+            domain = user_domain(str(args.domain.resolve()))
+            files = problem_sources(str(args.problems))
+            instances = _within(args.instances, len(files), str(args.problems))
+            for index in instances:  # every problem read now, not half way through the run
+                parse_problem(Path(files[index]).read_text(), domain)
+        except (OSError, ValueError, PDDLError) as exc:
+            raise StudyError(f"cannot read {args.domain} / {args.problems}: {exc}") from None
+        return [
+            (
+                {"domain": str(args.domain.resolve()), "problems": str(args.problems.resolve())},
+                instances,
+            )
+        ]
+    found = []
+    for name in _names(args.domains, tuple(DOMAINS), "domain"):
+        problems = problem_set(name)
+        if problems.sized:
+            found += [
+                ({"domain": name, "size": size}, args.instances or range(args.per_cell))
+                for size in _sizes(args.sizes)
+            ]
+        elif problems.seeded:
+            found.append(({"domain": name, "size": None}, args.instances or range(args.per_cell)))
+        else:
+            found.append(
+                (
+                    {"domain": name, "size": None},
+                    _within(args.instances, len(problems.problems()), name),
+                )
+            )
+    return found
+
+
+def _within(instances: range | None, count: int, where: str) -> range:
+    """``--instances`` (all ``count`` problems by default), checked against ``count``."""
+    if instances is None:
+        return range(count)
+    if instances.stop > count:
+        raise StudyError(
+            f"{where} has {count} problem{'s' if count != 1 else ''} (instances "
+            f"0 to {count - 1}); there is no instance {instances.stop - 1}"
+        )
+    return instances
+
+
+def build_parser(
+    description: str | None = __doc__,
+) -> tuple[argparse.ArgumentParser, PaperFlags]:
+    """The flags, and the ones ``--paper`` sets (resolve them after parsing);
+    ``description``: the help's."""
+    parser = study_parser(
+        description,
+        env=None,
+        out="results/formalize",
+        llm_choices_help="groundtruth, scripted-defects, openai:MODEL or URL@MODEL",
+    )
+    parser.add_argument(
+        "--domains",
+        default=",".join(SIZED),
+        help=f"comma list of {', '.join(DOMAINS)} (default {','.join(SIZED)})",
+    )
+    flags = PaperFlags(parser, NL_PDDL, temperature=0.0)
+    flags.add("--sizes", default=SIZES, help=f"objects per generated problem (default {SIZES})")
+    flags.add(
+        "--per-cell",
+        type=positive_int,
+        default=5,
+        metavar="N",
+        help="problems per domain and size (seeds 0..N-1; default 5)",
+    )
+    parser.add_argument("--domain", type=Path, metavar="FILE", help="a domain of your own ...")
+    parser.add_argument(
+        "--problems",
+        type=Path,
+        metavar="DIR",
+        help="... and a folder of its problems (descriptions are rendered)",
+    )
+    parser.add_argument(
+        "--defects",
+        default=",".join(DEFECTS),
+        help="scripted-defects only: the defects to inject (default all)",
+    )
+    flags.add(
+        "--max-iterations",
+        type=non_negative_int,
+        default=MAX_ITERATIONS,
+        metavar="T",
+        help=f"repairs after the one shot (default {MAX_ITERATIONS})",
+    )
+    flags.add(
+        "--planner",
+        default="lama-first",
+        choices=PLANNER_NAMES,
+        help="the fixed planner configuration (default lama-first)",
+    )
+    parser.add_argument(
+        "--timeout", type=positive_float, default=60.0, help="seconds per planner call"
+    )
+    return parser, flags
+
+
+def main(
+    argv: list[str] | None = None,
+    model: ChatModel | None = None,
+    show: bool = True,
+    description: str | None = __doc__,
+) -> int:
+    """The study; ``model`` replaces the one ``--llm`` names, ``show=False`` prints no
+    table or path (the files are written all the same); ``description``: the help's."""
+    parser, flags = build_parser(description)
+    args = parser.parse_args(argv)
+    settings = flags.resolve(args, model.name if model else None)
+    if args.max_iterations < 0:
+        raise StudyError("--max-iterations is 0 or more")
+    built = None
+    if model is None and not args.llm:
+        raise StudyError(
+            "--llm is required: groundtruth, scripted-defects, openai:MODEL or URL@MODEL"
+        )
+    if model is not None or args.llm not in BUILT_IN:
+        model, built = study_model(model, args.llm, args.call_timeout, settings.request)
+    llm = model or args.llm
+    cells = conditions(args)
+    if args.llm == "scripted-defects":
+        defects = _names(args.defects, DEFECTS, "defect")
+        cells = [
+            ({**condition, "defect": d}, instances)
+            for condition, instances in cells
+            for d in defects
+        ]
+    study = Study(
+        "formalize",
+        None,
+        model=llm if isinstance(llm, str) else llm.name,
+        model_spec=args.llm,
+        settings={
+            "max_iterations": args.max_iterations,
+            "planner": args.planner,
+            "timeout": args.timeout,
+            "temperature": args.temperature,
+            "prompt_version": PROMPT_VERSION,
+            "metrics": METRICS_JUDGED,
+            **settings.recorded(),
+        },
+    )
+    jobs = [
+        job
+        for condition, instances in cells
+        for job in study.jobs([condition], instances, args.trials)
+    ]
+
+    def play(_: object, job: Job) -> dict:
+        return run_problem(llm, dict(job.condition), job.instance, args)
+
+    records = run_study(study, jobs, play, check=built, model=model, **run_options(args))
+    fields = ("domain", "size", "defect") if args.llm == "scripted-defects" else ("domain", "size")
+    paper = f"\n\n{NL_PDDL.caption(settings.overrides)}" if settings.paper else ""
+
+    def section(group: list[dict], full: bool) -> str:
+        """One run's tables: the final candidates, then (``full``) the repair curve;
+        under ``--paper``, Table 3."""
+        text = f"## Formalization, {run_caption(group)}"
+        if full or not settings.paper:
+            text += f"\n\n### Final candidates\n\n{group_table(group, fields)}"
+        if full:
+            text += "\n\n### Repair curve (the candidate kept after each iteration)\n\n"
+            text += curve_table(group, args.max_iterations)
+        if settings.paper:
+            text += f"\n\n{paper_table(group)}{paper}"
+        return text + model_failures(group)
+
+    runs = split_runs(records).values()
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "results.md").write_text("\n\n".join(section(g, True) for g in runs) + "\n")
+    if show:
+        print("\n\n".join(section(g, False) for g in runs))
+        print(f"\nevery table: {args.out / 'results.md'}")
+    curve_plot(records, args.max_iterations, args.out / "repair.png", show)
+    return 0
