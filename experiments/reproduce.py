@@ -34,96 +34,57 @@ import functools
 import importlib.util
 import json
 import os
-import re
 import sys
-from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 from planloop.envs.alfworld.sources import RELEASE as ALFWORLD_RELEASE
 from planloop.llm import ChatModel
-from planloop.protocols import PROTOCOLS
-from planloop.protocols.agentic import study as agentic_study
-from planloop.protocols.agentic import tables as agentic_tables
-from planloop.protocols.baking import PROBLEMS as BAKING_PROBLEMS
-from planloop.protocols.baking import ROWS as BAKING_ROWS
-from planloop.protocols.baking import TRIALS as BAKING_TRIALS
-from planloop.protocols.baking import study as baking_study
-from planloop.protocols.baking import tables as baking_tables
-from planloop.protocols.mystery import INSTANCES as MYSTERY_INSTANCES
-from planloop.protocols.mystery import ROWS as MYSTERY_ROWS
-from planloop.protocols.mystery import study as mystery_study
-from planloop.protocols.mystery import tables as mystery_tables
-from planloop.protocols.nl_pddl import study as nl_pddl_study
-from planloop.protocols.nl_pddl import tables as nl_pddl_tables
+from planloop.protocols.agentic.study import reproduction as agentic
+from planloop.protocols.baking.study import reproduction as baking
+from planloop.protocols.mystery.study import reproduction as mystery
+from planloop.protocols.nl_pddl.study import reproduction as nl_pddl
 from planloop.protocols.pddlego_plus import ALFWORLD_SPLIT, ENVIRONMENTS
-from planloop.results import ResultsFile
+from planloop.protocols.reproduction import (
+    Record,
+    Reproduction,
+    Runner,
+    Tables,
+    heading,
+    reproduce,
+    write_tables,
+)
 from planloop.study import (
-    Ended,
     StudyError,
     check_model,
-    latest_records,
     open_model,
     positive_float,
     positive_int,
     study_main,
 )
 from planloop.study.flags import CALL_TIMEOUT
-from planloop.study.runs import Run, run_key, split_runs
+from planloop.study.runs import run_key
 
 HERE = Path(__file__).resolve().parent
-StudyMain = Callable[
-    [list[str], "ChatModel | None", bool], int
-]  # a study's main(argv, model, show)
 
 
 @functools.cache
-def study(name: str):
+def study(name: str) -> ModuleType:
     """The study script ``experiments/<name>.py`` as a module (loaded once)."""
     spec = importlib.util.spec_from_file_location(f"planloop_study_{name}", HERE / f"{name}.py")
+    assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-class Runner:
-    """Runs a paper's studies with the shared flags and reads back their records."""
-
-    def __init__(self, args, model, extra: list[str]):
-        self.args, self.model, self.extra = args, model, extra
-
-    def first(self, count: int) -> int:
-        return count if self.args.limit is None else min(count, self.args.limit)
-
-    def run(self, main: StudyMain, out: Path, flags: list[str], model=True) -> list[dict]:
-        """The study ``main`` with ``--paper FLAGS``; the latest record of each key in
-        ``out``. ``model=False``: the study builds no model (the ground truth)."""
-        argv = [
-            "--paper",
-            *flags,
-            "--llm",
-            self.args.llm,
-            "--workers",
-            str(self.args.workers),
-            "--out",
-            str(out),
-            *self.extra,
-        ]
-        code = main(argv, self.model if model else None, False)
-        if code != 0:  # the study said why (an error, or Ctrl-C / SIGTERM and what it saved)
-            raise Ended(code)
-        return list(latest_records(ResultsFile(out / "episodes.jsonl").records).values())
-
-
-Tables = Callable[[list[dict]], dict[str, str]]  # one run's records -> its tables, by name
-
-
-def pddlego_plus(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
+def pddlego_plus(runner: Runner, out: Path) -> tuple[list[Record], Tables]:
     """PDDLego+ and PlanGen on the paper's games at its n (the protocol's
     ``ENVIRONMENTS``): each CoinCollector size, its TextWorld Express seeds and trials;
     each ALFWorld task type, its games (ALFWorld's released ones when ``$ALFWORLD_DATA``
     holds them, else generated ones). Stops first, in one line, when TextWorld Express
     cannot run here, unless ``-- --coin-games generated`` plays planloop's houses."""
-    truth = runner.args.llm == "groundtruth"
+    truth = runner.llm == "groundtruth"
     missing = study("pddlego").twx_missing()
     if missing is not None and given(runner.extra, "--coin-games") != "generated":
         raise StudyError(
@@ -133,7 +94,7 @@ def pddlego_plus(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
         )
     released = os.environ.get("ALFWORLD_DATA")
     released = released if released and Path(released, ALFWORLD_RELEASE).is_dir() else None
-    records: list[dict] = []
+    records: list[Record] = []
     for policy in ("pddlego",) if truth else ("pddlego", "plangen"):
         for games in ENVIRONMENTS.values():
             split = ALFWORLD_SPLIT if games.env_id == "ALFWorld-v0" and released else None
@@ -171,7 +132,7 @@ def given(flags: list[str], name: str) -> str | None:
     return value
 
 
-def pddlego_plus_tables(records: list[dict]) -> dict[str, str]:
+def pddlego_plus_tables(records: list[Record]) -> dict[str, str]:
     """PDDLego+'s tables over one run, with what sets the run apart from the paper's."""
     script = study("pddlego")
     tables = script.paper_tables(records)
@@ -197,51 +158,7 @@ def pddlego_plus_tables(records: list[dict]) -> dict[str, str]:
     return tables
 
 
-def mystery(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
-    records = runner.run(
-        mystery_study.main,
-        out,
-        [
-            "--conditions",
-            ",".join(MYSTERY_ROWS),
-            "--instances",
-            f"0:{runner.first(MYSTERY_INSTANCES)}",
-        ],
-    )
-    return records, lambda run: {"table-1": mystery_tables.paper_table(run)}
-
-
-def nl_pddl(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
-    limit = [] if runner.args.limit is None else ["--per-cell", str(runner.args.limit)]
-    records = runner.run(nl_pddl_study.main, out, limit, model=runner.args.llm != "groundtruth")
-    return records, lambda run: {"table-3": nl_pddl_tables.paper_table(run)}
-
-
-def agentic(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
-    limit = [] if runner.args.limit is None else ["--instances", f"0:{runner.args.limit}"]
-    return runner.run(agentic_study.main, out, limit), agentic_tables.paper_tables
-
-
-def baking(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
-    problems = range(BAKING_PROBLEMS)
-    records = runner.run(
-        baking_study.main,
-        out,
-        [
-            "--env",
-            "Baking-v0",
-            "--horizons",
-            ",".join(str(horizon) for horizon in BAKING_ROWS),
-            "--instances",
-            f"0:{BAKING_PROBLEMS}",
-            "--trials",
-            str(runner.first(BAKING_TRIALS)),
-        ],
-    )
-    return records, lambda run: {"table": baking_tables.paper_table(run, problems)}
-
-
-PAPERS = {
+PAPERS: dict[str, Reproduction] = {
     "pddlego-plus": pddlego_plus,
     "mystery": mystery,
     "nl-pddl": nl_pddl,
@@ -250,40 +167,8 @@ PAPERS = {
 }
 
 
-def reproduce(paper: str, records: list[dict], tables: Tables) -> dict[Run, dict[str, str]]:
-    """The paper's tables of each run of its protocol recorded in the folder."""
-    ours = [
-        r
-        for r in records
-        if ((r.get("provenance") or {}).get("settings") or {}).get("protocol") == paper
-    ]
-    return {run: tables(group) for run, group in split_runs(ours).items()}
-
-
-def heading(paper: str, limit: int | None) -> str:
-    """The protocol and its n, over a paper's tables."""
-    protocol = PROTOCOLS[paper]
-    smoke = f" (a smoke run: the first {limit} of every cell)" if limit is not None else ""
-    return f"# {protocol.paper}\n\n{protocol.caption()}; the paper's n: {protocol.n}{smoke}"
-
-
-def write_tables(
-    paper: str, runs: dict[Run, dict[str, str]], out: Path, limit: int | None
-) -> list[Path]:
-    """Each table as ``out/<paper>-<name>.md``: the protocol and its n, then the table
-    of each run."""
-    names = dict.fromkeys(name for tables in runs.values() for name in tables)
-    paths = []
-    for name in names:
-        path = out / f"{paper}-{re.sub(r'[^a-z0-9]+', '-', name.lower())}.md"
-        sections = [heading(paper, limit), *(tables[name] for tables in runs.values())]
-        path.write_text("\n\n".join(sections) + "\n")
-        paths.append(path)
-    return paths
-
-
 @study_main
-def main(argv=None, model=None) -> int:
+def main(argv: list[str] | None = None, model: ChatModel | None = None) -> int:
     """Runs the paper's studies (quietly: their files are written, their tables not
     printed), writes the paper's tables of every run in ``--out`` and prints those of
     the model ``--llm`` names, once each, then the paths written."""
@@ -326,7 +211,8 @@ def main(argv=None, model=None) -> int:
         check_model(built)
     args.out.mkdir(parents=True, exist_ok=True)
     folder = args.out / args.paper
-    runs = reproduce(args.paper, *PAPERS[args.paper](Runner(args, model, extra), folder))
+    runner = Runner(args.llm, args.workers, args.limit, model, extra)
+    runs = reproduce(args.paper, *PAPERS[args.paper](runner, folder))
     paths = write_tables(args.paper, runs, args.out, args.limit)
     mine = [tables for run, tables in runs.items() if run.spec == args.llm]
     print(heading(args.paper, args.limit))

@@ -6,6 +6,7 @@ policies, the study's flags and ``main``, which plays them and writes the tables
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 import gymnasium as gym
 
@@ -28,9 +29,10 @@ from ...study import (
 )
 from ...study.jobs import Job
 from ...study.runs import run_caption, split_runs
+from ..reproduction import Record, Runner, Tables
 from . import AGENTIC, CONDITIONS, PLANNER_CONDITIONS, ROWS
 from .instances import env_kwargs, paper_place
-from .tables import by_condition, report
+from .tables import by_condition, paper_tables, report
 
 
 def parse_conditions(text: str) -> list[str]:
@@ -201,3 +203,9 @@ def main(
         title=f"Solved within the budget per approach, {args.env}, {study.model or 'no model'}",
     )
     return 0
+
+
+def reproduction(runner: Runner, out: Path) -> tuple[list[Record], Tables]:
+    """Tables I, II and III under the paper's protocol (``limit``: the first N instances)."""
+    limit = [] if runner.limit is None else ["--instances", f"0:{runner.limit}"]
+    return runner.run(main, out, limit), paper_tables

@@ -33,8 +33,9 @@ from ...study import (
 from ...study.jobs import Job
 from ...study.runs import run_caption, split_runs
 from ...wrappers import ProgressFeedback
-from . import BAKING, OPEN
-from .tables import success_table
+from ..reproduction import Record, Runner, Tables
+from . import BAKING, OPEN, PROBLEMS, ROWS, TRIALS
+from .tables import paper_table, success_table
 
 Horizon = int | str  # a count of actions, or OPEN
 
@@ -261,3 +262,13 @@ def main(
         + ", ".join(run.label for run in runs),
     )
     return 0
+
+
+def reproduction(runner: Runner, out: Path) -> tuple[list[Record], Tables]:
+    """The horizon table at the paper's n: its rows on Baking-Large's problems, each
+    :data:`TRIALS` times (``limit``: fewer trials)."""
+    problems = range(PROBLEMS)
+    flags = ["--env", "Baking-v0", "--horizons", ",".join(str(horizon) for horizon in ROWS)]
+    flags += ["--instances", f"0:{PROBLEMS}", "--trials", str(runner.first(TRIALS))]
+    records = runner.run(main, out, flags)
+    return records, lambda run: {"table": paper_table(run, problems)}

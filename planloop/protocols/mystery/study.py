@@ -6,6 +6,7 @@ policies, its flags and ``main``, which plays them and writes the tables of
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -39,9 +40,10 @@ from ...study import (
 from ...study.jobs import Job
 from ...study.runs import run_caption, split_runs
 from ...wrappers import ProgressFeedback
-from . import MYSTERY
+from ..reproduction import Record, Runner, Tables
+from . import INSTANCES, MYSTERY, ROWS
 from .judge import episode_fields
-from .tables import by_condition, report, retry_points, save_hazard_plot
+from .tables import by_condition, paper_table, report, retry_points, save_hazard_plot
 
 PIPELINES: dict[str, dict[str, bool]] = {
     "pipeline": {},
@@ -281,3 +283,9 @@ def main(
         )
     save_hazard_plot(groups, args.out / "hazard.png", f"{args.env}, {study.model or 'no model'}")
     return 0
+
+
+def reproduction(runner: Runner, out: Path) -> tuple[list[Record], Tables]:
+    """Table 1 at the paper's n: its conditions on the first :data:`INSTANCES`."""
+    flags = ["--conditions", ",".join(ROWS), "--instances", f"0:{runner.first(INSTANCES)}"]
+    return runner.run(main, out, flags), lambda run: {"table-1": paper_table(run)}

@@ -28,6 +28,7 @@ from ...study import (
 )
 from ...study.jobs import Job
 from ...study.runs import run_caption, split_runs
+from ..reproduction import Record, Runner, Tables
 from . import NL_PDDL, SIZES
 from .problems import run_problem, user_domain
 from .tables import curve_plot, curve_table, group_table, paper_table
@@ -244,3 +245,11 @@ def main(
         print(f"\nevery table: {args.out / 'results.md'}")
     curve_plot(records, args.max_iterations, args.out / "repair.png", show)
     return 0
+
+
+def reproduction(runner: Runner, out: Path) -> tuple[list[Record], Tables]:
+    """Table 3 under the paper's protocol (``limit``: problems per cell); the ground
+    truth formalizes without a model."""
+    limit = [] if runner.limit is None else ["--per-cell", str(runner.limit)]
+    records = runner.run(main, out, limit, model=runner.llm != "groundtruth")
+    return records, lambda run: {"table-3": paper_table(run)}
