@@ -22,6 +22,8 @@ import statistics
 import sys
 from collections import Counter
 
+import gymnasium as gym
+
 from planloop.envs import FULLY_OBSERVABLE
 from planloop.envs.lookup import unknown_env
 from planloop.pddl import PLANNER_NAMES
@@ -41,6 +43,7 @@ from planloop.study import (
     study_parser,
     tally,
 )
+from planloop.study.jobs import Job
 
 DENOMINATORS = (
     "n (episodes) is every scheduled instance and trial of the configuration; "
@@ -49,11 +52,12 @@ DENOMINATORS = (
 )
 
 
-def run_instance(env, instance: int, planner: str, timeout: float) -> dict:
+def run_instance(env: gym.Env, instance: int, planner: str, timeout: float) -> dict:
     """Plan from what the agent sees, then execute; the environment judges the result."""
     policy = PlannerPolicy(planner, timeout)
     episode = run_episode(env, policy, options={"instance": instance})
     result = policy.result
+    assert result is not None  # the policy plans when the episode starts
     action_error = next((e["message"] for e in episode.errors if e), None)
     return {
         "policy": episode.policy,
@@ -138,7 +142,7 @@ def plot_label(config: tuple, groups: dict[tuple, list[dict]]) -> str:
 
 
 @study_main
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = study_parser(
         __doc__,
         env="Mystery-BW-v0",
@@ -160,8 +164,9 @@ def main(argv=None) -> int:
         "planner_baseline", args.env, dict(args.option), settings={"timeout": args.timeout}
     )
 
-    def play(env, job) -> dict:
-        return run_instance(env, job.instance, job.condition["planner"], args.timeout)
+    def play(env: gym.Env | None, job: Job) -> dict:
+        assert env is not None  # the study plays args.env
+        return run_instance(env, job.instance, str(job.condition["planner"]), args.timeout)
 
     jobs = study.jobs([{"planner": args.planner}], args.instances, args.trials)
     run_study(study, jobs, play, **run_options(args))
