@@ -7,6 +7,7 @@ import json
 import pytest
 
 from planloop.llm import ScriptedModel
+from planloop.protocols.pddlego_plus import study as pddlego_study
 
 from conftest import load_experiment
 
@@ -173,8 +174,7 @@ def test_a_game_that_hides_its_world_records_no_truth():
     without the ground truth instead of crashing."""
     import gymnasium as gym
 
-    study = load_experiment("pddlego")
-    assert study.true_problem(gym.make("Blocksworld-v0"), "coin", "auto") is None
+    assert pddlego_study.true_problem(gym.make("Blocksworld-v0"), "coin", "auto") is None
 
 
 def test_an_unmapped_plan_step_is_played_and_refused_by_the_game(tmp_path):

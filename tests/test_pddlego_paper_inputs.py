@@ -19,6 +19,8 @@ from planloop.protocols.pddlego_plus import (
     PDDLEGO_PLUS,
     TWX_COIN,
 )
+from planloop.protocols.pddlego_plus import study as pddlego_study
+from planloop.protocols.pddlego_plus.tables import condition_label
 from planloop.study import make_env
 from planloop.wrappers import AutoTakeCoin
 
@@ -92,7 +94,7 @@ def test_coin_in_view_keeps_the_recorded_value_of_the_runs_before(tmp_path):
         [record] = records_of(out)
         assert record["coin"] == recorded and record["won"]
         assert record["provenance"]["condition"]["coin"] == recorded
-    assert study.condition_label({"policy": "pddlego", "coin": "auto"}).endswith(
+    assert condition_label({"policy": "pddlego", "coin": "auto"}).endswith(
         "coin taken in view (at reset too)"
     )
     out = tmp_path / "default"  # the default records no coin rule and no new env argument
@@ -166,7 +168,7 @@ def test_paper_game_i_of_size_n_is_textworld_express_train_seed_i():
     real package's, and its gold path wins."""
     from textworld_express import TextWorldExpressEnv
 
-    study = load_experiment("pddlego")
+    study = pddlego_study
     twx = TextWorldExpressEnv(envStepLimit=100)
     try:
         for size in sorted({size for size, _ in PAPER_GAMES}):

@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from planloop.protocols.pddlego_plus.tables import results_table
+
 from conftest import load_experiment
 
 
@@ -243,7 +245,6 @@ def test_two_models_and_records_from_before_the_request_was_recorded(tmp_path, c
 
 
 def test_a_served_model_name_is_a_row_of_its_own():
-    study = load_experiment("pddlego")
     record = {
         "policy": "pddlego",
         "prompt": "detailed",
@@ -261,7 +262,7 @@ def test_a_served_model_name_is_a_row_of_its_own():
             "request": {"sent": {}, "dropped": ["top_p"], "served_model": "gpt-4o-2024-08-06"},
         },
     }
-    table = study.results_table([record, served, record])
+    table = results_table([record, served, record])
     assert row_of(table, "openai:gpt-4o")[5] == "2/2 [34%, 100%]"
     served_row = "openai:gpt-4o (served as gpt-4o-2024-08-06); dropped by the model: top_p"
     assert row_of(table, served_row)[5] == "0/1 [0%, 79%]"

@@ -9,7 +9,7 @@ from .judge import judge_episode, judge_round
 from .mapping import CommandMapper
 from .model_writer import ModelWriter, render
 from .prompts import FAMILIES, NAMES, Prompt
-from .request import TRIGGERS, Draft, Request
+from .request import TRIGGERS, Draft, Request, Trigger
 from .stability import stability
 from .templates import PromptTemplate, TemplateError, load_template
 
@@ -28,6 +28,7 @@ __all__ = [
     "Request",
     "STAGES",
     "TRIGGERS",
+    "Trigger",
     "TemplateError",
     "check",
     "extract_files",

@@ -56,6 +56,7 @@ def check(
     files: Files,
     mapper: CommandMapper | None,
     valid_commands,
+    *,
     planner: str = "auto",
     timeout: float = 30.0,
     solver=solve,

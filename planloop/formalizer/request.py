@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal, get_args
 
 from ..llm import Usage
 from .extract import Files
 
-TRIGGERS = ("start", "growth", "solver_error", "simulation_error")
+Trigger = Literal["start", "growth", "solver_error", "simulation_error"]
+TRIGGERS: tuple[Trigger, ...] = get_args(Trigger)
 
 
 @dataclass(frozen=True)
@@ -17,7 +19,7 @@ class Request:
     or a step the game refused (``simulation_error``); ``error`` is then the message."""
 
     task: str
-    trigger: str
+    trigger: Trigger
     history: tuple[str, ...]  # the first observation, then "> command\nobservation" each
     valid_commands: tuple[str, ...]
     new_observations: tuple[str, ...] = ()

@@ -7,11 +7,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..envs.feedback import action_failure
-from ..formalizer import CheckFailure, CommandMapper, Request, check
+from ..formalizer import CheckFailure, CommandMapper, Request, Trigger, check
 from ..formalizer.checks import warning_records
 from ..llm import Usage
 from ..pddl import Domain, solve
+from ..protocols.pddlego_plus.config import PDDLegoConfig, Unmapped
 from .base import GIVE_UP, RESTART
+
+DEFAULT = PDDLegoConfig()  # the study's defaults are the policy's
 
 
 class PDDLegoPolicy:
@@ -44,7 +47,9 @@ class PDDLegoPolicy:
     to the inner loop; ``explain_refusal(command, game_text)`` words the message for a
     refused command (None from it lets the refusal pass, the plan goes on). Every
     episode records the authors' ``trial_record`` in ``details["tries"]``: per step, one
-    ``[try, solver retries]`` pair per try.
+    ``[try, solver retries]`` pair per try. Every default is
+    :class:`~planloop.protocols.pddlego_plus.PDDLegoConfig`'s; :meth:`from_config`
+    builds the policy of a study's settings.
     """
 
     name = "pddlego"
@@ -52,18 +57,18 @@ class PDDLegoPolicy:
     def __init__(
         self,
         writer,
-        max_solver_retries: int = 5,
-        max_simulation_retries: int = 5,
-        error_fixing: bool = True,
-        planner: str = "auto",
+        max_solver_retries: int = DEFAULT.retries,
+        max_simulation_retries: int = DEFAULT.retries,
+        error_fixing: bool = DEFAULT.error_fixing,
+        planner: str = DEFAULT.planner,
         planner_timeout: float = 30.0,
         frozen_df: str | None = None,
         solver=solve,
         truth: Callable[[], str | None] | None = None,
-        rollback: bool = False,
-        strict_pddl: bool = False,
+        rollback: bool = DEFAULT.rollback,
+        strict_pddl: bool = DEFAULT.strict_pddl,
         max_steps: int | None = None,
-        unmapped: str = "solver_error",
+        unmapped: Unmapped = DEFAULT.unmapped,
         explain_refusal: Callable[[str, str], str | None] | None = None,
     ):
         if unmapped not in ("solver_error", "play"):
@@ -82,6 +87,37 @@ class PDDLegoPolicy:
         self.usage = Usage()
         self.details: dict = {}
 
+    @classmethod
+    def from_config(
+        cls,
+        writer,
+        config: PDDLegoConfig,
+        *,
+        frozen_df: str | None = None,
+        solver=solve,
+        truth: Callable[[], str | None] | None = None,
+        explain_refusal: Callable[[str, str], str | None] | None = None,
+    ) -> PDDLegoPolicy:
+        """The policy of a study's ``config`` (one :meth:`PDDLegoConfig.for_env` made:
+        ``max_steps`` a count or None)."""
+        return cls(
+            writer,
+            max_solver_retries=config.retries,
+            max_simulation_retries=config.simulation_retries
+            if config.simulation_retries is not None
+            else config.retries,
+            error_fixing=config.error_fixing,
+            planner=config.planner,
+            frozen_df=frozen_df,
+            solver=solver,
+            truth=truth,
+            rollback=config.rollback,
+            strict_pddl=config.strict_pddl,
+            max_steps=config.step_cap,
+            unmapped=config.unmapped,
+            explain_refusal=explain_refusal,
+        )
+
     # -- the step interface -------------------------------------------------------------
     def reset(self, obs: str, info: dict) -> None:
         self.mapper = CommandMapper()
@@ -91,7 +127,7 @@ class PDDLegoPolicy:
         self.domain: Domain | None = None  # of the files whose plan is being played
         self.queue: list[str] = []
         self.sent: tuple[str, str] | None = None  # (plan step, command) awaiting its outcome
-        self.trigger = "start"
+        self.trigger: Trigger = "start"
         self.error: str | None = None
         self.succeeded: list[str] = []
         self.failed_in_a_row = 0
@@ -246,10 +282,10 @@ class PDDLegoPolicy:
                     draft.files,
                     mapper,
                     valid,
-                    self.planner,
-                    self.planner_timeout,
-                    self.solver,
-                    self.strict_pddl,
+                    planner=self.planner,
+                    timeout=self.planner_timeout,
+                    solver=self.solver,
+                    strict=self.strict_pddl,
                 )
             except CheckFailure as failure:
                 record["check"] = {"stage": failure.stage, "message": failure.message}

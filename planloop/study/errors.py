@@ -48,7 +48,7 @@ def one_line(text: object) -> str:
     return " ".join(str(text).split())
 
 
-def study_main(main: Callable[..., int]) -> Callable[..., int]:
+def study_main(main: Callable[..., int], prog: str | None = None) -> Callable[..., int]:
     """Decorates a script's ``main``: a StudyError (or a results file's ResultsError)
     prints ``script.py: error: <one line>`` on stderr and returns 2; :class:`Ended` (a
     study that said why it stopped) returns its code. Ctrl-C and SIGTERM
@@ -57,8 +57,9 @@ def study_main(main: Callable[..., int]) -> Callable[..., int]:
     rerun the same command to resume`` and return 130 (Ctrl-C) or 143 (SIGTERM). In a
     script run as ``__main__``, the process then ends at once, episodes still running in
     worker threads with it, their planners' folders removed. A reader of stdout that
-    goes away (``script | head -1``) ends no study: what is printed after is dropped."""
-    prog = Path(main.__code__.co_filename).name
+    goes away (``script | head -1``) ends no study: what is printed after is dropped.
+    ``prog``: the name in the messages (default: the file of ``main``)."""
+    prog = prog or Path(main.__code__.co_filename).name
 
     @functools.wraps(main)
     def guarded(*args, **kwargs) -> int:

@@ -1,0 +1,417 @@
+"""PDDLego+: a language model formalizes a partially observed text world in PDDL, a
+planner plans, the plan is played; solver errors drive the inner loop, simulation
+errors the outer loop, and the files grow as the world is discovered.
+
+    python experiments/pddlego.py --env CoinCollector-v0 -o num_locations=5 \\
+        --llm openai:o3-mini --prompt detailed --instances 0:20 --workers 8 \\
+        --out results/pddlego-coin
+    python experiments/pddlego.py --env ALFWorld-v0 --llm groundtruth --instances 0:12
+
+``--paper`` runs PDDLego+ as its authors' code does (``planloop.protocols.pddlego_plus``:
+at most 5 simulation tries per plan cycle, each restarting the game and replaying what
+ran through, each try one call plus at most 5 solver retries; 20 plan cycles on
+CoinCollector, 50 on ALFWorld, 20 steps for PlanGen; CoinCollector played on TextWorld
+Express's own games at the authors' parameters (game i is its train seed i; needs java),
+the coin taken after a step whose text mentions it, never at the start; ALFWorld with
+no command cap of its own; unmapped plan steps played; hand-written answers to refused
+commands; a reply that is not JSON restarts the trial once, then is a model error); each
+of those flags given beside ``--paper`` overrides one setting, named in the table's
+caption. Solver and simulation errors are counted per try and per plan cycle as the
+authors' results script counts them, and "no error fixing" is read from the same runs
+(won with every plan cycle right the first time). Every scheduled episode is in n: one that ended on a failed
+model call is a failure, also counted under "model errors".
+
+``--llm groundtruth`` plays the ground-truth formalizer (the true PDDL of what has been
+observed, with the detailed prompt's sub-goal rules): the pipeline's upper bound,
+recorded as ``groundtruth``. ``--policy plangen`` is the model choosing commands
+directly (with ``--paper`` as its authors ran it: a step per command, a refused one
+tried again, each try restarting the game). ``--out DIR`` receives ``episodes.jsonl`` (one record per episode, every
+round's files, check, plan and steps in ``details``; rerunning resumes), ``results.md``
+(a row per configuration and run recorded in DIR: two models, or one served under two
+names, are rows of their own; the rows of this run are printed at the end),
+``report.html`` (every episode round by round) and ``success.png``.
+
+``--prompt-file FILE`` sends a template of your own in place of planloop's prompt
+(``planloop.formalizer.templates``); ``experiments/authors_prompts.py`` writes the
+authors' prompt as one, from a checkout of their code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib.util
+import shutil
+from pathlib import Path
+
+from ...envs.contingent import CONTINGENT_ENVIRONMENTS
+from ...formalizer import (
+    ModelWriter,
+    Prompt,
+    PromptTemplate,
+    Request,
+    TemplateError,
+    ground_truth_writer,
+    judge_episode,
+    load_template,
+)
+from ...pddl import PDDLError, PlanCache, parse_domain
+from ...policies import PDDLegoPolicy, PlanGenPolicy, PlanGenStepsPolicy, run_episode
+from ...results import ResultsFile
+from ...study import (
+    PaperFlags,
+    Study,
+    StudyError,
+    model_failures,
+    run_options,
+    run_study,
+    save_success_plot,
+    show_success_plot,
+    study_main,
+    study_model,
+    study_parser,
+    write_report,
+)
+from ...study.runs import split_runs
+from ...wrappers import AutoTakeCoin
+from .config import PDDLegoConfig
+from .feedback import authors_feedback, plangen_feedback
+from .protocol import ENVIRONMENTS, PDDLEGO_PLUS, first_time_success, loop_counts
+from .tables import (
+    GROUND_TRUTH,
+    judgement_table,
+    paper_tables,
+    prompt_caption,
+    results_table,
+    success_series,
+)
+
+__all__ = ["GROUND_TRUTH", "main", "paper_tables", "run", "twx_missing"]  # the scripts'
+
+FAMILIES = {
+    "CoinCollector-v0": "coin",
+    "ALFWorld-v0": "alfworld",
+    **dict.fromkeys(CONTINGENT_ENVIRONMENTS, "contingent"),
+}
+JUDGED = ("coin", "alfworld")  # the families with a ground truth and judging rules
+TAKE_RULES = {"in-view": "in_view", "shown": "shown"}  # --coin: AutoTakeCoin's rule
+PLAN_CACHE = PlanCache()  # identical (DF, PF) pairs are planned once per run
+
+
+def family_of(env_id: str) -> str:
+    if env_id not in FAMILIES:
+        raise StudyError(f"no PDDLego+ prompts for {env_id}: use one of {', '.join(FAMILIES)}")
+    return FAMILIES[env_id]
+
+
+def true_problem(env, family: str, planner: str):
+    """For the record only (the policy never reads it): a function returning the
+    ground-truth formalizer's PF of what has been observed when it is called; None for a
+    game that does not show its hidden world (TextWorld Express itself)."""
+    if not hasattr(env.unwrapped, "world_pddl") or family not in JUDGED:
+        return None
+    writer = ground_truth_writer(env, family, planner=planner)
+
+    def truth() -> str | None:
+        try:
+            files = writer.write(Request("", "start", (), ())).files
+        except RuntimeError:  # TextWorld Express's game left planloop's engine behind
+            return None
+        return None if files is None else files.pf
+
+    return truth
+
+
+def make_policy(
+    env,
+    model,
+    config: PDDLegoConfig,
+    frozen_df: str | None,
+    template: PromptTemplate | None = None,
+):
+    """The policy of ``config`` (made by :meth:`PDDLegoConfig.for_env`) for one episode;
+    ``template`` is ``--prompt-file``'s, sent in place of planloop's prompt."""
+    family = family_of(env.spec.id)
+    if config.policy == "plangen":
+        if config.simulation_retries is None:  # planloop's PlanGen, not its authors'
+            return PlanGenPolicy(model)
+        return PlanGenStepsPolicy(
+            model,
+            max_simulation_retries=config.simulation_retries,
+            max_steps=config.step_cap,
+            rollback=config.rollback,
+            explain_refusal=(lambda command, text: plangen_feedback(family, command, text))
+            if config.feedback == "authors"
+            else None,
+            replies=config.replies,
+        )
+    coin_taken = config.coin in TAKE_RULES
+    writer = (
+        ground_truth_writer(env, family, planner=config.planner, coin_taken=coin_taken)
+        if model is None
+        else ModelWriter(
+            model,
+            template or Prompt(family, str(config.prompt), coin_taken),
+            replies=config.replies,
+        )
+    )
+    return PDDLegoPolicy.from_config(
+        writer,
+        config,
+        frozen_df=frozen_df,
+        solver=PLAN_CACHE.solve,
+        explain_refusal=(lambda command, text: authors_feedback(family, command, text))
+        if config.feedback == "authors"
+        else None,
+        truth=None if model is None else true_problem(env, family, config.planner),
+    )
+
+
+def play_trial(env, make, config: PDDLegoConfig, instance: int):
+    """One trial: the episode, started again from scratch (up to ``trial_attempts``)
+    while it ends on a failed model call, as the authors' harness restarts a trial that
+    raised; returns the last episode and how many were played. planloop's PlanGen has
+    its commands capped by ``max_steps`` (it names one per call)."""
+    if config.coin in TAKE_RULES:
+        env = AutoTakeCoin(env, when=TAKE_RULES[config.coin])
+    planloops = config.policy == "plangen" and not config.authors_plangen
+    commands = config.step_cap if planloops else None
+    for attempt in range(1, config.trial_attempts + 1):
+        episode = run_episode(env, make(), options={"instance": instance}, max_steps=commands)
+        if episode.error is None:
+            return episode, attempt
+    return episode, attempt
+
+
+def episode_fields(env, episode, retries: int = 5) -> dict:
+    """The record: the episode, its loop counts (``retries``: the solver retries a try
+    had), each round judged against the hidden
+    world (``judgement`` in the round, the totals in the record), and what labels its
+    world."""
+    record = episode.to_json()
+    details = record["details"]
+    record["warnings"] = details.get("warnings", 0)
+    if "tries" in details:  # counted as the authors' results script counts
+        record.update(
+            loop_counts(details["tries"], episode.won, retries, episode.policy),
+            first_time=first_time_success(details["tries"], episode.won),
+        )
+    rounds = details.get("rounds", [])
+    record["rounds"] = len(rounds)
+    record["stop"] = details.get("stop")
+    record["judgement"] = None
+    if family_of(env.spec.id) not in JUDGED:
+        rounds = []  # no judging rules: the record keeps the rounds, unjudged
+    if rounds:  # the ground truth's own files are the truth of its rounds
+        judged = (
+            [r if r.get("truth") else {**r, "truth": r["pf"]} for r in rounds]
+            if episode.model == GROUND_TRUTH
+            else rounds
+        )
+        record["judgement"] = judge_episode(judged, family_of(env.spec.id))
+        for round_, judgement in zip(rounds, record["judgement"].pop("per_round"), strict=True):
+            round_["judgement"] = judgement
+    game = getattr(env.unwrapped, "game", None)
+    record["task_type"] = getattr(game, "task_type", None)
+    return record
+
+
+def twx_missing() -> str | None:
+    """What TextWorld Express's own games need and this machine lacks (None: nothing)."""
+    if importlib.util.find_spec("textworld_express") is None:
+        return "the twx extra (pip install 'planloop[twx]')"
+    return None if shutil.which("java") else "java on PATH"
+
+
+def paper_games(args, paper: bool) -> dict:
+    """The environment's arguments: ``-o``'s, over the authors' game parameters where
+    they apply: TextWorld Express's CoinCollector with ``--coin-games twx`` (a
+    StudyError naming what is missing when it cannot run here), ALFWorld's
+    ``max_episode_steps`` under ``--paper``."""
+    kwargs = dict(args.option)
+    games = next((g for g in ENVIRONMENTS.values() if g.env_id == args.env), None)
+    if games is None:
+        return kwargs
+    if family_of(args.env) == "coin":
+        if args.coin_games != "twx":
+            return kwargs
+        missing = twx_missing()
+        if missing is not None:
+            raise StudyError(
+                f"{'--paper' if paper else '--coin-games twx'} plays TextWorld Express's "
+                f"CoinCollector games, which need {missing}; or play planloop's generated "
+                "houses with --coin-games generated (named in the caption)"
+            )
+    elif not paper:
+        return kwargs
+    return {**games.kwargs, **kwargs}
+
+
+def frozen_domain(args) -> tuple[str | None, str | None]:
+    """(DF text, its label) for ``--domain-file`` or ``--domain-reuse``, else (None, None)."""
+    if args.domain_file:
+        try:
+            text = Path(args.domain_file).read_text()
+            parse_domain(text)
+        except OSError as exc:
+            raise StudyError(f"cannot read --domain-file: {exc}") from None
+        except PDDLError as exc:
+            raise StudyError(
+                f"--domain-file {args.domain_file} is not a PDDL domain: {exc.summary()}"
+            ) from None
+        return text, "given:" + hashlib.sha256(text.encode()).hexdigest()[:8]
+    if not args.domain_reuse:
+        return None, None
+    path = args.out / "episodes.jsonl"
+    records = ResultsFile(path).records if path.exists() else []
+    for record in records:
+        rounds = record.get("details", {}).get("rounds") or []
+        dfs = [r["df"] for r in rounds if r.get("df") and r.get("plan")]
+        if (
+            record.get("policy") == "pddlego"
+            and record.get("won")
+            and dfs
+            and record.get("provenance", {}).get("env") == args.env
+        ):
+            return dfs[-1], "reused:" + hashlib.sha256(dfs[-1].encode()).hexdigest()[:8]
+    raise StudyError(
+        f"--domain-reuse found no won PDDLego+ episode on {args.env} in {path}: "
+        f"run without it first"
+    )
+
+
+def prompt_file(args, model) -> PromptTemplate | None:
+    """``--prompt-file``'s template, read and checked at the start (a StudyError in one
+    line), or None without the flag."""
+    if args.prompt_file is None:
+        return None
+    if args.prompt:
+        raise StudyError("--prompt and --prompt-file exclude each other: give one")
+    if args.policy != "pddlego" or (args.llm == GROUND_TRUTH and model is None):
+        raise StudyError(
+            "--prompt-file is the formalizer's prompt: for --policy pddlego with a model"
+        )
+    try:
+        return load_template(args.prompt_file)
+    except TemplateError as exc:
+        raise StudyError(str(exc)) from None
+
+
+def flags() -> tuple[argparse.ArgumentParser, PaperFlags]:
+    """The study's parser: the shared flags, ``--paper`` and :class:`PDDLegoConfig`'s."""
+    parser = study_parser(
+        __doc__,
+        env="CoinCollector-v0",
+        out="results/pddlego",
+        instances="0:10",
+        llm_choices_help="openai:MODEL, URL@MODEL, interactive or groundtruth",
+    )
+    paper = PaperFlags(parser, PDDLEGO_PLUS)
+    PDDLegoConfig.add_arguments(paper)
+    return parser, paper
+
+
+def run(argv: list[str] | None = None, model=None, show: bool = True) -> int:
+    """The study; ``model`` replaces the one ``--llm`` names, ``show=False`` prints no
+    table or path (the files are written all the same). Errors are raised: :data:`main`
+    is the study as a command (``experiments/pddlego.py``'s, and ``reproduce.py``'s)."""
+    parser, paper = flags()
+    args = parser.parse_args(argv)
+    settings = paper.resolve(args, model.name if model else None)
+    family = family_of(args.env)
+    template = prompt_file(args, model)
+    config = PDDLegoConfig.from_args(args).for_env(args.env, family)
+    if family == "contingent" and config.prompt != "generic":
+        raise StudyError(
+            "contingent PDDL environments have the generic prompt only: --prompt generic"
+        )
+    truth = args.llm == GROUND_TRUTH and model is None
+    if truth and family not in JUDGED:
+        raise StudyError(
+            f"no ground-truth formalizer for {args.env}: give a model (the "
+            f"planner baseline there is planloop.policies.ContingentReplanner)"
+        )
+    if truth and config.policy == "plangen":
+        raise StudyError("--llm groundtruth formalizes; it cannot play --policy plangen")
+    if truth and (config.domain_file or config.domain_reuse):
+        raise StudyError(
+            "--llm groundtruth writes the true domain: --domain-file and "
+            "--domain-reuse are for models"
+        )
+    model, built = (
+        (None, None) if truth else study_model(model, args.llm, args.call_timeout, settings.request)
+    )
+    frozen_df, domain = frozen_domain(args)
+    env_kwargs = paper_games(args, settings.paper)
+    if config.feedback == "detailed":
+        env_kwargs["feedback"] = config.feedback
+    study = Study(
+        "pddlego",
+        args.env,
+        env_kwargs,
+        GROUND_TRUTH if truth else model.name,
+        args.llm,
+        settings={
+            "retries": config.retries,
+            "planner": config.planner,
+            **settings.recorded(),
+            **({"prompt_file": template.version} if template else {}),
+        },
+    )
+
+    def play(env, job) -> dict:
+        episode, attempts = play_trial(
+            env,
+            lambda: make_policy(env, None if truth else model, config, frozen_df, template),
+            config,
+            job.instance,
+        )
+        return {
+            **episode_fields(env, episode, config.retries),
+            "trial_attempts_used": attempts,
+            "max_episode_steps": getattr(env.spec, "max_episode_steps", None),
+        }
+
+    jobs = study.jobs([config.condition(domain)], args.instances, args.trials)
+    mine = run_study(study, jobs, play, check=built, model=model, **run_options(args))
+    records = [
+        r for r in ResultsFile(args.out / "episodes.jsonl").records if r.get("study") == "pddlego"
+    ]
+    latest = list({r["key"]: r for r in records}.values())
+    caption = f"\n\n{PDDLEGO_PLUS.caption(settings.overrides)}" if settings.paper else ""
+    table = (
+        "## PDDLego+\n\n"
+        + results_table(latest)
+        + caption
+        + prompt_caption(latest)
+        + model_failures(latest)
+        + "\n\n### The formalizations, judged against the hidden world\n\n"
+        + judgement_table(latest)
+    )
+    (args.out / "results.md").write_text(table + "\n")
+    if show:
+        print(
+            f"## PDDLego+, this run\n\n{results_table(mine)}{caption}{prompt_caption(mine)}"
+            f"{model_failures(mine)}"
+        )
+    series, xlabel = success_series(latest)
+    envs = sorted({str((r.get("provenance") or {}).get("env")) for r in latest})
+    by = {"locations": "house size", "task type": "task type"}
+    title = (
+        f"PDDLego+ on {', '.join(envs)}: success by "
+        + " and ".join(by[kind] for kind in xlabel.split(" / "))
+        + f"; {', '.join(run.label for run in split_runs(latest))}"
+    )
+    (show_success_plot if show else save_success_plot)(
+        series, args.out / "success.png", xlabel, ordered=xlabel == "locations", title=title
+    )
+    caption = f"{title}: each point k/n episodes, bars the 95% Wilson interval."
+    report = write_report(
+        latest, args.out / "report.html", "PDDLego+", plots=[(args.out / "success.png", caption)]
+    )
+    if show:
+        print(f"\nevery run in {args.out}: {args.out / 'results.md'}\nreport: {report}")
+    return 0
+
+
+main = study_main(run, prog="pddlego.py")
