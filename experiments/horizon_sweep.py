@@ -40,8 +40,8 @@ from planloop.study import study_main
 
 @study_main
 def main(argv: list[str] | None = None, model: ChatModel | None = None, show: bool = True) -> int:
-    """The study (:func:`planloop.protocols.baking.study.main`) with this help."""
-    return study.main(argv, model, show, description=__doc__)
+    """The study (:func:`planloop.protocols.baking.study.run`) with this help."""
+    return study.run(argv, model, show, description=__doc__)
 
 
 if __name__ == "__main__":

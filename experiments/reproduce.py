@@ -30,13 +30,10 @@ generated houses instead (said in the caption).
 from __future__ import annotations
 
 import argparse
-import functools
-import importlib.util
 import json
 import os
 import sys
 from pathlib import Path
-from types import ModuleType
 
 from planloop.envs.alfworld.sources import RELEASE as ALFWORLD_RELEASE
 from planloop.llm import ChatModel
@@ -45,6 +42,8 @@ from planloop.protocols.baking.study import reproduction as baking
 from planloop.protocols.mystery.study import reproduction as mystery
 from planloop.protocols.nl_pddl.study import reproduction as nl_pddl
 from planloop.protocols.pddlego_plus import ALFWORLD_SPLIT, ENVIRONMENTS
+from planloop.protocols.pddlego_plus.study import GROUND_TRUTH, paper_tables, twx_missing
+from planloop.protocols.pddlego_plus.study import main as pddlego_main
 from planloop.protocols.reproduction import (
     Record,
     Reproduction,
@@ -65,18 +64,6 @@ from planloop.study import (
 from planloop.study.flags import CALL_TIMEOUT
 from planloop.study.runs import run_key
 
-HERE = Path(__file__).resolve().parent
-
-
-@functools.cache
-def study(name: str) -> ModuleType:
-    """The study script ``experiments/<name>.py`` as a module (loaded once)."""
-    spec = importlib.util.spec_from_file_location(f"planloop_study_{name}", HERE / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
 
 def pddlego_plus(runner: Runner, out: Path) -> tuple[list[Record], Tables]:
     """PDDLego+ and PlanGen on the paper's games at its n (the protocol's
@@ -85,7 +72,7 @@ def pddlego_plus(runner: Runner, out: Path) -> tuple[list[Record], Tables]:
     holds them, else generated ones). Stops first, in one line, when TextWorld Express
     cannot run here, unless ``-- --coin-games generated`` plays planloop's houses."""
     truth = runner.llm == "groundtruth"
-    missing = study("pddlego").twx_missing()
+    missing = twx_missing()
     if missing is not None and given(runner.extra, "--coin-games") != "generated":
         raise StudyError(
             f"pddlego-plus plays TextWorld Express's CoinCollector games, which need "
@@ -102,7 +89,7 @@ def pddlego_plus(runner: Runner, out: Path) -> tuple[list[Record], Tables]:
                 options = [f"{key}={json.dumps(value)}" for key, value in cell.items()]
                 options += [f"split={split}"] if split else []
                 records = runner.run(
-                    study("pddlego").main,
+                    pddlego_main,
                     out,
                     [
                         "--policy",
@@ -134,8 +121,7 @@ def given(flags: list[str], name: str) -> str | None:
 
 def pddlego_plus_tables(records: list[Record]) -> dict[str, str]:
     """PDDLego+'s tables over one run, with what sets the run apart from the paper's."""
-    script = study("pddlego")
-    tables = script.paper_tables(records)
+    tables = paper_tables(records)
     provenances = [r.get("provenance") or {} for r in records]
     if any(
         p.get("env") == "CoinCollector-v0" and (p.get("env_kwargs") or {}).get("backend") != "twx"
@@ -153,7 +139,7 @@ def pddlego_plus_tables(records: list[Record]) -> dict[str, str]:
             "\n\nALFWorld: generated games of each task type, not ALFWorld's released "
             "games (set ALFWORLD_DATA to ALFWorld's data for those)."
         )
-    if run_key(records[0]).model == script.GROUND_TRUTH:
+    if run_key(records[0]).model == GROUND_TRUTH:
         tables["success"] += "\n\nThe ground truth formalizes: PlanGen needs a model."
     return tables
 

@@ -23,6 +23,7 @@ from ...study import (
     run_study,
     save_success_plot,
     show_success_plot,
+    study_main,
     study_model,
     study_parser,
     tally,
@@ -102,7 +103,7 @@ def settings_line(args: argparse.Namespace) -> str:
     return "; ".join(f"{k} {'no cap' if v is None else v}" for k, v in shown.items())
 
 
-def main(
+def run(
     argv: list[str] | None = None,
     model: ChatModel | None = None,
     show: bool = True,
@@ -203,6 +204,9 @@ def main(
         title=f"Solved within the budget per approach, {args.env}, {study.model or 'no model'}",
     )
     return 0
+
+
+main = study_main(run, prog="agentic.py")  # the study as its script runs it
 
 
 def reproduction(runner: Runner, out: Path) -> tuple[list[Record], Tables]:

@@ -26,6 +26,7 @@ from ...study import (
     run_study,
     save_success_plot,
     show_success_plot,
+    study_main,
     study_model,
     study_parser,
     tally,
@@ -176,7 +177,7 @@ def run_sweep(
     )
 
 
-def main(
+def run(
     argv: list[str] | None = None,
     model: ChatModel | None = None,
     show: bool = True,
@@ -264,6 +265,9 @@ def main(
     return 0
 
 
+main = study_main(run, prog="horizon_sweep.py")  # the study as its script runs it
+
+
 def reproduction(runner: Runner, out: Path) -> tuple[list[Record], Tables]:
     """The horizon table at the paper's n: its rows on Baking-Large's problems, each
     :data:`TRIALS` times (``limit``: fewer trials)."""
@@ -271,4 +275,4 @@ def reproduction(runner: Runner, out: Path) -> tuple[list[Record], Tables]:
     flags = ["--env", "Baking-v0", "--horizons", ",".join(str(horizon) for horizon in ROWS)]
     flags += ["--instances", f"0:{PROBLEMS}", "--trials", str(runner.first(TRIALS))]
     records = runner.run(main, out, flags)
-    return records, lambda run: {"table": paper_table(run, problems)}
+    return records, lambda group: {"table": paper_table(group, problems)}

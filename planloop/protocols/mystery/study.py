@@ -33,6 +33,7 @@ from ...study import (
     run_study,
     save_success_plot,
     show_success_plot,
+    study_main,
     study_model,
     study_parser,
     tally,
@@ -136,7 +137,7 @@ def make_policy(
     )
 
 
-def main(
+def run(
     argv: list[str] | None = None,
     model: ChatModel | None = None,
     show: bool = True,
@@ -285,7 +286,10 @@ def main(
     return 0
 
 
+main = study_main(run, prog="mystery.py")  # the study as its script runs it
+
+
 def reproduction(runner: Runner, out: Path) -> tuple[list[Record], Tables]:
     """Table 1 at the paper's n: its conditions on the first :data:`INSTANCES`."""
     flags = ["--conditions", ",".join(ROWS), "--instances", f"0:{runner.first(INSTANCES)}"]
-    return runner.run(main, out, flags), lambda run: {"table-1": paper_table(run)}
+    return runner.run(main, out, flags), lambda group: {"table-1": paper_table(group)}

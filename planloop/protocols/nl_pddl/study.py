@@ -23,6 +23,7 @@ from ...study import (
     positive_int,
     run_options,
     run_study,
+    study_main,
     study_model,
     study_parser,
 )
@@ -167,7 +168,7 @@ def build_parser(
     return parser, flags
 
 
-def main(
+def run(
     argv: list[str] | None = None,
     model: ChatModel | None = None,
     show: bool = True,
@@ -247,9 +248,12 @@ def main(
     return 0
 
 
+main = study_main(run, prog="formalize.py")  # the study as its script runs it
+
+
 def reproduction(runner: Runner, out: Path) -> tuple[list[Record], Tables]:
     """Table 3 under the paper's protocol (``limit``: problems per cell); the ground
     truth formalizes without a model."""
     limit = [] if runner.limit is None else ["--per-cell", str(runner.limit)]
     records = runner.run(main, out, limit, model=runner.llm != "groundtruth")
-    return records, lambda run: {"table-3": paper_table(run)}
+    return records, lambda group: {"table-3": paper_table(group)}
