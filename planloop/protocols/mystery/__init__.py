@@ -10,6 +10,7 @@ and its tables :mod:`.tables`."""
 from __future__ import annotations
 
 from ..base import ModelRequest, PaperTable, Protocol
+from .config import MysteryConfig
 
 ROWS = {
     "direct-one-shot": "direct one-shot",
@@ -21,7 +22,7 @@ INSTANCES = 600  # the paper's n: PlanBench's Mystery Blocksworld instances, onc
 MYSTERY = Protocol(
     name="mystery",
     paper="Symbol-agnostic closed-loop planning on Mystery Blocksworld (Table 1)",
-    settings={"direct_attempts": 1, "attempts": 2},
+    settings=MysteryConfig.protocol(direct_attempts=1, attempts=2),
     requests=(ModelRequest(".*", {"temperature": 0.2}),),
     rules=(
         "direct one-shot and zero-shot: PlanBench's Mystery prompt, one generation per "

@@ -12,7 +12,7 @@ from typing import Any
 import gymnasium as gym
 
 from ...llm import ChatModel
-from ...pddl import PLANNER_NAMES, solve
+from ...pddl import solve
 from ...policies import (
     AgenticPolicy,
     ClosedLoopPolicy,
@@ -27,8 +27,6 @@ from ...study import (
     Study,
     StudyError,
     every_instance,
-    positive_float,
-    positive_int,
     run_options,
     run_study,
     save_success_plot,
@@ -43,6 +41,7 @@ from ...study.runs import run_caption, split_runs
 from ...wrappers import ProgressFeedback
 from ..reproduction import Record, Runner, Tables
 from . import INSTANCES, MYSTERY, ROWS
+from .config import MysteryConfig
 from .judge import episode_fields
 from .tables import by_condition, paper_table, report, retry_points, save_hazard_plot
 
@@ -100,51 +99,51 @@ def solved_example(env: gym.Env, instance: int) -> Example:
 
 
 def make_policy(
-    condition: str, model: ChatModel | None, env: gym.Env, job: Job, args: argparse.Namespace
+    condition: str,
+    model: ChatModel | None,
+    env: gym.Env,
+    job: Job,
+    config: MysteryConfig,
+    temperature: float | None,
 ) -> Policy:
     """The condition's policy for one episode."""
     if condition == "planner":
-        return PlannerPolicy(args.planner, args.planner_timeout)
+        return PlannerPolicy(config.planner, config.planner_timeout)
     if condition.startswith("direct"):
         examples = [solved_example(env, job.instance)] if condition == "direct-one-shot" else []
         return DirectPlanPolicy.paper(
             model,
-            max_attempts=args.direct_attempts or args.attempts,
-            max_seconds=args.max_seconds,
-            temperature=args.temperature,
+            max_attempts=config.direct_budget,
+            max_seconds=config.max_seconds,
+            temperature=temperature,
             prompt="planbench",
             examples=examples,
         )
     if condition in PIPELINES:
         return pipeline_class()(
-            model, max_attempts=args.attempts, temperature=args.temperature, **PIPELINES[condition]
+            model, max_attempts=config.attempts, temperature=temperature, **PIPELINES[condition]
         )
     if condition == "closed-loop":
         return ClosedLoopPolicy(
             model,
             horizon=1,
-            max_actions=args.max_actions,
-            max_restarts=args.attempts - 1,
-            temperature=args.temperature,
+            max_actions=config.max_actions,
+            max_restarts=config.attempts - 1,
+            temperature=temperature,
             seed=job.trial,
         )
     return AgenticPolicy(
         model,
-        temperature=args.temperature,
-        seconds=args.max_seconds,
+        temperature=temperature,
+        seconds=config.max_seconds,
         end_on_valid_plan=True,
-        feedback=args.agentic_feedback,
+        feedback=config.agentic_feedback,
     )
 
 
-def run(
-    argv: list[str] | None = None,
-    model: ChatModel | None = None,
-    show: bool = True,
-    description: str | None = __doc__,
-) -> int:
-    """The study; ``model`` replaces the one ``--llm`` names, ``show=False`` prints no
-    table or path (the files are written all the same); ``description``: the help's."""
+def flags(description: str | None = __doc__) -> tuple[argparse.ArgumentParser, PaperFlags]:
+    """The study's parser: the shared flags, ``--conditions``, ``--paper`` and
+    :class:`MysteryConfig`'s; ``description``: the help's."""
     parser = study_parser(
         description, env="Mystery-BW-v0", out="results/mystery", llm_required=False
     )
@@ -155,61 +154,23 @@ def run(
         help=f"a comma list of {', '.join(CONDITIONS)} (default all)",
     )
     paper = PaperFlags(parser, MYSTERY, temperature=0.2)
-    paper.add(
-        "--attempts",
-        type=positive_int,
-        default=5,
-        metavar="K",
-        help="plans per episode for the LLM conditions (default 5; the paper's 2)",
-    )
-    paper.add(
-        "--direct-attempts",
-        type=positive_int,
-        default=None,
-        metavar="K",
-        help="plans per episode of the direct conditions (default: --attempts; the paper's 1)",
-    )
-    parser.add_argument(
-        "--max-seconds",
-        type=positive_float,
-        default=180.0,
-        metavar="S",
-        help="the time budget of direct generation and of the agentic "
-        "condition (default 180, the papers')",
-    )
-    parser.add_argument(
-        "--agentic-feedback",
-        choices=("outcome", "cause"),
-        default="outcome",
-        help="execute_action answers success or failure only (default, the "
-        "agentic paper's) or also the unmet facts",
-    )
-    parser.add_argument(
-        "--max-actions",
-        type=positive_int,
-        default=50,
-        metavar="N",
-        help="the closed loop's cap on actions (default 50)",
-    )
-    parser.add_argument(
-        "--progress-feedback",
-        choices=("off", "ff", "add"),
-        default="off",
-        help="tell the policies after each action whether the goal came "
-        "closer, by h_FF or h_add (default off)",
-    )
-    parser.add_argument(
-        "--planner",
-        default="lama-first",
-        choices=PLANNER_NAMES,
-        help="the planner condition's Fast Downward configuration (default lama-first)",
-    )
-    parser.add_argument("--planner-timeout", type=positive_float, default=60.0, metavar="S")
-    parser.add_argument(
-        "--top-k", type=positive_int, default=5, help="NPMI pairs shown each way (default 5)"
-    )
+    MysteryConfig.add_arguments(paper)
+    return parser, paper
+
+
+def run(
+    argv: list[str] | None = None,
+    model: ChatModel | None = None,
+    show: bool = True,
+    description: str | None = __doc__,
+) -> int:
+    """The study; ``model`` replaces the one ``--llm`` names, ``show=False`` prints no
+    table or path (the files are written all the same); ``description``: the help's.
+    Errors are raised: :data:`main` is the study as a command."""
+    parser, paper = flags(description)
     args = parser.parse_args(argv)
     settings = paper.resolve(args, model.name if model else None)
+    config = MysteryConfig.from_args(args)
     if any(c in PIPELINES for c in args.conditions):
         pipeline_class()
     uses_model = any(c != "planner" for c in args.conditions)
@@ -226,29 +187,16 @@ def run(
         env_kwargs,
         model.name if model else None,
         args.llm,
-        settings={
-            "attempts": args.attempts,
-            "temperature": args.temperature,
-            "max_seconds": args.max_seconds,
-            "max_actions": args.max_actions,
-            "agentic_feedback": args.agentic_feedback,
-            "planner": args.planner,
-            "planner_timeout": args.planner_timeout,
-            **(
-                {"progress_feedback": args.progress_feedback}
-                if args.progress_feedback != "off"
-                else {}
-            ),
-            **({"direct_attempts": args.direct_attempts} if args.direct_attempts else {}),
-            **settings.recorded(),
-        },
+        settings={**config.key(), "temperature": args.temperature, **settings.recorded()},
     )
 
     def play(env: gym.Env | None, job: Job) -> dict:
         assert env is not None  # the study plays args.env
-        if args.progress_feedback != "off":
-            env = ProgressFeedback(env, args.progress_feedback)
-        policy = make_policy(str(job.condition["condition"]), model, env, job, args)
+        if config.progress_feedback != "off":
+            env = ProgressFeedback(env, config.progress_feedback)
+        policy = make_policy(
+            str(job.condition["condition"]), model, env, job, config, args.temperature
+        )
         return episode_fields(env, run_episode(env, policy, options={"instance": job.instance}))
 
     jobs = study.jobs([{"condition": c} for c in args.conditions], instances, args.trials)
@@ -258,7 +206,7 @@ def run(
     def text(full: bool) -> str:
         return "\n\n".join(
             f"## {args.env}, {run_caption(group)}\n\n"
-            + report(group, args.conditions, args.attempts, args.top_k, full)
+            + report(group, args.conditions, config.attempts, config.top_k, full)
             for group in split_runs(records).values()
         )
 
@@ -272,7 +220,7 @@ def run(
         "condition",
         title=f"Success per condition, {args.env}, {study.model or 'no model'}",
     )
-    retry = {c: retry_points(g, args.attempts) for c, g in groups.items() if c != "planner"}
+    retry = {c: retry_points(g, config.attempts) for c, g in groups.items() if c != "planner"}
     if retry:
         save_success_plot(
             retry,
