@@ -8,11 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from planloop.protocols.agentic import AGENTIC, AgenticConfig
+from planloop.protocols.agentic import study as agentic
 from planloop.protocols.mystery import MYSTERY, MysteryConfig
 from planloop.protocols.mystery import study as mystery
 
 STUDIES = {  # name: (config, protocol, study module, the flags every run needs)
     "mystery": (MysteryConfig, MYSTERY, mystery, ["--conditions", "planner"]),
+    "agentic": (AgenticConfig, AGENTIC, agentic, []),
 }
 
 

@@ -17,6 +17,7 @@ The study itself is :mod:`.study` (its policies and ``main``), the paper's insta
 from __future__ import annotations
 
 from ..base import ModelRequest, PaperTable, Protocol
+from .config import AgenticConfig
 
 ROWS = {
     "lama-first": "lama-first",
@@ -121,13 +122,13 @@ COST = PaperTable(  # beside the study's cost table (its time-bound counts vary 
 AGENTIC = Protocol(
     name="agentic",
     paper="Agentic LLM Planning via Step-Wise PDDL Simulation (PyPDDLEngine, arXiv 2603.06064)",
-    settings={
-        "seconds": 180.0,
-        "max_attempts": None,
-        "max_model_calls": None,
-        "max_tool_calls": None,
-        "feedback": "outcome",
-    },
+    settings=AgenticConfig.protocol(
+        seconds=180.0,
+        max_attempts=None,
+        max_model_calls=None,
+        max_tool_calls=None,
+        feedback="outcome",
+    ),
     rules=(
         "four approaches, each evaluated once per instance with one wall-clock budget "
         "of `seconds`: Fast Downward lama-first, Fast Downward seq-sat-lama-2011 (its "

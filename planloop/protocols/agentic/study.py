@@ -18,7 +18,6 @@ from ...study import (
     PaperFlags,
     Study,
     every_instance,
-    non_negative_float,
     run_options,
     run_study,
     save_success_plot,
@@ -32,6 +31,7 @@ from ...study.jobs import Job
 from ...study.runs import run_caption, split_runs
 from ..reproduction import Record, Runner, Tables
 from . import AGENTIC, CONDITIONS, PLANNER_CONDITIONS, ROWS
+from .config import AgenticConfig
 from .instances import env_kwargs, paper_place
 from .tables import by_condition, paper_tables, report
 
@@ -47,34 +47,28 @@ def parse_conditions(text: str) -> list[str]:
     return [c for c in CONDITIONS if c in names]  # in Table II's order
 
 
-def cap(text: str) -> int | None:
-    """A count of at least 1, or ``none`` for no cap."""
-    if text.strip().lower() == "none":
-        return None
-    if text.strip().isdigit() and int(text) >= 1:
-        return int(text)
-    raise argparse.ArgumentTypeError(f"a cap is a count of at least 1 or 'none', not {text!r}")
-
-
-def make_policy(condition: str, model: ChatModel | None, args: argparse.Namespace) -> Policy:
-    """The condition's policy for one instance, within ``args.seconds``."""
+def make_policy(
+    condition: str, model: ChatModel | None, config: AgenticConfig, temperature: float
+) -> Policy:
+    """The condition's policy for one instance, within ``config.seconds``; ``temperature``:
+    the direct baseline's."""
     if condition in PLANNER_CONDITIONS:
-        return PlannerPolicy(condition, args.seconds)
+        return PlannerPolicy(condition, config.seconds)
     if condition == "direct":
         return DirectPlanPolicy(
             model,
-            max_attempts=args.max_attempts,
-            max_seconds=args.seconds,
-            temperature=args.temperature,
+            max_attempts=config.max_attempts,
+            max_seconds=config.seconds,
+            temperature=temperature,
         )
     return AgenticPolicy(
         model,
-        max_model_calls=args.max_model_calls,
-        max_tool_calls=args.max_tool_calls,
+        max_model_calls=config.max_model_calls,
+        max_tool_calls=config.max_tool_calls,
         temperature=None,
-        seconds=args.seconds,
+        seconds=config.seconds,
         end_on_valid_plan=True,
-        feedback=args.feedback,
+        feedback=config.feedback,
     )
 
 
@@ -91,16 +85,32 @@ def episode_fields(policy: Policy, episode: Episode, place: int | None) -> dict:
     return record
 
 
-def settings_line(args: argparse.Namespace) -> str:
+def settings_line(config: AgenticConfig, temperature: float | None) -> str:
+    """The run's settings in words, over its tables."""
     shown = {
-        "budget per instance": f"{args.seconds:g} s",
-        "temperature": args.temperature,
-        "samples": args.max_attempts,
-        "model calls": args.max_model_calls,
-        "tool calls": args.max_tool_calls,
-        "step feedback": args.feedback,
+        "budget per instance": f"{config.seconds:g} s",
+        "temperature": temperature,
+        "samples": config.max_attempts,
+        "model calls": config.max_model_calls,
+        "tool calls": config.max_tool_calls,
+        "step feedback": config.feedback,
     }
     return "; ".join(f"{k} {'no cap' if v is None else v}" for k, v in shown.items())
+
+
+def flags(description: str | None = __doc__) -> tuple[argparse.ArgumentParser, PaperFlags]:
+    """The study's parser: the shared flags, ``--conditions``, ``--paper`` and
+    :class:`AgenticConfig`'s; ``description``: the help's."""
+    parser = study_parser(description, env="PDDL-v0", out="results/agentic", llm_required=False)
+    parser.add_argument(
+        "--conditions",
+        type=parse_conditions,
+        default=list(CONDITIONS),
+        help=f"a comma list of {', '.join(CONDITIONS)} (default all)",
+    )
+    paper = PaperFlags(parser, AGENTIC, temperature=0.2)
+    AgenticConfig.add_arguments(paper)
+    return parser, paper
 
 
 def run(
@@ -110,52 +120,12 @@ def run(
     description: str | None = __doc__,
 ) -> int:
     """The study; ``model`` replaces the one ``--llm`` names, ``show=False`` prints no
-    table or path (the files are written all the same); ``description``: the help's."""
-    parser = study_parser(description, env="PDDL-v0", out="results/agentic", llm_required=False)
-    parser.add_argument(
-        "--conditions",
-        type=parse_conditions,
-        default=list(CONDITIONS),
-        help=f"a comma list of {', '.join(CONDITIONS)} (default all)",
-    )
-    flags = PaperFlags(parser, AGENTIC, temperature=0.2)
-    flags.add(
-        "--seconds",
-        type=non_negative_float,
-        default=180.0,
-        metavar="S",
-        help="every approach's wall-clock budget per instance (default 180; the paper's 180)",
-    )
-    flags.add(
-        "--max-attempts",
-        type=cap,
-        default=5,
-        metavar="K",
-        help="the direct baseline's samples, 'none' for no cap (default 5; the paper's none)",
-    )
-    flags.add(
-        "--max-model-calls",
-        type=cap,
-        default=60,
-        metavar="N",
-        help="the agentic loop's model calls, 'none' for no cap (default 60; the paper's none)",
-    )
-    flags.add(
-        "--max-tool-calls",
-        type=cap,
-        default=200,
-        metavar="N",
-        help="the agentic loop's tool calls, 'none' for no cap (default 200; the paper's none)",
-    )
-    flags.add(
-        "--feedback",
-        choices=("cause", "outcome"),
-        default="cause",
-        help="execute_action answers with the cause of a failure and its unmet "
-        "facts (default), or success or failure only (outcome, the paper's)",
-    )
+    table or path (the files are written all the same); ``description``: the help's.
+    Errors are raised: :data:`main` is the study as a command."""
+    parser, paper = flags(description)
     args = parser.parse_args(argv)
-    settings = flags.resolve(args, model.name if model else None)
+    settings = paper.resolve(args, model.name if model else None)
+    config = AgenticConfig.from_args(args)
     kwargs = env_kwargs(args.env, args.option)
     uses_model = any(c not in PLANNER_CONDITIONS for c in args.conditions)
     model, built = (
@@ -171,14 +141,15 @@ def run(
         model.name if model else None,
         args.llm,
         settings={
-            **{key: getattr(args, key) for key in (*AGENTIC.settings, "temperature")},
+            **config.key(),
+            "temperature": args.temperature,
             **settings.recorded(),
         },
     )
 
     def play(env: gym.Env | None, job: Job) -> dict:
         assert env is not None  # the study plays args.env
-        policy = make_policy(str(job.condition["condition"]), model, args)
+        policy = make_policy(str(job.condition["condition"]), model, config, args.temperature)
         episode = run_episode(env, policy, options={"instance": job.instance})
         return episode_fields(policy, episode, paper_place(env, job.instance))
 
@@ -188,7 +159,7 @@ def run(
 
     def text(full: bool) -> str:
         return "\n\n".join(
-            f"## {args.env}, {run_caption(group)}\n\n{settings_line(args)}\n\n"
+            f"## {args.env}, {run_caption(group)}\n\n{settings_line(config, args.temperature)}\n\n"
             + report(group, args.conditions, caption, full)
             for group in split_runs(records).values()
         )
