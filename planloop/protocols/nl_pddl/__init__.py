@@ -14,8 +14,8 @@ scoring :mod:`.problems`, its tables :mod:`.tables`.
 from __future__ import annotations
 
 from ..base import PaperTable, Protocol
+from .config import SIZES, FormalizeConfig
 
-SIZES = "10,20,30,40"
 PER_CELL = 63  # problems per domain and size: 4 domains x 4 sizes x 63 = 1008
 PAPER_INSTANCES = 1000  # the paper's n: its test instances over 13 domains
 
@@ -23,7 +23,9 @@ NL_PDDL = Protocol(
     name="nl-pddl",
     paper="Benchmarking and Improving PDDL Formalization Ability of LLMs with "
     "Planner-in-the-Loop Feedback (NL-PDDL-Bench, anonymous ACL submission)",
-    settings={"max_iterations": 5, "sizes": SIZES, "per_cell": PER_CELL, "planner": "lama-first"},
+    settings=FormalizeConfig.protocol(
+        max_iterations=5, sizes=SIZES, per_cell=PER_CELL, planner="lama-first"
+    ),
     rules=(
         "one-shot generation, then at most T_max = 5 repairs, each given the diagnostics "
         "of the check that failed (reader, Fast Downward, VAL), until a plan validates",

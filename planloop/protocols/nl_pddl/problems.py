@@ -5,7 +5,6 @@ the reference."""
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Mapping
 from dataclasses import asdict
 from pathlib import Path
@@ -25,6 +24,7 @@ from ...formalizer.problems import (
 from ...llm import ChatModel, LLMError
 from ...pddl import describe_problem, parse_domain, parse_problem, solve
 from ...pddl.model import Domain, Problem
+from .config import FormalizeConfig
 
 Llm = ChatModel | str  # a model, or the name of a built-in writer (groundtruth, scripted-defects)
 
@@ -80,22 +80,26 @@ def writer_for(llm: Llm, condition: Mapping[str, Any], instance: Instance) -> Ch
 
 
 def run_problem(
-    llm: Llm, condition: Mapping[str, Any], index: int, args: argparse.Namespace
+    llm: Llm,
+    condition: Mapping[str, Any],
+    index: int,
+    config: FormalizeConfig,
+    temperature: float,
 ) -> dict:
     """Formalize one problem and judge every candidate against the reference."""
     instance = instance_of(condition, index)
     domain = instance.domain
-    solved = solve(domain, instance.problem, planner=args.planner, timeout=args.timeout)
+    solved = solve(domain, instance.problem, planner=config.planner, timeout=config.timeout)
     reference = Reference(instance.problem, solved.solved, tuple(solved.plan or ()))
     try:
         result = formalize_problem(
             writer_for(llm, condition, instance),
             domain,
             instance.description,
-            args.max_iterations,
-            args.planner,
-            args.timeout,
-            args.temperature,
+            config.max_iterations,
+            config.planner,
+            config.timeout,
+            temperature,
         )
     except LLMError as exc:
         return {"won": False, "error": str(exc), "error_kind": exc.kind}
@@ -103,7 +107,7 @@ def run_problem(
     scores = [score(domain, reference, verdict) for verdict in verdicts]
     curve = [
         scores[best_so_far(verdicts, min(t, len(verdicts) - 1))]
-        for t in range(args.max_iterations + 1)
+        for t in range(config.max_iterations + 1)
     ]
     kept = verdicts[result.kept]
     return {

@@ -10,17 +10,14 @@ from pathlib import Path
 
 from ...envs.pddl_env import problem_sources
 from ...envs.problem_sets import DOMAINS, problem_set
-from ...formalizer.problems import DEFECTS, MAX_ITERATIONS, PROMPT_VERSION
+from ...formalizer.problems import DEFECTS, PROMPT_VERSION
 from ...llm import ChatModel
-from ...pddl import PLANNER_NAMES, PDDLError, parse_problem
+from ...pddl import PDDLError, parse_problem
 from ...study import (
     PaperFlags,
     Study,
     StudyError,
     model_failures,
-    non_negative_int,
-    positive_float,
-    positive_int,
     run_options,
     run_study,
     study_main,
@@ -30,12 +27,12 @@ from ...study import (
 from ...study.jobs import Job
 from ...study.runs import run_caption, split_runs
 from ..reproduction import Record, Runner, Tables
-from . import NL_PDDL, SIZES
+from . import NL_PDDL
+from .config import FormalizeConfig
 from .problems import run_problem, user_domain
 from .tables import curve_plot, curve_table, group_table, paper_table
 
 BUILT_IN = ("groundtruth", "scripted-defects")
-SIZED = tuple(name for name, problems in DOMAINS.items() if problems.sized)
 METRICS_JUDGED = "as written"  # in the key: records scored after a renaming are not resumed
 
 
@@ -59,42 +56,46 @@ def _sizes(text: str) -> list[int]:
     return sizes
 
 
-def conditions(args: argparse.Namespace) -> list[tuple[dict, range]]:
-    """(condition, its instances): each domain and size, a fixed set, or a user folder."""
-    if args.problems or args.domain:
-        if not (args.problems and args.domain):
+def conditions(config: FormalizeConfig, instances: range | None) -> list[tuple[dict, range]]:
+    """(condition, its instances): each domain and size, a fixed set, or a user folder;
+    ``instances``: ``--instances`` (None: every problem, or ``per_cell`` of each cell)."""
+    if config.problems or config.domain:
+        if not (config.problems and config.domain):
             raise StudyError("--domain FILE and --problems DIR go together")
-        if not args.problems.is_dir():
-            raise StudyError(f"--problems {args.problems} is no folder of problem files")
+        if not config.problems.is_dir():
+            raise StudyError(f"--problems {config.problems} is no folder of problem files")
         try:
-            domain = user_domain(str(args.domain.resolve()))
-            files = problem_sources(str(args.problems))
-            instances = _within(args.instances, len(files), str(args.problems))
-            for index in instances:  # every problem read now, not half way through the run
+            domain = user_domain(str(config.domain.resolve()))
+            files = problem_sources(str(config.problems))
+            chosen = _within(instances, len(files), str(config.problems))
+            for index in chosen:  # every problem read now, not half way through the run
                 parse_problem(Path(files[index]).read_text(), domain)
         except (OSError, ValueError, PDDLError) as exc:
-            raise StudyError(f"cannot read {args.domain} / {args.problems}: {exc}") from None
+            raise StudyError(f"cannot read {config.domain} / {config.problems}: {exc}") from None
         return [
             (
-                {"domain": str(args.domain.resolve()), "problems": str(args.problems.resolve())},
-                instances,
+                {
+                    "domain": str(config.domain.resolve()),
+                    "problems": str(config.problems.resolve()),
+                },
+                chosen,
             )
         ]
     found = []
-    for name in _names(args.domains, tuple(DOMAINS), "domain"):
+    for name in _names(config.domains, tuple(DOMAINS), "domain"):
         problems = problem_set(name)
         if problems.sized:
             found += [
-                ({"domain": name, "size": size}, args.instances or range(args.per_cell))
-                for size in _sizes(args.sizes)
+                ({"domain": name, "size": size}, instances or range(config.per_cell))
+                for size in _sizes(config.sizes)
             ]
         elif problems.seeded:
-            found.append(({"domain": name, "size": None}, args.instances or range(args.per_cell)))
+            found.append(({"domain": name, "size": None}, instances or range(config.per_cell)))
         else:
             found.append(
                 (
                     {"domain": name, "size": None},
-                    _within(args.instances, len(problems.problems()), name),
+                    _within(instances, len(problems.problems()), name),
                 )
             )
     return found
@@ -112,10 +113,8 @@ def _within(instances: range | None, count: int, where: str) -> range:
     return instances
 
 
-def build_parser(
-    description: str | None = __doc__,
-) -> tuple[argparse.ArgumentParser, PaperFlags]:
-    """The flags, and the ones ``--paper`` sets (resolve them after parsing);
+def flags(description: str | None = __doc__) -> tuple[argparse.ArgumentParser, PaperFlags]:
+    """The study's parser: the shared flags, ``--paper`` and :class:`FormalizeConfig`'s;
     ``description``: the help's."""
     parser = study_parser(
         description,
@@ -123,49 +122,9 @@ def build_parser(
         out="results/formalize",
         llm_choices_help="groundtruth, scripted-defects, openai:MODEL or URL@MODEL",
     )
-    parser.add_argument(
-        "--domains",
-        default=",".join(SIZED),
-        help=f"comma list of {', '.join(DOMAINS)} (default {','.join(SIZED)})",
-    )
-    flags = PaperFlags(parser, NL_PDDL, temperature=0.0)
-    flags.add("--sizes", default=SIZES, help=f"objects per generated problem (default {SIZES})")
-    flags.add(
-        "--per-cell",
-        type=positive_int,
-        default=5,
-        metavar="N",
-        help="problems per domain and size (seeds 0..N-1; default 5)",
-    )
-    parser.add_argument("--domain", type=Path, metavar="FILE", help="a domain of your own ...")
-    parser.add_argument(
-        "--problems",
-        type=Path,
-        metavar="DIR",
-        help="... and a folder of its problems (descriptions are rendered)",
-    )
-    parser.add_argument(
-        "--defects",
-        default=",".join(DEFECTS),
-        help="scripted-defects only: the defects to inject (default all)",
-    )
-    flags.add(
-        "--max-iterations",
-        type=non_negative_int,
-        default=MAX_ITERATIONS,
-        metavar="T",
-        help=f"repairs after the one shot (default {MAX_ITERATIONS})",
-    )
-    flags.add(
-        "--planner",
-        default="lama-first",
-        choices=PLANNER_NAMES,
-        help="the fixed planner configuration (default lama-first)",
-    )
-    parser.add_argument(
-        "--timeout", type=positive_float, default=60.0, help="seconds per planner call"
-    )
-    return parser, flags
+    paper = PaperFlags(parser, NL_PDDL, temperature=0.0)
+    FormalizeConfig.add_arguments(paper)
+    return parser, paper
 
 
 def run(
@@ -175,11 +134,13 @@ def run(
     description: str | None = __doc__,
 ) -> int:
     """The study; ``model`` replaces the one ``--llm`` names, ``show=False`` prints no
-    table or path (the files are written all the same); ``description``: the help's."""
-    parser, flags = build_parser(description)
+    table or path (the files are written all the same); ``description``: the help's.
+    Errors are raised: :data:`main` is the study as a command."""
+    parser, paper = flags(description)
     args = parser.parse_args(argv)
-    settings = flags.resolve(args, model.name if model else None)
-    if args.max_iterations < 0:
+    settings = paper.resolve(args, model.name if model else None)
+    config = FormalizeConfig.from_args(args)
+    if config.max_iterations < 0:
         raise StudyError("--max-iterations is 0 or more")
     built = None
     if model is None and not args.llm:
@@ -189,9 +150,9 @@ def run(
     if model is not None or args.llm not in BUILT_IN:
         model, built = study_model(model, args.llm, args.call_timeout, settings.request)
     llm = model or args.llm
-    cells = conditions(args)
+    cells = conditions(config, args.instances)
     if args.llm == "scripted-defects":
-        defects = _names(args.defects, DEFECTS, "defect")
+        defects = _names(config.defects, DEFECTS, "defect")
         cells = [
             ({**condition, "defect": d}, instances)
             for condition, instances in cells
@@ -203,9 +164,7 @@ def run(
         model=llm if isinstance(llm, str) else llm.name,
         model_spec=args.llm,
         settings={
-            "max_iterations": args.max_iterations,
-            "planner": args.planner,
-            "timeout": args.timeout,
+            **config.key(),
             "temperature": args.temperature,
             "prompt_version": PROMPT_VERSION,
             "metrics": METRICS_JUDGED,
@@ -219,11 +178,11 @@ def run(
     ]
 
     def play(_: object, job: Job) -> dict:
-        return run_problem(llm, dict(job.condition), job.instance, args)
+        return run_problem(llm, dict(job.condition), job.instance, config, args.temperature)
 
     records = run_study(study, jobs, play, check=built, model=model, **run_options(args))
     fields = ("domain", "size", "defect") if args.llm == "scripted-defects" else ("domain", "size")
-    paper = f"\n\n{NL_PDDL.caption(settings.overrides)}" if settings.paper else ""
+    caption = f"\n\n{NL_PDDL.caption(settings.overrides)}" if settings.paper else ""
 
     def section(group: list[dict], full: bool) -> str:
         """One run's tables: the final candidates, then (``full``) the repair curve;
@@ -233,9 +192,9 @@ def run(
             text += f"\n\n### Final candidates\n\n{group_table(group, fields)}"
         if full:
             text += "\n\n### Repair curve (the candidate kept after each iteration)\n\n"
-            text += curve_table(group, args.max_iterations)
+            text += curve_table(group, config.max_iterations)
         if settings.paper:
-            text += f"\n\n{paper_table(group)}{paper}"
+            text += f"\n\n{paper_table(group)}{caption}"
         return text + model_failures(group)
 
     runs = split_runs(records).values()
@@ -244,7 +203,7 @@ def run(
     if show:
         print("\n\n".join(section(g, False) for g in runs))
         print(f"\nevery table: {args.out / 'results.md'}")
-    curve_plot(records, args.max_iterations, args.out / "repair.png", show)
+    curve_plot(records, config.max_iterations, args.out / "repair.png", show)
     return 0
 
 
