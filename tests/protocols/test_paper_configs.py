@@ -10,6 +10,8 @@ import pytest
 
 from planloop.protocols.agentic import AGENTIC, AgenticConfig
 from planloop.protocols.agentic import study as agentic
+from planloop.protocols.baking import BAKING, HorizonConfig
+from planloop.protocols.baking import study as horizon
 from planloop.protocols.mystery import MYSTERY, MysteryConfig
 from planloop.protocols.mystery import study as mystery
 from planloop.protocols.nl_pddl import NL_PDDL, FormalizeConfig
@@ -19,6 +21,7 @@ STUDIES = {  # name: (config, protocol, study module, the flags every run needs)
     "mystery": (MysteryConfig, MYSTERY, mystery, ["--conditions", "planner"]),
     "agentic": (AgenticConfig, AGENTIC, agentic, []),
     "nl-pddl": (FormalizeConfig, NL_PDDL, formalize, []),
+    "baking": (HorizonConfig, BAKING, horizon, []),
 }
 
 

@@ -7,15 +7,7 @@ The study itself is :mod:`.study` (the sweep and its ``main``), its tables :mod:
 from __future__ import annotations
 
 from ..base import ModelRequest, PaperTable, Protocol
-
-LOOP_SWITCHES = {
-    "feedback": "state",
-    "grounding": "per_variable",
-    "conversation": "accumulate",
-    "ask": "sequence",
-    "opening": "study",
-    "max_restarts": None,
-}  # the loop policies' switches, as the study ran
+from .config import HorizonConfig
 
 OPEN = "open"  # the open loop's horizon
 ROWS: dict[int | str, str] = {OPEN: "Open-loop", 5: "horizon 5", 1: "horizon 1"}  # horizon -> row
@@ -30,7 +22,16 @@ COLUMNS = tuple(f"problem {i}" for i in range(1, PROBLEMS + 1))
 BAKING = Protocol(
     name="baking",
     paper="A Study on Planning with LLMs in Relational Domains (Baking-Large)",
-    settings={**LOOP_SWITCHES, "trials": TRIALS, "max_actions": 50},
+    settings=HorizonConfig.protocol(
+        feedback="state",
+        grounding="per_variable",
+        conversation="accumulate",
+        ask="sequence",
+        opening="study",
+        max_restarts=None,
+        trials=TRIALS,
+        max_actions=50,
+    ),
     rules=(
         "the study's workflow: its prompts word for word, one growing conversation, the "
         "whole sequence asked each time and its first H actions executed, one question "

@@ -9,20 +9,18 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 import gymnasium as gym
 
 from ...llm import ChatModel
 from ...policies import ClosedLoopPolicy, OpenLoopPolicy, run_episode
 from ...policies.base import Policy
-from ...policies.loop import CHOICES, DEFAULTS
 from ...policies.runner import Episode
 from ...study import (
     PaperFlags,
     Study,
     every_instance,
-    positive_int,
     run_study,
     save_success_plot,
     show_success_plot,
@@ -36,6 +34,7 @@ from ...study.runs import run_caption, split_runs
 from ...wrappers import ProgressFeedback
 from ..reproduction import Record, Runner, Tables
 from . import BAKING, OPEN, PROBLEMS, ROWS, TRIALS
+from .config import DEFAULT, HorizonConfig
 from .tables import paper_table, success_table
 
 Horizon = int | str  # a count of actions, or OPEN
@@ -57,45 +56,34 @@ def parse_horizons(text: str) -> list[Horizon]:
     return horizons
 
 
-def parse_restarts(text: str) -> int | None:
-    """``--max-restarts``: a count of at least 0, or ``none`` for no cap."""
-    if text.strip().lower() == "none":
-        return None
-    if text.strip().isdigit():
-        return int(text)
-    raise argparse.ArgumentTypeError(f"max restarts is a count or 'none', not {text!r}")
-
-
 def make_policy(
     model: ChatModel,
     horizon: Horizon,
     trial: int,
-    max_actions: int,
+    config: HorizonConfig,
     temperature: float | None,
-    switches: Mapping[str, Any] | None = None,
 ) -> Policy:
     """The open loop, or the closed loop replanning every ``horizon`` actions, with the
-    loop ``switches`` (the open loop takes those it has)."""
-    switches = switches or {}
+    config's loop switches (the open loop takes those it has)."""
     if isinstance(horizon, str):  # OPEN
         return OpenLoopPolicy(
             model,
-            max_actions=max_actions,
+            max_actions=config.max_actions,
             temperature=temperature,
             seed=trial,
             **{
                 key: value
-                for key, value in switches.items()
+                for key, value in config.switches.items()
                 if key in ("grounding", "conversation", "ask", "opening")
             },
         )
     return ClosedLoopPolicy(
         model,
         horizon=horizon,
-        max_actions=max_actions,
+        max_actions=config.max_actions,
         temperature=temperature,
         seed=trial,
-        **switches,
+        **config.switches,
     )
 
 
@@ -114,52 +102,35 @@ def run_sweep(
     trials: int,
     out: Path,
     workers: int = 1,
-    max_actions: int = 50,
+    config: HorizonConfig = DEFAULT,
     temperature: float | None = 0.7,
     env_kwargs: Mapping[str, object] | None = None,
     model_spec: str | None = None,
     check: ChatModel | None = None,
-    switches: Mapping[str, Any] | None = None,
-    progress_feedback: str = "off",
     backend: str = "local",
     protocol: Mapping[str, object] | None = None,
     max_unreachable: int = 3,
 ) -> list[dict]:
     """Run every (horizon, instance, trial) not yet in ``out/episodes.jsonl``; returns
-    their records (old and new). ``check``: a model to check before the first episode;
-    ``switches``: the loop policies' (those not at their default enter the settings);
-    ``progress_feedback``: ``off`` or the heuristic of a ``ProgressFeedback`` wrapper;
-    ``backend`` and ``max_unreachable``: run_study's; ``protocol``: the paper's protocol and its overrides, for
-    the settings (see :meth:`planloop.study.Settings.recorded`)."""
-    switches = {**DEFAULTS, **(switches or {})}
-    changed = {key: value for key, value in switches.items() if value != DEFAULTS[key]}
-    if progress_feedback != "off":
-        changed["progress_feedback"] = progress_feedback
+    their records (old and new). ``config``: the loop's settings (:meth:`~HorizonConfig.key`
+    enters the study's settings); ``check``: a model to check before the first episode;
+    ``backend`` and ``max_unreachable``: run_study's; ``protocol``: the paper's protocol
+    and its overrides, for the settings (see :meth:`planloop.study.Settings.recorded`)."""
     study = Study(
         "horizon_sweep",
         env_id,
         env_kwargs or {},
         model.name,
         model_spec,
-        settings={
-            "max_actions": max_actions,
-            "temperature": temperature,
-            **changed,
-            **(protocol or {}),
-        },
+        settings={**config.key(), "temperature": temperature, **(protocol or {})},
     )
 
     def play(env: gym.Env | None, job: Job) -> dict:
         assert env is not None  # the study plays env_id
-        if progress_feedback != "off":
-            env = ProgressFeedback(env, progress_feedback)
+        if config.progress_feedback != "off":
+            env = ProgressFeedback(env, config.progress_feedback)
         policy = make_policy(
-            model,
-            cast(Horizon, job.condition["horizon"]),
-            job.trial,
-            max_actions,
-            temperature,
-            switches,
+            model, cast(Horizon, job.condition["horizon"]), job.trial, config, temperature
         )
         return episode_record(run_episode(env, policy, options={"instance": job.instance}))
 
@@ -177,6 +148,23 @@ def run_sweep(
     )
 
 
+def flags(description: str | None = __doc__) -> tuple[argparse.ArgumentParser, PaperFlags]:
+    """The study's parser: the shared flags, ``--horizons``, ``--paper`` and
+    :class:`HorizonConfig`'s; ``description``: the help's."""
+    parser = study_parser(
+        description, env="Baking-v0", out="results/horizon_sweep", trials=DEFAULT.trials
+    )
+    parser.add_argument(
+        "--horizons",
+        type=parse_horizons,
+        default=parse_horizons("1,5,open"),
+        help="comma-separated horizons, 'open' for the open loop (default 1,5,open)",
+    )
+    paper = PaperFlags(parser, BAKING, temperature=0.7)
+    HorizonConfig.add_arguments(paper)
+    return parser, paper
+
+
 def run(
     argv: list[str] | None = None,
     model: ChatModel | None = None,
@@ -184,40 +172,12 @@ def run(
     description: str | None = __doc__,
 ) -> int:
     """The study; ``model`` replaces the one ``--llm`` names, ``show=False`` prints no
-    table or path (the files are written all the same); ``description``: the help's."""
-    parser = study_parser(description, env="Baking-v0", out="results/horizon_sweep", trials=5)
-    parser.add_argument(
-        "--horizons",
-        type=parse_horizons,
-        default=parse_horizons("1,5,open"),
-        help="comma-separated horizons, 'open' for the open loop (default 1,5,open)",
-    )
-    parser.add_argument("--max-actions", type=positive_int, default=50)
-    paper = PaperFlags(parser, BAKING, temperature=0.7)
-    for key, choices in CHOICES.items():
-        paper.add(
-            f"--{key}",
-            choices=choices,
-            default=DEFAULTS[key],
-            help=f"default {DEFAULTS[key]}; the paper's: {BAKING.settings[key]}",
-        )
-    paper.add(
-        "--max-restarts",
-        type=parse_restarts,
-        default=DEFAULTS["max_restarts"],
-        metavar="N",
-        help=f"explained restarts per episode, 'none' for no cap (default "
-        f"{DEFAULTS['max_restarts']}; the paper's: none)",
-    )
-    parser.add_argument(
-        "--progress-feedback",
-        choices=("off", "ff", "add"),
-        default="off",
-        help="tell the model after each action whether the goal came closer, "
-        "by h_FF or h_add (default off)",
-    )
+    table or path (the files are written all the same); ``description``: the help's.
+    Errors are raised: :data:`main` is the study as a command."""
+    parser, paper = flags(description)
     args = parser.parse_args(argv)
     settings = paper.resolve(args, model.name if model else None)
+    config = HorizonConfig.from_args(args)
     model, built = study_model(model, args.llm, args.call_timeout, settings.request)
     env_kwargs = dict(args.option)
     instances = args.instances or every_instance(args.env, env_kwargs, limit=10)
@@ -226,16 +186,14 @@ def run(
         model,
         args.horizons,
         instances,
-        args.trials,
+        config.trials,
         args.out,
         args.workers,
-        args.max_actions,
+        config,
         args.temperature,
         env_kwargs,
         args.llm,
         check=built,
-        switches={key: settings.values[key] for key in DEFAULTS},
-        progress_feedback=args.progress_feedback,
         backend=args.backend,
         protocol=settings.recorded(),
         max_unreachable=args.max_unreachable,
