@@ -70,7 +70,7 @@ CASES = {
     "plangen paper on ALFWorld": [*MODEL, *ALF, "--policy", "plangen", "--paper"],
 }
 
-KEYS = {  # each case's run id, computed by the study before its config
+KEYS = {  # each case's run id, computed by the study at 3182841, before its config
     "ALFWorld": "d8172ae04e6c8d5a",
     "ALFWorld paper": "850184b112a11efa",
     "ALFWorld paper, overridden": "6ad6cd3d4bebd85c",

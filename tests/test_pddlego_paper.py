@@ -7,7 +7,7 @@ import json
 import pytest
 
 from planloop.llm import ScriptedModel
-from planloop.protocols.pddlego_plus import study as pddlego_study
+from planloop.protocols.pddlego_plus.episodes import true_problem
 
 from conftest import load_experiment
 
@@ -174,7 +174,7 @@ def test_a_game_that_hides_its_world_records_no_truth():
     without the ground truth instead of crashing."""
     import gymnasium as gym
 
-    assert pddlego_study.true_problem(gym.make("Blocksworld-v0"), "coin", "auto") is None
+    assert true_problem(gym.make("Blocksworld-v0"), "coin", "auto") is None
 
 
 def test_an_unmapped_plan_step_is_played_and_refused_by_the_game(tmp_path):

@@ -104,3 +104,8 @@ def test_the_key_drops_defaults_as_before():
     }
     coin = PDDLegoConfig(coin="in-view").for_env("CoinCollector-v0", "coin")
     assert coin.condition(None)["coin"] == "auto"
+
+
+def test_the_study_as_reproduce_calls_it_names_the_command(capsys):
+    assert study.main(["--env", "Blocksworld-v0", "--llm", "groundtruth"]) == 2
+    assert capsys.readouterr().err.startswith("pddlego.py: error: no PDDLego+ prompts")

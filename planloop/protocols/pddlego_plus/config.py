@@ -186,7 +186,7 @@ class PDDLegoConfig(StudyConfig):
             self,
             max_steps=steps,
             prompt=self.prompt or ("generic" if family == "contingent" else "detailed"),
-            coin=self.coin if family == "coin" else "planned",
+            coin=self.coin if family == "coin" else PDDLegoConfig.coin,  # the default
         )
 
     def condition(self, domain: str | None) -> dict[str, object]:
