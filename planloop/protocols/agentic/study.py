@@ -1,7 +1,8 @@
 """The agentic study: Fast Downward lama-first and seq-sat-lama-2011, a direct LLM
 baseline and the agentic loop, each with one wall-clock budget per instance; their
-policies, the study's flags and ``main``, which plays them and writes the tables of
-:mod:`.tables`. ``experiments/agentic.py`` is its command line."""
+policies, the study's flags and ``run``, which plays them and writes the tables of
+:mod:`.tables` (``main``: the same as a command, ``experiments/agentic.py``'s), and
+``reproduction``, the paper's tables under its protocol."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """The horizon study: for every horizon (open loop, or closed loop replanning every H
 actions), problem and trial, a language model plans with ``ClosedLoopPolicy(horizon=H)``
-(``OpenLoopPolicy`` for ``open``) and the environment judges the episode. ``main`` runs
-it from its flags and writes the tables of :mod:`.tables`; ``experiments/horizon_sweep.py``
-is its command line."""
+(``OpenLoopPolicy`` for ``open``) and the environment judges the episode. ``run`` runs
+it from its flags and writes the tables of :mod:`.tables` (``main``: the same as a
+command, ``experiments/horizon_sweep.py``'s); ``reproduction``: the paper's table."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """The Mystery Blocksworld study: its conditions (direct generation, the repair
 pipeline and its ablations, the closed-loop and agentic policies, Fast Downward), their
-policies, its flags and ``main``, which plays them and writes the tables of
-:mod:`.tables`. ``experiments/mystery.py`` is its command line."""
+policies, its flags and ``run``, which plays them and writes the tables of
+:mod:`.tables` (``main``: the same as a command, ``experiments/mystery.py``'s), and
+``reproduction``, Table 1 at the paper's n."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """The formalization study: its cells (each domain and size, a fixed set, or a user's
-folder; with ``scripted-defects`` each defect too), its flags and ``main``, which
-formalizes every problem (:mod:`.problems`) and writes the tables of :mod:`.tables`.
-``experiments/formalize.py`` is its command line."""
+folder; with ``scripted-defects`` each defect too), its flags and ``run``, which
+formalizes every problem (:mod:`.problems`) and writes the tables of :mod:`.tables`
+(``main``: the same as a command, ``experiments/formalize.py``'s), and
+``reproduction``, Table 3 under the paper's protocol."""
 
 from __future__ import annotations
 
