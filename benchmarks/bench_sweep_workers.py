@@ -40,7 +40,8 @@ def main(argv=None) -> int:
     parser.add_argument("--delay", type=float, default=0.2, help="seconds per model call")
     parser.add_argument("--workers", type=int, default=8)
     args = parser.parse_args(argv)
-    instances, horizons, trials = range(4), [5, "open"], 4
+    instances, trials = range(4), 4
+    horizons: list[sweep.Horizon] = [5, "open"]
     plans = plans_by_goal(args.env, instances)
     rows = []
     with tempfile.TemporaryDirectory() as scratch:
