@@ -45,7 +45,6 @@ from planloop.protocols.pddlego_plus import ALFWORLD_SPLIT, ENVIRONMENTS
 from planloop.protocols.pddlego_plus.study import GROUND_TRUTH, paper_tables, twx_missing
 from planloop.protocols.pddlego_plus.study import main as pddlego_main
 from planloop.protocols.reproduction import (
-    Record,
     Reproduction,
     Runner,
     Tables,
@@ -53,6 +52,7 @@ from planloop.protocols.reproduction import (
     reproduce,
     write_tables,
 )
+from planloop.results import Record
 from planloop.study import (
     StudyError,
     check_model,

@@ -8,15 +8,14 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from ..llm import ChatModel
-from ..results import ResultsFile
+from ..results import Record, ResultsFile
 from ..study import Ended, latest_records
 from ..study.runs import Run, split_runs
 from . import PROTOCOLS
 
-Record = dict[str, Any]  # one line of episodes.jsonl
 Tables = Callable[[list[Record]], dict[str, str]]  # one run's records -> its tables, by name
 
 

@@ -15,6 +15,7 @@ from ...llm import ChatModel
 from ...policies import AgenticPolicy, DirectPlanPolicy, PlannerPolicy, run_episode
 from ...policies.base import Policy
 from ...policies.runner import Episode
+from ...results import Record
 from ...study import (
     PaperFlags,
     Study,
@@ -30,7 +31,7 @@ from ...study import (
 )
 from ...study.jobs import Job
 from ...study.runs import run_caption, split_runs
-from ..reproduction import Record, Runner, Tables
+from ..reproduction import Runner, Tables
 from . import AGENTIC, CONDITIONS, PLANNER_CONDITIONS, ROWS
 from .config import AgenticConfig
 from .instances import env_kwargs, paper_place

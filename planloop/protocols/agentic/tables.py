@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Iterable
-from typing import Any
 
+from ...results import Record
 from ...study import (
     markdown_table,
     model_errors,
@@ -31,7 +31,6 @@ from . import (
     TABLE_III,
 )
 
-Record = dict[str, Any]  # one line of episodes.jsonl
 OUTCOMES = {
     "timeout": "Timeout",
     "budget": "Timeout",

@@ -17,6 +17,7 @@ from ...llm import ChatModel
 from ...policies import ClosedLoopPolicy, OpenLoopPolicy, run_episode
 from ...policies.base import Policy
 from ...policies.runner import Episode
+from ...results import Record
 from ...study import (
     PaperFlags,
     Study,
@@ -32,7 +33,7 @@ from ...study import (
 from ...study.jobs import Job
 from ...study.runs import run_caption, split_runs
 from ...wrappers import ProgressFeedback
-from ..reproduction import Record, Runner, Tables
+from ..reproduction import Runner, Tables
 from . import BAKING, OPEN, PROBLEMS, ROWS, TRIALS
 from .config import DEFAULT, HorizonConfig
 from .tables import paper_table, success_table

@@ -4,8 +4,8 @@ problem, and the paper's table beside its figures."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from ...results import Record
 from ...stats import wilson_interval
 from ...study import (
     markdown_table,
@@ -17,8 +17,6 @@ from ...study import (
 )
 from ...study.runs import paper_heading, single_run
 from . import BAKING, OPEN, ROWS
-
-Record = dict[str, Any]  # one line of episodes.jsonl
 
 
 def success_table(

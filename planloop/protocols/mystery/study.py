@@ -23,6 +23,7 @@ from ...policies import (
 )
 from ...policies.base import Policy
 from ...policies.direct import Example
+from ...results import Record
 from ...study import (
     PaperFlags,
     Study,
@@ -40,7 +41,7 @@ from ...study import (
 from ...study.jobs import Job
 from ...study.runs import run_caption, split_runs
 from ...wrappers import ProgressFeedback
-from ..reproduction import Record, Runner, Tables
+from ..reproduction import Runner, Tables
 from . import INSTANCES, MYSTERY, ROWS
 from .config import MysteryConfig
 from .judge import episode_fields

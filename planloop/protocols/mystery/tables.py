@@ -8,8 +8,8 @@ from __future__ import annotations
 import statistics
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
+from ...results import Record
 from ...stats import npmi_table, percentile, trimmed_mean, two_proportion_z_test, wilson_interval
 from ...study import (
     markdown_table,
@@ -23,7 +23,6 @@ from ...study import (
 from ...study.runs import paper_heading, single_run
 from . import MYSTERY, ROWS
 
-Record = dict[str, Any]  # one line of episodes.jsonl
 KINDS = {
     "precondition": "missing precondition",
     "goal": "goal not satisfied",

@@ -14,6 +14,7 @@ from ...envs.problem_sets import DOMAINS, problem_set
 from ...formalizer.problems import DEFECTS, PROMPT_VERSION
 from ...llm import ChatModel
 from ...pddl import PDDLError, parse_problem
+from ...results import Record
 from ...study import (
     PaperFlags,
     Study,
@@ -27,7 +28,7 @@ from ...study import (
 )
 from ...study.jobs import Job
 from ...study.runs import run_caption, split_runs
-from ..reproduction import Record, Runner, Tables
+from ..reproduction import Runner, Tables
 from . import NL_PDDL
 from .config import FormalizeConfig
 from .problems import run_problem, user_domain

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ...formalizer.problems import METRICS, MODEL_ERROR
+from ...results import Record
 from ...study import (
     markdown_table,
     model_errors,
@@ -20,7 +21,6 @@ from ...study import (
 from ...study.runs import paper_heading, single_run
 from . import NL_PDDL
 
-Record = dict[str, Any]  # one line of episodes.jsonl
 Metrics = dict[str, Any]  # one candidate's metrics, by name
 RATES = ("svr", "psr", "cr", "cr_matched", "eq", "goal_eq")
 MEANS = ("tsr", "tsr_matched")  # the rest are rates
