@@ -11,7 +11,6 @@ win. 32 episodes: 2 horizons x 4 problems x 4 trials.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import tempfile
 import time
 from pathlib import Path
@@ -21,16 +20,7 @@ import gymnasium as gym
 import planloop  # noqa: F401
 from planloop.pddl import solve
 from planloop.policies.doubles import following_model, goal_of
-
-SCRIPT = Path(__file__).parents[1] / "experiments" / "horizon_sweep.py"
-
-
-def load_sweep():
-    spec = importlib.util.spec_from_file_location("horizon_sweep", SCRIPT)
-    assert spec is not None and spec.loader is not None  # a .py file's spec has a loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from planloop.protocols.baking import study as sweep
 
 
 def plans_by_goal(env_id: str, instances) -> dict[str, list[str]]:
@@ -51,8 +41,8 @@ def main(argv=None) -> int:
     parser.add_argument("--delay", type=float, default=0.2, help="seconds per model call")
     parser.add_argument("--workers", type=int, default=8)
     args = parser.parse_args(argv)
-    sweep = load_sweep()
-    instances, horizons, trials = range(4), [5, "open"], 4
+    instances, trials = range(4), 4
+    horizons: list[sweep.Horizon] = [5, "open"]
     plans = plans_by_goal(args.env, instances)
     rows = []
     with tempfile.TemporaryDirectory() as scratch:

@@ -20,7 +20,7 @@ from planloop.formalizer import TemplateError, load_template
 from planloop.formalizer.authors_prompts import SOURCES, ConversionError, authors_template
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )

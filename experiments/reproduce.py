@@ -30,85 +30,49 @@ generated houses instead (said in the caption).
 from __future__ import annotations
 
 import argparse
-import functools
-import importlib.util
 import json
 import os
-import re
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 from planloop.envs.alfworld.sources import RELEASE as ALFWORLD_RELEASE
-from planloop.protocols import PROTOCOLS
+from planloop.llm import ChatModel
+from planloop.protocols.agentic.study import reproduction as agentic
+from planloop.protocols.baking.study import reproduction as baking
+from planloop.protocols.mystery.study import reproduction as mystery
+from planloop.protocols.nl_pddl.study import reproduction as nl_pddl
 from planloop.protocols.pddlego_plus import ALFWORLD_SPLIT, ENVIRONMENTS
-from planloop.results import ResultsFile
+from planloop.protocols.pddlego_plus.study import GROUND_TRUTH, paper_tables, twx_missing
+from planloop.protocols.pddlego_plus.study import main as pddlego_main
+from planloop.protocols.reproduction import (
+    Reproduction,
+    Runner,
+    Tables,
+    heading,
+    reproduce,
+    write_tables,
+)
+from planloop.results import Record
 from planloop.study import (
-    Ended,
     StudyError,
     check_model,
-    latest_records,
     open_model,
     positive_float,
     positive_int,
     study_main,
 )
 from planloop.study.flags import CALL_TIMEOUT
-from planloop.study.runs import Run, run_key, split_runs
-
-HERE = Path(__file__).resolve().parent
-MYSTERY_INSTANCES, BAKING_TRIALS = 600, 5
+from planloop.study.runs import run_key
 
 
-@functools.cache
-def study(name: str):
-    """The study script ``experiments/<name>.py`` as a module (loaded once)."""
-    spec = importlib.util.spec_from_file_location(f"planloop_study_{name}", HERE / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-class Runner:
-    """Runs a paper's studies with the shared flags and reads back their records."""
-
-    def __init__(self, args, model, extra: list[str]):
-        self.args, self.model, self.extra = args, model, extra
-
-    def first(self, count: int) -> int:
-        return count if self.args.limit is None else min(count, self.args.limit)
-
-    def run(self, name: str, out: Path, flags: list[str], model=True) -> list[dict]:
-        """``experiments/<name>.py --paper FLAGS``; the latest record of each key in
-        ``out``. ``model=False``: the study builds no model (the ground truth)."""
-        argv = [
-            "--paper",
-            *flags,
-            "--llm",
-            self.args.llm,
-            "--workers",
-            str(self.args.workers),
-            "--out",
-            str(out),
-            *self.extra,
-        ]
-        code = study(name).main(argv, model=self.model if model else None, show=False)
-        if code != 0:  # the study said why (an error, or Ctrl-C / SIGTERM and what it saved)
-            raise Ended(code)
-        return list(latest_records(ResultsFile(out / "episodes.jsonl").records).values())
-
-
-Tables = Callable[[list[dict]], dict[str, str]]  # one run's records -> its tables, by name
-
-
-def pddlego_plus(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
+def pddlego_plus(runner: Runner, out: Path) -> tuple[list[Record], Tables]:
     """PDDLego+ and PlanGen on the paper's games at its n (the protocol's
     ``ENVIRONMENTS``): each CoinCollector size, its TextWorld Express seeds and trials;
     each ALFWorld task type, its games (ALFWorld's released ones when ``$ALFWORLD_DATA``
     holds them, else generated ones). Stops first, in one line, when TextWorld Express
     cannot run here, unless ``-- --coin-games generated`` plays planloop's houses."""
-    truth = runner.args.llm == "groundtruth"
-    missing = study("pddlego").twx_missing()
+    truth = runner.llm == "groundtruth"
+    missing = twx_missing()
     if missing is not None and given(runner.extra, "--coin-games") != "generated":
         raise StudyError(
             f"pddlego-plus plays TextWorld Express's CoinCollector games, which need "
@@ -117,7 +81,7 @@ def pddlego_plus(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
         )
     released = os.environ.get("ALFWORLD_DATA")
     released = released if released and Path(released, ALFWORLD_RELEASE).is_dir() else None
-    records: list[dict] = []
+    records: list[Record] = []
     for policy in ("pddlego",) if truth else ("pddlego", "plangen"):
         for games in ENVIRONMENTS.values():
             split = ALFWORLD_SPLIT if games.env_id == "ALFWorld-v0" and released else None
@@ -125,7 +89,7 @@ def pddlego_plus(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
                 options = [f"{key}={json.dumps(value)}" for key, value in cell.items()]
                 options += [f"split={split}"] if split else []
                 records = runner.run(
-                    "pddlego",
+                    pddlego_main,
                     out,
                     [
                         "--policy",
@@ -155,10 +119,9 @@ def given(flags: list[str], name: str) -> str | None:
     return value
 
 
-def pddlego_plus_tables(records: list[dict]) -> dict[str, str]:
+def pddlego_plus_tables(records: list[Record]) -> dict[str, str]:
     """PDDLego+'s tables over one run, with what sets the run apart from the paper's."""
-    script = study("pddlego")
-    tables = script.paper_tables(records)
+    tables = paper_tables(records)
     provenances = [r.get("provenance") or {} for r in records]
     if any(
         p.get("env") == "CoinCollector-v0" and (p.get("env_kwargs") or {}).get("backend") != "twx"
@@ -176,55 +139,12 @@ def pddlego_plus_tables(records: list[dict]) -> dict[str, str]:
             "\n\nALFWorld: generated games of each task type, not ALFWorld's released "
             "games (set ALFWORLD_DATA to ALFWorld's data for those)."
         )
-    if run_key(records[0]).model == script.GROUND_TRUTH:
+    if run_key(records[0]).model == GROUND_TRUTH:
         tables["success"] += "\n\nThe ground truth formalizes: PlanGen needs a model."
     return tables
 
 
-def mystery(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
-    records = runner.run(
-        "mystery",
-        out,
-        [
-            "--conditions",
-            "direct-one-shot,direct-zero-shot,pipeline",
-            "--instances",
-            f"0:{runner.first(MYSTERY_INSTANCES)}",
-        ],
-    )
-    return records, lambda run: {"table-1": study("mystery").paper_table(run)}
-
-
-def nl_pddl(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
-    limit = [] if runner.args.limit is None else ["--per-cell", str(runner.args.limit)]
-    records = runner.run("formalize", out, limit, model=runner.args.llm != "groundtruth")
-    return records, lambda run: {"table-3": study("formalize").paper_table(run)}
-
-
-def agentic(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
-    limit = [] if runner.args.limit is None else ["--instances", f"0:{runner.args.limit}"]
-    return runner.run("agentic", out, limit), study("agentic").paper_tables
-
-
-def baking(runner: Runner, out: Path) -> tuple[list[dict], Tables]:
-    records = runner.run(
-        "horizon_sweep",
-        out,
-        [
-            "--env",
-            "Baking-v0",
-            "--horizons",
-            "open,5,1",
-            "--instances",
-            "0:4",
-            "--trials",
-            str(runner.first(BAKING_TRIALS)),
-        ],
-    )
-    return records, lambda run: {"table": study("horizon_sweep").paper_table(run, range(4))}
-
-
-PAPERS = {
+PAPERS: dict[str, Reproduction] = {
     "pddlego-plus": pddlego_plus,
     "mystery": mystery,
     "nl-pddl": nl_pddl,
@@ -233,40 +153,8 @@ PAPERS = {
 }
 
 
-def reproduce(paper: str, records: list[dict], tables: Tables) -> dict[Run, dict[str, str]]:
-    """The paper's tables of each run of its protocol recorded in the folder."""
-    ours = [
-        r
-        for r in records
-        if ((r.get("provenance") or {}).get("settings") or {}).get("protocol") == paper
-    ]
-    return {run: tables(group) for run, group in split_runs(ours).items()}
-
-
-def heading(paper: str, limit: int | None) -> str:
-    """The protocol and its n, over a paper's tables."""
-    protocol = PROTOCOLS[paper]
-    smoke = f" (a smoke run: the first {limit} of every cell)" if limit is not None else ""
-    return f"# {protocol.paper}\n\n{protocol.caption()}; the paper's n: {protocol.n}{smoke}"
-
-
-def write_tables(
-    paper: str, runs: dict[Run, dict[str, str]], out: Path, limit: int | None
-) -> list[Path]:
-    """Each table as ``out/<paper>-<name>.md``: the protocol and its n, then the table
-    of each run."""
-    names = dict.fromkeys(name for tables in runs.values() for name in tables)
-    paths = []
-    for name in names:
-        path = out / f"{paper}-{re.sub(r'[^a-z0-9]+', '-', name.lower())}.md"
-        sections = [heading(paper, limit), *(tables[name] for tables in runs.values())]
-        path.write_text("\n\n".join(sections) + "\n")
-        paths.append(path)
-    return paths
-
-
 @study_main
-def main(argv=None, model=None) -> int:
+def main(argv: list[str] | None = None, model: ChatModel | None = None) -> int:
     """Runs the paper's studies (quietly: their files are written, their tables not
     printed), writes the paper's tables of every run in ``--out`` and prints those of
     the model ``--llm`` names, once each, then the paths written."""
@@ -309,7 +197,8 @@ def main(argv=None, model=None) -> int:
         check_model(built)
     args.out.mkdir(parents=True, exist_ok=True)
     folder = args.out / args.paper
-    runs = reproduce(args.paper, *PAPERS[args.paper](Runner(args, model, extra), folder))
+    runner = Runner(args.llm, args.workers, args.limit, model, extra)
+    runs = reproduce(args.paper, *PAPERS[args.paper](runner, folder))
     paths = write_tables(args.paper, runs, args.out, args.limit)
     mine = [tables for run, tables in runs.items() if run.spec == args.llm]
     print(heading(args.paper, args.limit))

@@ -16,6 +16,9 @@ import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+Record = dict[str, Any]  # one episode's record: a line of a results file, read back
 
 
 def config_hash(config: dict) -> str:

@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from planloop.protocols.baking.study import parse_horizons
+
 from conftest import load_experiment, plan_follower
 
 ENV_ID = "Mystery-BW-v0"
@@ -60,7 +62,7 @@ def test_sweep_table_plot_resume_and_retry(tmp_path, capsys, mystery_plans):
 
 def test_horizons_are_checked(capsys):
     sweep = load_experiment("horizon_sweep")
-    assert sweep.parse_horizons("1, 5,open") == [1, 5, "open"]
+    assert parse_horizons("1, 5,open") == [1, 5, "open"]
     with pytest.raises(SystemExit):
         sweep.main(["--horizons", "0,open", "--llm", "openai:x"])
     assert "a horizon is a positive integer or 'open'" in capsys.readouterr().err

@@ -14,6 +14,7 @@ import pytest
 import planloop  # noqa: F401
 from planloop.llm import ScriptedModel
 from planloop.pddl import parse_command, render_action, solve, templates_for
+from planloop.protocols.mystery import judge
 
 from conftest import PLANBENCH, load_experiment
 
@@ -249,14 +250,13 @@ def test_a_server_answering_nonsense_ends_every_episode_with_its_failure_kind(
 
 
 def test_played_plans_split_at_restarts():
-    study = load_experiment("mystery")
     episode = SimpleNamespace(
         actions=("(attack a)", "(feast b c)", "(attack b)"),
         observations=("start", "Done: attack", "Cannot feast", "start", "Done: attack"),
         details={},
     )
-    assert study.played_plans(episode) == [["(attack a)", "(feast b c)"], ["(attack b)"]]
-    assert study.attempted_plans(episode) == study.played_plans(episode)
+    assert judge.played_plans(episode) == [["(attack a)", "(feast b c)"], ["(attack b)"]]
+    assert judge.attempted_plans(episode) == judge.played_plans(episode)
     sampled = SimpleNamespace(
         **{
             **vars(episode),
@@ -265,7 +265,7 @@ def test_played_plans_split_at_restarts():
             },
         }
     )
-    assert study.attempted_plans(sampled) == [["(attack a)"], ["(attack b)"]]
+    assert judge.attempted_plans(sampled) == [["(attack a)"], ["(attack b)"]]
 
 
 def test_conditions_are_checked(capsys):

@@ -1,5 +1,8 @@
-"""The papers' protocols, one module per paper: each study's ``--paper`` takes its
-settings from here, and ``experiments/reproduce.py`` its tables.
+"""The papers, one package per paper: its protocol and n (the package itself), its
+settings with their one default (``config``), its tables (``tables``: records in,
+markdown out) and its study (``study``: ``run``, ``main``, and ``reproduction``, what
+``experiments/reproduce.py`` calls; see :mod:`.reproduction`). Each study's ``--paper``
+takes its settings from the protocol.
 
 ``PROTOCOLS`` maps the name ``reproduce.py`` takes to the protocol."""
 

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import gymnasium as gym
 
 import planloop  # noqa: F401
-from planloop.protocols.agentic import BLOCKS, TABLE_I, TABLE_III
+from planloop.protocols.agentic import BLOCKS, CONDITIONS, TABLE_I, TABLE_III, instances, tables
 
 from conftest import IPC, load_experiment
 
@@ -48,22 +48,20 @@ def test_the_checksums_name_the_102_in_the_papers_order():
     assert names == ["domain.pddl"] + [f"instances/instance-{i}.pddl" for i in range(1, 103)]
     domain = hashlib.sha256((IPC / "domain.pddl").read_bytes()).hexdigest()
     assert lines[0].split()[0] == domain  # the shipped domain is IPC-2000's
-    assert len(load_experiment("agentic").paper_checksums()) == 102
+    assert len(instances.paper_checksums()) == 102
 
 
 def test_the_shipped_six_are_found_at_their_places(tmp_path):
-    agentic = load_experiment("agentic")
     env = gym.make("PDDL-v0", domain=str(IPC / "domain.pddl"), problem=str(IPC / "instances"))
-    assert [agentic.paper_place(env, i) for i in range(6)] == [0, 1, 2, 9, 19, 34]
+    assert [instances.paper_place(env, i) for i in range(6)] == [0, 1, 2, 9, 19, 34]
     changed = tmp_path / "instance-1.pddl"
     changed.write_bytes((IPC / "instances" / "instance-1.pddl").read_bytes() + b"\n")
     other = gym.make("PDDL-v0", domain=str(IPC / "domain.pddl"), problem=str(changed))
-    assert agentic.paper_place(other, 0) is None  # one byte more: not the paper's
-    assert agentic.paper_place(SimpleNamespace(unwrapped=object()), 0) is None
+    assert instances.paper_place(other, 0) is None  # one byte more: not the paper's
+    assert instances.paper_place(SimpleNamespace(unwrapped=object()), 0) is None
 
 
 def test_table_i_is_fast_downwards_lengths_where_both_solved():
-    agentic = load_experiment("agentic")
     records = [
         record("lama-first", 0, 6),
         record("seq-sat-lama-2011", 0, 6),
@@ -74,7 +72,7 @@ def test_table_i_is_fast_downwards_lengths_where_both_solved():
         record("lama-first", 101, 300),
         record("seq-sat-lama-2011", 101, 200),
     ]
-    text = agentic.table_i(records)
+    text = tables.table_i(records)
     assert text.startswith(f"### {TABLE_I.title}\n\nthis run: no model; paper: Claude Haiku")
     assert row(text, "0–10") == (
         "| 0–10 | 2 (paper: 10) | 13.0 (paper: 14.0) | 10.0 (paper: 14.0) | 3.0 (paper: 0.0) |"
@@ -91,12 +89,11 @@ def test_table_i_is_fast_downwards_lengths_where_both_solved():
 
 
 def test_table_iii_is_the_co_solved_set():
-    agentic = load_experiment("agentic")
     lengths = {"lama-first": 10, "seq-sat-lama-2011": 8, "direct": 7, "agentic": 9}
     records = [record(c, place, n + place) for c, n in lengths.items() for place in (0, 1)]
     records[-1] = record("agentic", 1, 0, won=False)  # instance 1 is not co-solved
     records.append(record("direct", None, 5, instance=7))  # not one of the paper's
-    text = agentic.table_iii(records)
+    text = tables.table_iii(records)
     assert text.startswith(f"### {TABLE_III.title}\n\n")
     assert row(text, "0–10") == (
         "| 0–10 | 1 (paper: 10) | 10.0 (paper: 14.0) | 8.0 (paper: 14.0) | "
@@ -118,8 +115,8 @@ def test_the_study_writes_tables_i_and_iii_and_records_each_place(tmp_path):
     assert "by their SHA-256, 2 are among the paper's IPC-2000 instances " in text
     records = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
     assert sorted(r["paper_instance"] for r in records) == [0, 0, 1, 1]
-    tables = agentic.paper_tables(records)
-    assert list(tables) == ["table-i", "table-ii", "table-iii"]
-    assert "| 0–10 | 0 (paper: 10) |" in tables["table-iii"]  # no LLM approach ran
-    cost = agentic.cost_table(agentic.by_condition(records, list(agentic.CONDITIONS)))
+    written = tables.paper_tables(records)
+    assert list(written) == ["table-i", "table-ii", "table-iii"]
+    assert "| 0–10 | 0 (paper: 10) |" in written["table-iii"]  # no LLM approach ran
+    cost = tables.cost_table(tables.by_condition(records, list(CONDITIONS)))
     assert "| Direct LLM | - | - | - (paper: 28,488) | - (paper: 44,705) |" in cost

@@ -3,14 +3,12 @@ given beside it overrides one and is recorded, and the scheduled problems reach 
 paper's n."""
 
 from planloop.protocols.nl_pddl import NL_PDDL
-
-from conftest import load_experiment
-
-formalize = load_experiment("formalize")
+from planloop.protocols.nl_pddl import study as formalize
+from planloop.protocols.nl_pddl.config import SIZED
 
 
 def resolved(*argv):
-    parser, flags = formalize.build_parser()
+    parser, flags = formalize.flags()
     return flags.resolve(parser.parse_args(list(argv)))
 
 
@@ -34,7 +32,7 @@ def test_without_paper_the_study_keeps_its_own_defaults_and_keys():
 
 def test_the_paper_problems_reach_the_papers_thousand_instances():
     settings = resolved("--paper").values
-    cells = len(formalize.SIZED) * len(settings["sizes"].split(","))
+    cells = len(SIZED) * len(settings["sizes"].split(","))
     assert 1000 <= cells * settings["per_cell"] < 1000 + cells
 
 

@@ -9,11 +9,15 @@ lengths (the actions of a solved instance's plan) by difficulty block: the paper
 instances in their order, ten to a block (:data:`BLOCKS`; the last holds 100 and 101),
 Table I's over the instances both Fast Downward configurations solved, Table III's over
 those all four approaches solved (the co-solved set).
+
+The study itself is :mod:`.study` (its policies and ``main``), the paper's instances
+:mod:`.instances` and its tables :mod:`.tables`.
 """
 
 from __future__ import annotations
 
-from .base import ModelRequest, PaperTable, Protocol
+from ..base import ModelRequest, PaperTable, Protocol
+from .config import AgenticConfig
 
 ROWS = {
     "lama-first": "lama-first",
@@ -21,6 +25,8 @@ ROWS = {
     "direct": "Direct LLM",
     "agentic": "Agentic LLM",
 }  # condition -> Table II's row
+CONDITIONS = tuple(ROWS)  # in Table II's order
+PLANNER_CONDITIONS = ("lama-first", "seq-sat-lama-2011")
 COLUMNS = ("Solved", "Timeout", "Early exit")
 PAPER_INSTANCES = 102
 BLOCKS = tuple(
@@ -116,13 +122,13 @@ COST = PaperTable(  # beside the study's cost table (its time-bound counts vary 
 AGENTIC = Protocol(
     name="agentic",
     paper="Agentic LLM Planning via Step-Wise PDDL Simulation (PyPDDLEngine, arXiv 2603.06064)",
-    settings={
-        "seconds": 180.0,
-        "max_attempts": None,
-        "max_model_calls": None,
-        "max_tool_calls": None,
-        "feedback": "outcome",
-    },
+    settings=AgenticConfig.protocol(
+        seconds=180.0,
+        max_attempts=None,
+        max_model_calls=None,
+        max_tool_calls=None,
+        feedback="outcome",
+    ),
     rules=(
         "four approaches, each evaluated once per instance with one wall-clock budget "
         "of `seconds`: Fast Downward lama-first, Fast Downward seq-sat-lama-2011 (its "
@@ -148,6 +154,6 @@ AGENTIC = Protocol(
         "tokens per instance and per solved instance",
     ),
     tables=(TABLE_I, TABLE_II, TABLE_III),
-    n="102 IPC Blocksworld instances",
+    n=f"{PAPER_INSTANCES} IPC Blocksworld instances",
     requests=(ModelRequest(".*", {"temperature": 0.2}),),
 )

@@ -6,19 +6,26 @@ A problem's description is written in PDDL in one shot, then repaired with the r
 the planner's and the validator's diagnostics until a plan validates or 5 repairs are
 spent. The metrics are the paper's (eq. 6-18), scored on atoms and grounded action
 strings as written (see :mod:`planloop.formalizer.problems.metrics`).
+
+The study itself is :mod:`.study` (its cells and ``main``), a problem's formalization and
+scoring :mod:`.problems`, its tables :mod:`.tables`.
 """
 
 from __future__ import annotations
 
-from .base import PaperTable, Protocol
+from ..base import PaperTable, Protocol
+from .config import SIZES, FormalizeConfig
 
-SIZES = "10,20,30,40"
+PER_CELL = 63  # problems per domain and size: 4 domains x 4 sizes x 63 = 1008
+PAPER_INSTANCES = 1000  # the paper's n: its test instances over 13 domains
 
 NL_PDDL = Protocol(
     name="nl-pddl",
     paper="Benchmarking and Improving PDDL Formalization Ability of LLMs with "
     "Planner-in-the-Loop Feedback (NL-PDDL-Bench, anonymous ACL submission)",
-    settings={"max_iterations": 5, "sizes": SIZES, "per_cell": 63, "planner": "lama-first"},
+    settings=FormalizeConfig.protocol(
+        max_iterations=5, sizes=SIZES, per_cell=PER_CELL, planner="lama-first"
+    ),
     rules=(
         "one-shot generation, then at most T_max = 5 repairs, each given the diagnostics "
         "of the check that failed (reader, Fast Downward, VAL), until a plan validates",
@@ -54,5 +61,5 @@ NL_PDDL = Protocol(
             },
         ),
     ),
-    n="1000 test instances",
+    n=f"{PAPER_INSTANCES} test instances",
 )

@@ -1,0 +1,164 @@
+"""The classical-planner baseline study: a planner sees the task as the agent sees it
+(``info["domain_pddl"]`` and ``info["problem_pddl"]``, obfuscated in Mystery
+environments), plans, and its plan is executed step by step in the environment; one
+table row per configuration recorded in the results folder.
+``experiments/planner_baseline.py`` is its command line."""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+
+import gymnasium as gym
+
+from ..envs import FULLY_OBSERVABLE
+from ..envs.lookup import unknown_env
+from ..pddl import PLANNER_NAMES
+from ..policies import PlannerPolicy, run_episode
+from ..results import ResultsFile
+from ..stats import wilson_interval
+from .errors import StudyError
+from .flags import positive_float, run_options, study_parser
+from .jobs import Job, Study
+from .plots import show_success_plot
+from .runner import latest_records, run_study
+from .tables import markdown_table, tally
+
+DENOMINATORS = (
+    "n (episodes) is every scheduled instance and trial of the configuration; "
+    "an episode whose planner found no plan (a timeout, an error) or whose plan "
+    "the environment refused is a failure."
+)
+
+
+def run_instance(env: gym.Env, instance: int, planner: str, timeout: float) -> dict:
+    """Plan from what the agent sees, then execute; the environment judges the result."""
+    policy = PlannerPolicy(planner, timeout)
+    episode = run_episode(env, policy, options={"instance": instance})
+    result = policy.result
+    assert result is not None  # the policy plans when the episode starts
+    action_error = next((e["message"] for e in episode.errors if e), None)
+    return {
+        "policy": episode.policy,
+        "status": result.status,
+        "won": episode.won,
+        "plan_length": len(result.plan or ()),
+        "executed": episode.steps,
+        "planner_seconds": round(result.seconds, 4),
+        "action_error": action_error,
+        "message": "" if result.solved else result.message,
+    }
+
+
+def configuration(record: dict) -> tuple[str, str, str, str]:
+    """(environment, its options, planner, timeout): what a table row stands for."""
+    provenance = record.get("provenance", {})
+    options = ", ".join(f"{k}={v}" for k, v in sorted((provenance.get("env_kwargs") or {}).items()))
+    timeout = (provenance.get("settings") or {}).get("timeout")
+    return (
+        str(provenance.get("env")),
+        options or "-",
+        str(record.get("planner")),
+        f"{timeout:g} s" if isinstance(timeout, (int, float)) else str(timeout),
+    )
+
+
+def by_configuration(records: list[dict]) -> dict[tuple, list[dict]]:
+    """The latest record of every episode in the file, grouped by configuration (in
+    the order the file first has them)."""
+    groups: dict[tuple, list[dict]] = {}
+    for record in latest_records(records).values():
+        if record.get("study") == "planner_baseline":
+            groups.setdefault(configuration(record), []).append(record)
+    return groups
+
+
+def summary_row(records: list[dict]) -> list:
+    wins, n = tally(records)
+    low, high = wilson_interval(wins, n)
+    lengths = [r["plan_length"] for r in records if r["won"]]
+    seconds = [r["planner_seconds"] for r in records]
+    statuses = Counter(r["status"] for r in records)
+    return [
+        n,
+        wins,
+        f"{wins / max(1, n):.1%}",
+        f"[{low:.1%}, {high:.1%}]",
+        f"{statistics.mean(lengths) if lengths else 0:.2f}",
+        f"{statistics.mean(seconds) if seconds else 0:.3f}",
+        ", ".join(f"{k}: {v}" for k, v in sorted(statuses.items())),
+    ]
+
+
+def summarize(groups: dict[tuple, list[dict]]) -> str:
+    rows = [[*config, *summary_row(group)] for config, group in groups.items()]
+    return markdown_table(
+        [
+            "environment",
+            "options",
+            "planner",
+            "timeout",
+            "episodes",
+            "won",
+            "success",
+            "95% Wilson",
+            "mean plan length",
+            "mean planner s",
+            "statuses",
+        ],
+        rows,
+        align="llllrrrcrrl",
+    )
+
+
+def plot_label(config: tuple, groups: dict[tuple, list[dict]]) -> str:
+    """The configuration's planner and timeout, with its environment when there are
+    several."""
+    environments = {(env, options) for env, options, _, _ in groups}
+    env, options, planner, timeout = config
+    where = f"{env} {options if options != '-' else ''}".strip()
+    return f"{where + ': ' if len(environments) > 1 else ''}{planner}, {timeout}"
+
+
+def run(argv: list[str] | None = None, description: str | None = __doc__) -> int:
+    """The study from its flags (``description``: the help's): plays every episode not
+    yet in ``--out``, prints and writes the table of every configuration there. Errors
+    are raised: the script's ``main`` is the study as a command."""
+    parser = study_parser(
+        description,
+        env="Mystery-BW-v0",
+        out="results/planner_baseline",
+        instances="0:100",
+        llm_required=None,
+    )
+    parser.add_argument("--planner", default="lama-first", choices=PLANNER_NAMES)
+    parser.add_argument("--timeout", type=positive_float, default=60.0)
+    args = parser.parse_args(argv)
+    if unknown_env(args.env) is not None:
+        raise StudyError(unknown_env(args.env))
+    if args.env not in FULLY_OBSERVABLE:
+        raise StudyError(
+            f"{args.env} is not fully observable: a planner baseline needs the "
+            f"task's PDDL; use one of {', '.join(FULLY_OBSERVABLE)}"
+        )
+    study = Study(
+        "planner_baseline", args.env, dict(args.option), settings={"timeout": args.timeout}
+    )
+
+    def play(env: gym.Env | None, job: Job) -> dict:
+        assert env is not None  # the study plays args.env
+        return run_instance(env, job.instance, str(job.condition["planner"]), args.timeout)
+
+    jobs = study.jobs([{"planner": args.planner}], args.instances, args.trials)
+    run_study(study, jobs, play, **run_options(args))
+    groups = by_configuration(ResultsFile(args.out / "episodes.jsonl").records)
+    text = f"## Planner baseline\n\n{summarize(groups)}\n\n{DENOMINATORS}"
+    (args.out / "results.md").write_text(text + "\n")
+    print(text)
+    show_success_plot(
+        {"success": [(plot_label(c, groups), *tally(g)) for c, g in groups.items()]},
+        args.out / "success.png",
+        "configuration",
+        title=f"Planner baseline on {args.env}: success per configuration",
+    )
+    return 0
