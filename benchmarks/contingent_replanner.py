@@ -18,6 +18,8 @@ loaded, tracked, episodes won, the median steps per second, and the largest prob
 loaded and won beside the largest tried (by the size of its file).
 
     python benchmarks/contingent_replanner.py SUITES... --seeds 3 --out /tmp/replanner.jsonl
+
+``--resume`` keeps the records ``--out`` holds and plays only the problems it lacks.
 """
 
 from __future__ import annotations
@@ -193,6 +195,20 @@ def table(records: list[dict]) -> list[str]:
     return lines
 
 
+def kept(path: Path) -> list[dict]:
+    """The records of an earlier run in ``path`` (none if it does not exist; a line cut
+    short by an interruption is left out)."""
+    if not path.exists():
+        return []
+    records = []
+    for line in path.read_text().splitlines():
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return records
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("roots", nargs="*", type=Path, help="folders of suites")
@@ -203,14 +219,20 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, help="seconds per problem, all seeds included")
     parser.add_argument("--only", help="a regular expression the problem's path must match")
     parser.add_argument("--out", type=Path, help="a JSON line per problem")
+    parser.add_argument(
+        "--resume", action="store_true", help="keep --out's records and play only the rest"
+    )
     args = parser.parse_args()
     timeout = args.timeout or 60 + args.seeds * (args.budget + 10)
     sizes = [int(s) for s in args.wumpus.split(",") if s.strip()]
-    records = []
-    out = args.out.open("w") if args.out else None
+    records = kept(args.out) if args.resume and args.out else []
+    done = {r["problem"] for r in records}
+    out = args.out.open("a" if args.resume else "w") if args.out else None
     with tempfile.TemporaryDirectory() as folder:
         for pair in pairs(args.roots, sizes, Path(folder)):
             if args.only and not re.search(args.only, str(pair.problem)):
+                continue
+            if str(pair.problem) in done:
                 continue
             record = run(pair, args.seeds, args.budget, args.planner, timeout)
             records.append(record)

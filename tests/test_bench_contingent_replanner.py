@@ -74,3 +74,11 @@ def test_the_table_counts_by_domain_and_names_the_largest():
     )
     assert lines[2] == ("| CLG | wumpus | 3 | 2 | 2 | 3/4 | 200 | wumpus07 | wumpus07 | wumpus10 |")
     assert lines[-1] == "| all | | 3 | 2 | 2 | 3/4 | | | | |"
+
+
+def test_resume_keeps_the_records_an_interrupted_run_wrote(tmp_path):
+    bench = load()
+    out = tmp_path / "replanner.jsonl"
+    assert bench.kept(out) == []
+    out.write_text('{"problem": "a.pddl"}\n{"problem": "b.pddl"}\n{"problem": "c.pd')
+    assert [r["problem"] for r in bench.kept(out)] == ["a.pddl", "b.pddl"]
