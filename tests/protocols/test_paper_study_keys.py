@@ -1,11 +1,30 @@
 """The resume keys of the Mystery, agentic, NL-to-PDDL and horizon studies, pinned as
 they were computed before the studies moved into ``planloop.protocols``: a results file
-written before resumes with the same keys."""
+written before resumes with the same keys.
+
+The agentic study's key holds the absolute path of its IPC instances (the shipped ones by
+default): its keys were pinned in a checkout at PINNED_ROOT, so this one's root is read as
+that one's (a results file resumes where its study ran; moving the checkout is another
+study to the key).
+"""
+
+import dataclasses
+from pathlib import Path
 
 import pytest
 
 from planloop.study.jobs import Study
 from tests.conftest import load_experiment
+
+ROOT = str(Path(__file__).resolve().parents[2])
+PINNED_ROOT = "/work/wt-papers"
+
+
+def _pinned(value):
+    """``value`` with this checkout's root read as PINNED_ROOT."""
+    if isinstance(value, (str, Path)) and str(value).startswith(ROOT):
+        return type(value)(PINNED_ROOT + str(value)[len(ROOT) :])
+    return value
 
 
 class Keyed(Exception):
@@ -24,7 +43,8 @@ def first_keys(monkeypatch, script: str, argv: list[str]) -> list[str]:
     jobs, keys = Study.jobs, []
 
     def keyed(self, conditions, instances, trials):
-        made = jobs(self, conditions, [0], 1)
+        kwargs = {key: _pinned(value) for key, value in self.env_kwargs.items()}
+        made = jobs(dataclasses.replace(self, env_kwargs=kwargs), conditions, [0], 1)
         keys.extend(job.key for job in made)
         raise Keyed
 
