@@ -30,29 +30,16 @@ generated houses instead (said in the caption).
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import sys
 from pathlib import Path
 
-from planloop.envs.alfworld.sources import RELEASE as ALFWORLD_RELEASE
 from planloop.llm import ChatModel
 from planloop.protocols.agentic.study import reproduction as agentic
 from planloop.protocols.baking.study import reproduction as baking
 from planloop.protocols.mystery.study import reproduction as mystery
 from planloop.protocols.nl_pddl.study import reproduction as nl_pddl
-from planloop.protocols.pddlego_plus import ALFWORLD_SPLIT, ENVIRONMENTS
-from planloop.protocols.pddlego_plus.study import GROUND_TRUTH, paper_tables, twx_missing
-from planloop.protocols.pddlego_plus.study import main as pddlego_main
-from planloop.protocols.reproduction import (
-    Reproduction,
-    Runner,
-    Tables,
-    heading,
-    reproduce,
-    write_tables,
-)
-from planloop.results import Record
+from planloop.protocols.pddlego_plus.reproduction import reproduction as pddlego_plus
+from planloop.protocols.reproduction import Reproduction, Runner, heading, reproduce, write_tables
 from planloop.study import (
     StudyError,
     check_model,
@@ -62,87 +49,6 @@ from planloop.study import (
     study_main,
 )
 from planloop.study.flags import CALL_TIMEOUT
-from planloop.study.runs import run_key
-
-
-def pddlego_plus(runner: Runner, out: Path) -> tuple[list[Record], Tables]:
-    """PDDLego+ and PlanGen on the paper's games at its n (the protocol's
-    ``ENVIRONMENTS``): each CoinCollector size, its TextWorld Express seeds and trials;
-    each ALFWorld task type, its games (ALFWorld's released ones when ``$ALFWORLD_DATA``
-    holds them, else generated ones). Stops first, in one line, when TextWorld Express
-    cannot run here, unless ``-- --coin-games generated`` plays planloop's houses."""
-    truth = runner.llm == "groundtruth"
-    missing = twx_missing()
-    if missing is not None and given(runner.extra, "--coin-games") != "generated":
-        raise StudyError(
-            f"pddlego-plus plays TextWorld Express's CoinCollector games, which need "
-            f"{missing}; or play planloop's generated houses with -- --coin-games "
-            "generated (said in the caption)"
-        )
-    released = os.environ.get("ALFWORLD_DATA")
-    released = released if released and Path(released, ALFWORLD_RELEASE).is_dir() else None
-    records: list[Record] = []
-    for policy in ("pddlego",) if truth else ("pddlego", "plangen"):
-        for games in ENVIRONMENTS.values():
-            split = ALFWORLD_SPLIT if games.env_id == "ALFWorld-v0" and released else None
-            for cell in games.cells:
-                options = [f"{key}={json.dumps(value)}" for key, value in cell.items()]
-                options += [f"split={split}"] if split else []
-                records = runner.run(
-                    pddlego_main,
-                    out,
-                    [
-                        "--policy",
-                        policy,
-                        "--env",
-                        games.env_id,
-                        *(part for option in options for part in ("-o", option)),
-                        "--instances",
-                        f"0:{runner.first(games.instances)}",
-                        "--trials",
-                        str(runner.first(games.trials)),
-                    ],
-                    model=not truth,
-                )
-    return records, pddlego_plus_tables
-
-
-def given(flags: list[str], name: str) -> str | None:
-    """The value of ``name`` among ``flags`` (``--name V`` or ``--name=V``; the last
-    one given), else None."""
-    value = None
-    for i, flag in enumerate(flags):
-        if flag == name and i + 1 < len(flags):
-            value = flags[i + 1]
-        elif flag.startswith(name + "="):
-            value = flag.split("=", 1)[1]
-    return value
-
-
-def pddlego_plus_tables(records: list[Record]) -> dict[str, str]:
-    """PDDLego+'s tables over one run, with what sets the run apart from the paper's."""
-    tables = paper_tables(records)
-    provenances = [r.get("provenance") or {} for r in records]
-    if any(
-        p.get("env") == "CoinCollector-v0" and (p.get("env_kwargs") or {}).get("backend") != "twx"
-        for p in provenances
-    ):
-        tables["success"] += (
-            "\n\nCoinCollector: planloop's generated houses (--coin-games generated), not "
-            "TextWorld Express's games the authors played."
-        )
-    if any(
-        p.get("env") == "ALFWorld-v0" and "split" not in (p.get("env_kwargs") or {})
-        for p in provenances
-    ):
-        tables["success"] += (
-            "\n\nALFWorld: generated games of each task type, not ALFWorld's released "
-            "games (set ALFWORLD_DATA to ALFWorld's data for those)."
-        )
-    if run_key(records[0]).model == GROUND_TRUTH:
-        tables["success"] += "\n\nThe ground truth formalizes: PlanGen needs a model."
-    return tables
-
 
 PAPERS: dict[str, Reproduction] = {
     "pddlego-plus": pddlego_plus,
