@@ -24,3 +24,28 @@ def test_study_runs_resumes_and_reports(tmp_path, capsys):
     assert study.main(["--instances", "0:6", "--out", str(out), "--workers", "2"]) == 0
     assert len(episodes.read_text().splitlines()) == 6  # the first four were not rerun
     assert "| 6 | 6 | 100.0% |" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "argv, key",
+    [
+        ("--instances 0:1", "92b752ef45514e84/0/0"),
+        ("--instances 0:1 --planner bfs --timeout 30", "7f9021b82c66a22e/0/0"),
+        ("--env Blocksworld-v0 --instances 0:1 -o max_episode_steps=30", "716b1d45dde01ff9/0/0"),
+    ],
+)
+def test_its_config_keeps_the_keys_of_earlier_runs(monkeypatch, argv, key):
+    """Keys computed before the study's settings became PlannerBaselineConfig."""
+    from planloop.study import planner_baseline
+    from planloop.study.jobs import Study
+
+    jobs, keys = Study.jobs, []
+
+    def keyed(self, conditions, instances, trials):
+        keys.extend(job.key for job in jobs(self, conditions, [0], 1))
+        raise KeyboardInterrupt  # stop before any episode
+
+    monkeypatch.setattr(Study, "jobs", keyed)
+    with pytest.raises(KeyboardInterrupt):
+        planner_baseline.run(argv.split())
+    assert keys == [key]

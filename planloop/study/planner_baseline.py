@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
+from dataclasses import dataclass
 
 import gymnasium as gym
 
@@ -17,12 +18,27 @@ from ..pddl import PLANNER_NAMES
 from ..policies import PlannerPolicy, run_episode
 from ..results import ResultsFile
 from ..stats import wilson_interval
+from .config import StudyConfig, setting
 from .errors import StudyError
 from .flags import positive_float, run_options, study_parser
 from .jobs import Job, Study
 from .plots import show_success_plot
 from .runner import latest_records, run_study
 from .tables import markdown_table, tally
+
+
+@dataclass(frozen=True)
+class PlannerBaselineConfig(StudyConfig):
+    """The baseline's settings (see :mod:`planloop.study.config`): the planner enters
+    each job's condition, the timeout the study's settings, both always."""
+
+    planner: str = setting(
+        "lama-first", "the planner", choices=tuple(PLANNER_NAMES), keyed="always"
+    )
+    timeout: float = setting(
+        60.0, "seconds per planner call", type=positive_float, metavar="S", keyed="always"
+    )
+
 
 DENOMINATORS = (
     "n (episodes) is every scheduled instance and trial of the configuration; "
@@ -131,9 +147,9 @@ def run(argv: list[str] | None = None, description: str | None = __doc__) -> int
         instances="0:100",
         llm_required=None,
     )
-    parser.add_argument("--planner", default="lama-first", choices=PLANNER_NAMES)
-    parser.add_argument("--timeout", type=positive_float, default=60.0)
+    PlannerBaselineConfig.add_arguments(parser)
     args = parser.parse_args(argv)
+    config = PlannerBaselineConfig.from_args(args)
     if unknown_env(args.env) is not None:
         raise StudyError(unknown_env(args.env))
     if args.env not in FULLY_OBSERVABLE:
@@ -142,14 +158,14 @@ def run(argv: list[str] | None = None, description: str | None = __doc__) -> int
             f"task's PDDL; use one of {', '.join(FULLY_OBSERVABLE)}"
         )
     study = Study(
-        "planner_baseline", args.env, dict(args.option), settings={"timeout": args.timeout}
+        "planner_baseline", args.env, dict(args.option), settings={"timeout": config.timeout}
     )
 
     def play(env: gym.Env | None, job: Job) -> dict:
         assert env is not None  # the study plays args.env
-        return run_instance(env, job.instance, str(job.condition["planner"]), args.timeout)
+        return run_instance(env, job.instance, str(job.condition["planner"]), config.timeout)
 
-    jobs = study.jobs([{"planner": args.planner}], args.instances, args.trials)
+    jobs = study.jobs([{"planner": config.planner}], args.instances, args.trials)
     run_study(study, jobs, play, **run_options(args))
     groups = by_configuration(ResultsFile(args.out / "episodes.jsonl").records)
     text = f"## Planner baseline\n\n{summarize(groups)}\n\n{DENOMINATORS}"
