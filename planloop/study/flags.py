@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -139,6 +139,31 @@ REQUEST_FLAGS: dict[str, dict] = {
         "help": "tokens per reply (sent as max_completion_tokens to reasoning models)",
     },
 }  # the request parameters every study with a model takes, by dest (see RequestSettings)
+
+
+def add_conditions(
+    parser: argparse.ArgumentParser, conditions: Sequence[str], *, given_order: bool
+) -> None:
+    """``--conditions``: a comma list of ``conditions`` (default all of them), each kept
+    once, in the order given (``given_order``) or in ``conditions``' order; an unknown or
+    empty list is a usage error naming the conditions."""
+
+    def parse(text: str) -> list[str]:
+        names = [part.strip() for part in text.split(",") if part.strip()]
+        unknown = [name for name in names if name not in conditions]
+        if unknown or not names:
+            raise argparse.ArgumentTypeError(
+                f"conditions are a comma list of {', '.join(conditions)}"
+                f"; not {', '.join(unknown) or 'empty'}"
+            )
+        return list(dict.fromkeys(names)) if given_order else [c for c in conditions if c in names]
+
+    parser.add_argument(
+        "--conditions",
+        type=parse,
+        default=list(conditions),
+        help=f"a comma list of {', '.join(conditions)} (default all)",
+    )
 
 
 def run_options(args: argparse.Namespace) -> dict:

@@ -226,3 +226,17 @@ def test_bad_request_values_are_argparse_errors(capsys, flag, value):
     with pytest.raises(SystemExit):
         parser.parse_args(["--llm", "x", flag, value])
     assert flag in capsys.readouterr().err
+
+
+def test_conditions_keep_the_order_given_or_the_study_s_own():
+    import argparse
+
+    from planloop.study.flags import add_conditions
+
+    for given_order, expected in ((True, ["c", "a"]), (False, ["a", "c"])):
+        parser = argparse.ArgumentParser()
+        add_conditions(parser, ("a", "b", "c"), given_order=given_order)
+        assert parser.parse_args(["--conditions", "c, a,c"]).conditions == expected
+        assert parser.parse_args([]).conditions == ["a", "b", "c"]
+        with pytest.raises(SystemExit):
+            parser.parse_args(["--conditions", "a,z"])

@@ -29,6 +29,7 @@ from ...study import (
     study_parser,
     tally,
 )
+from ...study.flags import add_conditions
 from ...study.jobs import Job
 from ...study.runs import run_caption, split_runs
 from ..reproduction import Runner, Tables
@@ -36,17 +37,6 @@ from . import AGENTIC, CONDITIONS, PLANNER_CONDITIONS, ROWS
 from .config import AgenticConfig
 from .instances import env_kwargs, paper_place
 from .tables import by_condition, paper_tables, report
-
-
-def parse_conditions(text: str) -> list[str]:
-    names = [part.strip() for part in text.split(",") if part.strip()]
-    unknown = [name for name in names if name not in CONDITIONS]
-    if unknown or not names:
-        raise argparse.ArgumentTypeError(
-            f"conditions are a comma list of {', '.join(CONDITIONS)}"
-            f"; not {', '.join(unknown) or 'empty'}"
-        )
-    return [c for c in CONDITIONS if c in names]  # in Table II's order
 
 
 def make_policy(
@@ -104,12 +94,7 @@ def flags(description: str | None = __doc__) -> tuple[argparse.ArgumentParser, P
     """The study's parser: the shared flags, ``--conditions``, ``--paper`` and
     :class:`AgenticConfig`'s; ``description``: the help's."""
     parser = study_parser(description, env="PDDL-v0", out="results/agentic", llm_required=False)
-    parser.add_argument(
-        "--conditions",
-        type=parse_conditions,
-        default=list(CONDITIONS),
-        help=f"a comma list of {', '.join(CONDITIONS)} (default all)",
-    )
+    add_conditions(parser, CONDITIONS, given_order=False)  # in Table II's order
     paper = PaperFlags(parser, AGENTIC, temperature=0.2)
     AgenticConfig.add_arguments(paper)
     return parser, paper

@@ -38,6 +38,7 @@ from ...study import (
     study_parser,
     tally,
 )
+from ...study.flags import add_conditions
 from ...study.jobs import Job
 from ...study.runs import run_caption, split_runs
 from ...wrappers import ProgressFeedback
@@ -61,17 +62,6 @@ CONDITIONS = (
     "agentic",
     "planner",
 )
-
-
-def parse_conditions(text: str) -> list[str]:
-    names = [part.strip() for part in text.split(",") if part.strip()]
-    unknown = [name for name in names if name not in CONDITIONS]
-    if unknown or not names:
-        raise argparse.ArgumentTypeError(
-            f"conditions are a comma list of {', '.join(CONDITIONS)}"
-            f"; not {', '.join(unknown) or 'empty'}"
-        )
-    return list(dict.fromkeys(names))
 
 
 def pipeline_class() -> type:
@@ -149,12 +139,7 @@ def flags(description: str | None = __doc__) -> tuple[argparse.ArgumentParser, P
     parser = study_parser(
         description, env="Mystery-BW-v0", out="results/mystery", llm_required=False
     )
-    parser.add_argument(
-        "--conditions",
-        type=parse_conditions,
-        default=list(CONDITIONS),
-        help=f"a comma list of {', '.join(CONDITIONS)} (default all)",
-    )
+    add_conditions(parser, CONDITIONS, given_order=True)
     paper = PaperFlags(parser, MYSTERY, temperature=0.2)
     MysteryConfig.add_arguments(paper)
     return parser, paper

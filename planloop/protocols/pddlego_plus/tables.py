@@ -81,6 +81,9 @@ def condition_label(record: dict) -> str:
     return ", ".join(parts)
 
 
+CONFIGURATION = ("env", "options", "model", "condition", "settings")  # its columns
+
+
 def configuration(record: dict) -> tuple[str, str, str, str, str]:
     """(environment, its options, model (its run's label), condition, settings: planner,
     retries and the protocol): what a table row shows (see :func:`by_configuration`)."""
@@ -146,11 +149,7 @@ def results_table(records: list[dict]) -> str:
             ]
         )
     header = [
-        "env",
-        "options",
-        "model",
-        "condition",
-        "settings",
+        *CONFIGURATION,
         "success [95% Wilson]",
         "no error fixing (same runs)",
         "solver errors met / fixed",
@@ -276,11 +275,7 @@ def judgement_table(records: list[dict]) -> str:
             ]
         )
     header = [
-        "env",
-        "options",
-        "model",
-        "condition",
-        "settings",
+        *CONFIGURATION,
         "rounds judged",
         "hallucinated facts (in rounds)",
         "forgotten facts",
