@@ -27,13 +27,16 @@ def save_success_plot(
     title: str,
     ordered: bool = False,
     order: Sequence[str] | None = None,
+    episodes: int | None = None,
 ) -> bool:
     """:func:`success_figure` saved to ``path``; False (and no file) without
     matplotlib."""
     try:
         import matplotlib.pyplot as plt
 
-        figure = success_figure(series, xlabel, ylabel, title=title, ordered=ordered, order=order)
+        figure = success_figure(
+            series, xlabel, ylabel, title=title, ordered=ordered, order=order, episodes=episodes
+        )
     except ImportError:
         return False
     figure.savefig(path, dpi=120, bbox_inches="tight")
@@ -49,12 +52,15 @@ def success_figure(
     title: str,
     ordered: bool = False,
     order: Sequence[str] | None = None,
+    episodes: int | None = None,
 ):
     """A rate (``ylabel``) against x (``xlabel``, with its unit), one series per name
     (name -> points), each point labelled ``k/n`` with its 95% Wilson interval; lines
     join the points only when x is ``ordered``. ``order``: the x labels in order (by
-    default as the series first name them). A matplotlib Figure (ImportError without
-    matplotlib)."""
+    default as the series first name them). The title ends with the ``episodes`` behind
+    the plot: by default the points' n summed, right when each episode is one point; a
+    curve whose points count the same episodes again (each budget, step or iteration)
+    gives its own. A matplotlib Figure (ImportError without matplotlib)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -98,7 +104,8 @@ def success_figure(
     room = 24  # characters a line of the y label may hold beside the axes (2 in tall)
     axes.set_ylabel(textwrap.fill(f"{ylabel} {RATE_UNITS}", room), fontsize="small")
     axes.set_ylim(-0.02, 1.08)
-    episodes = sum(n for points in series.values() for _, _, n in points)
+    if episodes is None:
+        episodes = sum(n for points in series.values() for _, _, n in points)
     columns = max(20, int(width_inches * 11))  # characters a title line may hold
     axes.set_title(textwrap.fill(f"{title} (n = {episodes} episodes)", columns), fontsize="medium")
     if len(series) > 1:
@@ -171,10 +178,13 @@ def show_success_plot(
     *,
     title: str,
     ordered: bool = False,
+    episodes: int | None = None,
 ) -> None:
     """:func:`save_success_plot`, then say where it is (stdout) or how to get one
     (stderr)."""
-    if save_success_plot(series, path, xlabel, ylabel, title=title, ordered=ordered):
+    if save_success_plot(
+        series, path, xlabel, ylabel, title=title, ordered=ordered, episodes=episodes
+    ):
         print(f"\nplot: {path}")
     else:
         print("\nno plot: install matplotlib (pip install 'planloop[plot]')", file=sys.stderr)

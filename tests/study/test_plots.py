@@ -77,3 +77,11 @@ def test_x_labels_turn_only_when_wider_than_their_slot(count, turned):
     angles = {label.get_rotation() for label in figure.axes[0].get_xticklabels()}
     assert angles == ({90.0} if turned else {0.0})
     assert overlapping_texts(figure) == []
+
+
+def test_a_curve_over_the_same_episodes_says_how_many_there_are():
+    """Points that count the same episodes again (each iteration of a repair curve) do
+    not add up to the episodes behind the plot: the caller says how many."""
+    series = {"SVR": [("0", 3, 4), ("1", 4, 4)], "PSR": [("0", 2, 4), ("1", 3, 4)]}
+    figure = success_figure(series, "iteration", title="curve", ordered=True, episodes=4)
+    assert "(n = 4 episodes)" in figure.axes[0].get_title()

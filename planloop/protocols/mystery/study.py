@@ -214,6 +214,7 @@ def run(
             args.out / "retry.png",
             "budget K (plans)",
             ordered=True,
+            episodes=sum(len(groups[c]) for c in retry),
             title=f"Success within K plans (the retry-benefit curve), {args.env}, "
             f"{study.model or 'no model'}",
         )

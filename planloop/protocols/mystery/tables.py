@@ -269,6 +269,7 @@ def save_hazard_plot(groups: dict[str, list[Record]], path: Path, about: str) ->
         title=f"Where plans fail: hazard by step, {about}",
         ordered=True,
         order=[str(step) for step in steps],
+        episodes=sum(max(n for _, _, n in points) for points in series.values()),  # step 1's
     )
 
 

@@ -126,6 +126,7 @@ def curve_plot(records: list[Record], iterations: int, path: Path, show: bool = 
         "iteration (repairs made)",
         "rate",
         ordered=True,
+        episodes=len(records),
         title="The repair curve: the candidate kept after each iteration, "
         f"{len(records)} problems, "
         + ", ".join(sorted({str((r.get("provenance") or {}).get("model")) for r in records})),
