@@ -42,7 +42,7 @@ from . import fd_worker
 from .deadline import Check, SearchTimeout, both, deadline_check
 from .diagnostics import PDDLError, received
 from .fd_worker_process import die_with_parent
-from .grounder import _conjuncts
+from .grounder import flat_conjuncts
 from .grounding import Task, ground
 from .heuristics import RelaxedTask
 from .invariants import impossible_pair
@@ -334,7 +334,7 @@ def _most_ground_actions(d: Domain, p: Problem) -> int:
     for action in d.actions.values():
         unary = [
             f
-            for f in _conjuncts(action.precondition)
+            for f in flat_conjuncts(action.precondition)
             if isinstance(f, Atom) and f.predicate in static and len(f.args) == 1
         ]
         total += math.prod(
