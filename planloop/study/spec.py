@@ -1,0 +1,212 @@
+"""A study declared once, played by one runner.
+
+A :class:`StudySpec` names what makes a study its own: its settings (a
+:class:`~planloop.study.config.StudyConfig`), the protocol ``--paper`` takes, its
+conditions, the policy each episode plays (``play``) and what it writes from the records
+(``report``). :func:`run_spec` does the rest, the same for every study: the command line
+(the shared flags, ``--conditions``, ``--paper`` and the config's), the model and its
+check, the environment's instances, the resume key, the episodes (resumable, in
+parallel) and the report. :func:`spec_main` is the study as a command::
+
+    SPEC = StudySpec(
+        name="my-study", script="my_study.py", config=MyConfig, protocol=MY_PAPER,
+        env="Baking-v0", out="results/my_study", conditions=("planner", "closed-loop"),
+        play=lambda run: lambda env, job: ..., report=lambda run, records: ...,
+    )
+    main = spec_main(SPEC)
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Generic, Literal
+
+from ..llm import ChatModel
+from ..results import Record
+from .backends import Play
+from .config import C
+from .errors import study_main
+from .flags import LLM_SPECS, PaperFlags, Settings, add_conditions, run_options, study_parser
+from .jobs import Job, Study
+from .models import study_model
+from .runner import every_instance, run_study
+
+ModelUse = Literal["required", "optional", "none"]  # --llm: required, optional, absent
+_LLM_REQUIRED: dict[ModelUse, bool | None] = {"required": True, "optional": False, "none": None}
+
+
+@dataclass
+class StudyRun(Generic[C]):
+    """One run of a study as its flags resolved it: what a spec's hooks receive.
+    ``model`` is the study's model (None: it plays none), ``built`` the one the runner
+    opened (checked before the first episode), ``show`` whether to print."""
+
+    spec: StudySpec[C]
+    args: argparse.Namespace
+    config: C
+    settings: Settings
+    model: ChatModel | None
+    built: ChatModel | None
+    show: bool
+    env_kwargs: dict[str, object]
+    instances: Sequence[int]
+    study: Study | None = None
+
+    @property
+    def out(self) -> Path:
+        """The results folder (``--out``)."""
+        return self.args.out
+
+    @property
+    def conditions(self) -> list[str]:
+        """The conditions asked for (``--conditions``), in their order."""
+        return list(getattr(self.args, "conditions", ()))
+
+    @property
+    def temperature(self) -> float | None:
+        """The sampling temperature the policies ask for (flag, protocol or default)."""
+        return getattr(self.args, "temperature", None)
+
+    def caption(self) -> str:
+        """``\\n\\nProtocol: ...`` under ``--paper`` (its overrides named), else ""."""
+        protocol = self.spec.protocol
+        if not self.settings.paper or protocol is None:
+            return ""
+        return f"\n\n{protocol.caption(self.settings.overrides)}"
+
+
+def _every_condition(run: StudyRun) -> list[Mapping[str, object]]:
+    return [{"condition": condition} for condition in run.conditions]
+
+
+def _config_and_temperature(run: StudyRun) -> dict[str, object]:
+    return {**run.config.key(), "temperature": run.temperature}
+
+
+def _plays_a_model(run: StudyRun) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class StudySpec(Generic[C]):
+    """A study, declared once.
+
+    Identity and flags: ``name`` (each record's ``study``), ``script`` (its command's
+    name in messages), ``description`` (the help), ``config`` (its settings),
+    ``protocol`` (what ``--paper`` sets; a :class:`~planloop.protocols.Protocol`),
+    ``env`` (``--env``'s default; None: a study of no environment), ``out``, ``trials``,
+    ``instances`` (``--instances``' default), ``llm`` (whether ``--llm`` is required),
+    ``llm_help``, ``conditions`` (``--conditions``' choices, none: no such flag) and
+    ``given_order`` (the conditions played in the order given, else in
+    ``conditions``' order), ``temperature`` (what the policies ask for when neither the
+    flag nor the protocol sets one).
+
+    Hooks, each given the :class:`StudyRun`: ``validate`` (raise StudyError for flags
+    that cannot go together), ``uses_model`` (whether this run needs the model),
+    ``env_kwargs`` (``gym.make``'s arguments; default the ``-o`` options),
+    ``cells`` (the conditions each instance is played under), ``keyed`` (the
+    study-wide settings of the resume key; default the config's key and the
+    temperature; the protocol and its overrides are added to it), ``play`` (returns
+    the function that plays one episode and returns its record's fields) and ``report``
+    (writes the tables and figures from the latest records of every run in ``--out``
+    and, when ``run.show``, prints them)."""
+
+    name: str
+    script: str
+    config: type[C]
+    protocol: Any
+    play: Callable[[StudyRun[C]], Play]
+    report: Callable[[StudyRun[C], list[Record]], None]
+    description: str | None = None
+    env: str | None = None
+    out: str = "results"
+    trials: int = 1
+    instances: str | None = None
+    llm: ModelUse = "required"
+    llm_help: str = LLM_SPECS
+    conditions: tuple[str, ...] = ()
+    given_order: bool = True
+    temperature: float | None = None
+    validate: Callable[[StudyRun[C]], None] | None = None
+    uses_model: Callable[[StudyRun[C]], bool] = _plays_a_model
+    env_kwargs: Callable[[argparse.Namespace], dict[str, object]] | None = None
+    instance_limit: int | None = None
+    cells: Callable[[StudyRun[C]], list[Mapping[str, object]]] = _every_condition
+    keyed: Callable[[StudyRun[C]], dict[str, object]] = _config_and_temperature
+
+    def parser(self, description: str | None = None) -> tuple[argparse.ArgumentParser, PaperFlags]:
+        """The study's command line: the shared flags, ``--conditions``, ``--paper``
+        and the config's; ``description`` replaces the spec's help."""
+        parser = study_parser(
+            description or self.description,
+            env=self.env,
+            out=self.out,
+            instances=self.instances,
+            trials=self.trials,
+            llm_required=_LLM_REQUIRED[self.llm],
+            llm_choices_help=self.llm_help,
+        )
+        if self.conditions:
+            add_conditions(parser, self.conditions, given_order=self.given_order)
+        paper = PaperFlags(parser, self.protocol, temperature=self.temperature)
+        self.config.add_arguments(paper)
+        return parser, paper
+
+
+def run_spec(
+    spec: StudySpec[C],
+    argv: list[str] | None = None,
+    model: ChatModel | None = None,
+    show: bool = True,
+    description: str | None = None,
+) -> int:
+    """Play the study ``spec`` declares with the command line ``argv``; ``model``
+    replaces the one ``--llm`` names, ``show=False`` prints nothing (the files are
+    written all the same), ``description`` replaces the help. Errors are raised:
+    :func:`spec_main` is the study as a command."""
+    parser, paper = spec.parser(description)
+    args = parser.parse_args(argv)
+    settings = paper.resolve(args, model.name if model else None)
+    config = spec.config.from_args(args)
+    env_kwargs = spec.env_kwargs(args) if spec.env_kwargs else dict(getattr(args, "option", []))
+    run = StudyRun(spec, args, config, settings, model, None, show, env_kwargs, ())
+    if spec.validate is not None:
+        spec.validate(run)
+    if spec.uses_model(run):
+        run.model, run.built = study_model(model, args.llm, args.call_timeout, settings.request)
+    if args.instances is not None or spec.env is None:
+        run.instances = args.instances or ()
+    else:
+        run.instances = every_instance(args.env, env_kwargs, limit=spec.instance_limit)
+    run.study = Study(
+        spec.name,
+        args.env if spec.env is not None else None,
+        env_kwargs,
+        run.model.name if run.model else None,
+        getattr(args, "llm", None),
+        settings={**spec.keyed(run), **settings.recorded()},
+    )
+    jobs: list[Job] = run.study.jobs(spec.cells(run), run.instances, args.trials)
+    records = run_study(
+        run.study, jobs, spec.play(run), check=run.built, model=run.model, **run_options(args)
+    )
+    spec.report(run, records)
+    return 0
+
+
+def spec_main(spec: StudySpec) -> Callable[..., int]:
+    """The study as a command: :func:`run_spec` under :func:`study_main` (an error is one
+    line and exit 2, Ctrl-C and SIGTERM end it saving what finished)."""
+
+    def main(
+        argv: list[str] | None = None,
+        model: ChatModel | None = None,
+        show: bool = True,
+        description: str | None = None,
+    ) -> int:
+        return run_spec(spec, argv, model, show, description)
+
+    return study_main(main, prog=spec.script)
