@@ -104,9 +104,11 @@ class StudySpec(Generic[C]):
     ``conditions``' order), ``temperature`` (what the policies ask for when neither the
     flag nor the protocol sets one).
 
-    Hooks, each given the :class:`StudyRun`: ``validate`` (raise StudyError for flags
+    ``add_flags`` adds a study's own flags that are no setting (what its cells are made
+    of, such as ``--horizons``). Hooks, each given the :class:`StudyRun`: ``validate`` (raise StudyError for flags
     that cannot go together), ``uses_model`` (whether this run needs the model),
     ``env_kwargs`` (``gym.make``'s arguments; default the ``-o`` options),
+    ``instance_limit`` (without ``--instances``, the first N of the environment's),
     ``cells`` (the conditions each instance is played under), ``keyed`` (the
     study-wide settings of the resume key; default the config's key and the
     temperature; the protocol and its overrides are added to it), ``play`` (returns
@@ -130,6 +132,7 @@ class StudySpec(Generic[C]):
     conditions: tuple[str, ...] = ()
     given_order: bool = True
     temperature: float | None = None
+    add_flags: Callable[[argparse.ArgumentParser], None] | None = None
     validate: Callable[[StudyRun[C]], None] | None = None
     uses_model: Callable[[StudyRun[C]], bool] = _plays_a_model
     env_kwargs: Callable[[argparse.Namespace], dict[str, object]] | None = None
@@ -151,6 +154,8 @@ class StudySpec(Generic[C]):
         )
         if self.conditions:
             add_conditions(parser, self.conditions, given_order=self.given_order)
+        if self.add_flags is not None:
+            self.add_flags(parser)
         paper = PaperFlags(parser, self.protocol, temperature=self.temperature)
         self.config.add_arguments(paper)
         return parser, paper
