@@ -1,5 +1,5 @@
 """The harness every study script uses: shared flags, the model and its check,
-resumable parallel episodes, a progress display, tables, plots and the run's HTML report.
+resumable parallel episodes, a progress display, tables and plots.
 
 A script in ``experiments/`` then holds its conditions, its record fields and its table::
 
@@ -36,7 +36,6 @@ from .jobs import Job, Study
 from .models import check_model, open_model, study_model, with_request
 from .plots import save_success_plot, show_success_plot
 from .progress import Progress
-from .report import write_report
 from .runner import every_instance, latest_records, make_env, run_study
 from .tables import (
     markdown_table,
@@ -83,5 +82,4 @@ __all__ = [
     "temperature",
     "with_published",
     "with_request",
-    "write_report",
 ]

@@ -119,7 +119,7 @@ class StudySpec(Generic[C]):
     name: str
     script: str
     config: type[C]
-    protocol: Any
+    protocol: Any  # None: a study of no paper (no --paper)
     play: Callable[[StudyRun[C]], Play]
     report: Callable[[StudyRun[C], list[Record]], None]
     description: str | None = None
@@ -140,9 +140,12 @@ class StudySpec(Generic[C]):
     cells: Callable[[StudyRun[C]], list[Mapping[str, object]]] = _every_condition
     keyed: Callable[[StudyRun[C]], dict[str, object]] = _config_and_temperature
 
-    def parser(self, description: str | None = None) -> tuple[argparse.ArgumentParser, PaperFlags]:
+    def parser(
+        self, description: str | None = None
+    ) -> tuple[argparse.ArgumentParser, PaperFlags | None]:
         """The study's command line: the shared flags, ``--conditions``, ``--paper``
-        and the config's; ``description`` replaces the spec's help."""
+        (with a protocol; then also its :class:`PaperFlags`) and the config's;
+        ``description`` replaces the spec's help."""
         parser = study_parser(
             description or self.description,
             env=self.env,
@@ -156,6 +159,9 @@ class StudySpec(Generic[C]):
             add_conditions(parser, self.conditions, given_order=self.given_order)
         if self.add_flags is not None:
             self.add_flags(parser)
+        if self.protocol is None:
+            self.config.add_arguments(parser)
+            return parser, None
         paper = PaperFlags(parser, self.protocol, temperature=self.temperature)
         self.config.add_arguments(paper)
         return parser, paper
@@ -174,7 +180,9 @@ def run_spec(
     :func:`spec_main` is the study as a command."""
     parser, paper = spec.parser(description)
     args = parser.parse_args(argv)
-    settings = paper.resolve(args, model.name if model else None)
+    settings = (
+        paper.resolve(args, model.name if model else None) if paper else Settings({}, False, {})
+    )
     config = spec.config.from_args(args)
     env_kwargs = spec.env_kwargs(args) if spec.env_kwargs else dict(getattr(args, "option", []))
     run = StudyRun(spec, args, config, settings, model, None, show, env_kwargs, ())

@@ -59,12 +59,12 @@ from ...study import (
     study_main,
     study_model,
     study_parser,
-    write_report,
 )
 from ...study.runs import split_runs
 from .config import PDDLegoConfig
 from .episodes import JUDGED, episode_fields, family_of, make_policy, play_trial
 from .protocol import ENVIRONMENTS, PDDLEGO_PLUS
+from .report import write_report
 from .tables import (
     GROUND_TRUTH,
     judgement_table,
