@@ -18,6 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .errors import PlanloopError
+
 Record = dict[str, Any]  # one episode's record: a line of a results file, read back
 
 
@@ -42,7 +44,7 @@ def record_problem(record: object) -> str | None:
     return None
 
 
-class ResultsError(ValueError):
+class ResultsError(PlanloopError, ValueError):
     """A results path that cannot hold records, said in one line."""
 
 

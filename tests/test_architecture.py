@@ -6,6 +6,7 @@ below it, and no module importing another module's private names."""
 from __future__ import annotations
 
 import ast
+import importlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -83,6 +84,9 @@ def subpackage(name: str) -> str:
     return ".".join(name.split(".")[:2])
 
 
+ROOTS = {"planloop.errors"}  # below every layer: the one root of the exceptions
+
+
 def circles(graph: dict[str, set[str]]) -> list[list[str]]:
     """The strongly connected components of more than one node (Tarjan's)."""
     index: dict[str, int] = {}
@@ -145,7 +149,9 @@ def test_each_layer_imports_only_the_layers_below(layer):
         for name, targets in GRAPH.items()
         if subpackage(name) == layer
         for target in targets
-        if subpackage(target) != layer and subpackage(target) not in ALLOWED[layer]
+        if subpackage(target) != layer
+        and subpackage(target) not in ALLOWED[layer]
+        and target not in ROOTS
     )
     assert wrong == []
 
@@ -173,3 +179,43 @@ def test_no_module_takes_another_modules_private_names():
         if taken.startswith("_") and not taken.startswith("__")
     )
     assert wrong == []
+
+
+def exception_classes() -> list[type[BaseException]]:
+    """Every exception class a planloop module defines."""
+    found = []
+    for name in MODULES:
+        if name.endswith("__main__"):
+            continue
+        module = importlib.import_module(name)
+        for value in vars(module).values():
+            if (
+                isinstance(value, type)
+                and issubclass(value, BaseException)
+                and value.__module__ == name
+            ):
+                found.append(value)
+    return found
+
+
+EXITS = {"Ended", "Interrupted"}  # how a study ends (an exit code), not errors
+
+
+def test_every_public_exception_is_a_planloop_error():
+    """``except PlanloopError`` catches anything planloop raises on purpose, and each
+    keeps the builtin base callers catch (PDDLError is still a ValueError)."""
+    from planloop import PlanloopError
+    from planloop.llm import LLMError
+    from planloop.pddl import PDDLError
+
+    classes = exception_classes()
+    assert len(classes) >= 15
+    wrong = sorted(
+        f"{c.__module__}.{c.__name__}"
+        for c in classes
+        if not issubclass(c, PlanloopError)
+        and c.__name__ not in EXITS
+        and not c.__name__.startswith("_")
+    )
+    assert wrong == []
+    assert issubclass(PDDLError, ValueError) and issubclass(LLMError, RuntimeError)

@@ -22,6 +22,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import PlanloopError
 from ..pddl import Domain, PDDLError, Problem, quote
 
 EXCERPT = 80  # the most of a client's input an error quotes
@@ -32,7 +33,7 @@ FLAGS = {"max_bytes": "--max-bytes", "max_ground_actions": "--max-ground-actions
 _FILE_EVENTS = frozenset({"open", "os.listdir", "os.scandir"})  # the audit events checked
 
 
-class SandboxError(ValueError):
+class SandboxError(PlanloopError, ValueError):
     """Input the sandbox refuses; the message says why."""
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ...errors import PlanloopError
 from .text import OBJECT_PREFIXES
 from .vocab import DIRECTIONS
 
@@ -24,7 +25,7 @@ _REVEALED = re.compile(r"You open the (.+?), revealing the (.+?)\. ")
 _ARTICLE = re.compile(r"^an? ")
 
 
-class UnreadableHouse(ValueError):
+class UnreadableHouse(PlanloopError, ValueError):
     """A text that does not read as CoinCollector's."""
 
 
