@@ -26,6 +26,7 @@ and cp2fsc, compiled to this one (see :mod:`.dialects`).
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import replace
 from functools import cached_property
 
@@ -667,7 +668,7 @@ def _leave_out(r: _Reader, action: Action, before: int, empty: tuple[str, ...]) 
     return UnreadAction(action.name, tuple(p.types for p in action.params), errors)
 
 
-def _ancestors(types: dict[str, str], t: str) -> list[str]:
+def _ancestors(types: Mapping[str, str], t: str) -> list[str]:
     """``t`` and the types above it in ``types`` (type -> parent), ending with ``object``;
     a cycle ends the chain."""
     chain = [t]
@@ -676,7 +677,7 @@ def _ancestors(types: dict[str, str], t: str) -> list[str]:
     return chain if chain[-1] == ROOT_TYPE else chain + [ROOT_TYPE]
 
 
-def _has_objects(types: dict[str, str], objects: dict[str, str], of: tuple[str, ...]) -> bool:
+def _has_objects(types: Mapping[str, str], objects: Mapping[str, str], of: tuple[str, ...]) -> bool:
     """Whether some object of ``objects`` has one of the types ``of`` (or a subtype)."""
     return ROOT_TYPE in of or any(
         a in of for t in set(objects.values()) for a in _ancestors(types, t)
@@ -738,7 +739,7 @@ def _types(r: _Reader, body, limits: Limits) -> dict[str, str]:
 
 
 def _declare(
-    r: _Reader, pairs, types: dict[str, str], what: str, taken: dict[str, str] | None = None
+    r: _Reader, pairs, types: Mapping[str, str], what: str, taken: Mapping[str, str] | None = None
 ) -> dict[str, str]:
     """Names -> their single type, from (name, types, cause) (see ``declarations``). A name
     declared again with the same type, or with a subtype or supertype of it, keeps the
@@ -772,7 +773,7 @@ def _declare(
     return declared
 
 
-def _narrower(types: dict[str, str], a: str, b: str) -> str | None:
+def _narrower(types: Mapping[str, str], a: str, b: str) -> str | None:
     """Of two types, the one that is a subtype of the other, or None."""
     return b if a in _ancestors(types, b) else a if b in _ancestors(types, a) else None
 
