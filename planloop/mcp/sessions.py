@@ -32,7 +32,7 @@ import gymnasium as gym
 from gymnasium.envs.registration import load_env_creator
 
 from ..envs import ENVIRONMENTS, FULLY_OBSERVABLE, arguments
-from ..envs.contingent import CONTINGENT_ENVIRONMENTS
+from ..envs.catalog import CONTINGENT_ENVIRONMENTS
 from ..envs.session import EngineSession
 from ..errors import PlanloopError
 from ..pddl import Limits, PDDLError, parse

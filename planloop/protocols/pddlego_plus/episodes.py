@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...envs.contingent import CONTINGENT_ENVIRONMENTS
+from ...envs.catalog import CONTINGENT_ENVIRONMENTS
 from ...formalizer import (
     ModelWriter,
     Prompt,
