@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, Literal
 
@@ -48,12 +48,14 @@ class StudyRun(Generic[C]):
     args: argparse.Namespace
     config: C
     settings: Settings
-    model: ChatModel | None
-    built: ChatModel | None
+    given_model: ChatModel | None  # the model given to main (reproduce.py, a test)
     show: bool
-    env_kwargs: dict[str, object]
-    instances: Sequence[int]
+    model: ChatModel | None = None
+    built: ChatModel | None = None
+    env_kwargs: dict[str, object] = field(default_factory=dict)
+    instances: Sequence[int] = ()
     study: Study | None = None
+    state: dict[str, Any] = field(default_factory=dict)  # what ``validate`` derived
 
     @property
     def out(self) -> Path:
@@ -64,6 +66,14 @@ class StudyRun(Generic[C]):
     def conditions(self) -> list[str]:
         """The conditions asked for (``--conditions``), in their order."""
         return list(getattr(self.args, "conditions", ()))
+
+    @property
+    def player(self) -> str | None:
+        """The built-in player ``--llm`` names in place of a model (one of the spec's
+        ``players``), else None."""
+        spec = getattr(self.args, "llm", None)
+        given = self.given_model
+        return spec if given is None and spec in self.spec.players else None
 
     @property
     def temperature(self) -> float | None:
@@ -87,7 +97,7 @@ def _config_and_temperature(run: StudyRun) -> dict[str, object]:
 
 
 def _plays_a_model(run: StudyRun) -> bool:
-    return True
+    return run.player is None
 
 
 @dataclass(frozen=True)
@@ -99,7 +109,8 @@ class StudySpec(Generic[C]):
     ``protocol`` (what ``--paper`` sets; a :class:`~planloop.protocols.Protocol`),
     ``env`` (``--env``'s default; None: a study of no environment), ``out``, ``trials``,
     ``instances`` (``--instances``' default), ``llm`` (whether ``--llm`` is required),
-    ``llm_help``, ``conditions`` (``--conditions``' choices, none: no such flag) and
+    ``llm_help``, ``players`` (built-in players ``--llm`` may name in place of a model,
+    such as a ground-truth formalizer: recorded as the model's name), ``conditions`` (``--conditions``' choices, none: no such flag) and
     ``given_order`` (the conditions played in the order given, else in
     ``conditions``' order), ``temperature`` (what the policies ask for when neither the
     flag nor the protocol sets one).
@@ -129,13 +140,14 @@ class StudySpec(Generic[C]):
     instances: str | None = None
     llm: ModelUse = "required"
     llm_help: str = LLM_SPECS
+    players: tuple[str, ...] = ()
     conditions: tuple[str, ...] = ()
     given_order: bool = True
     temperature: float | None = None
     add_flags: Callable[[argparse.ArgumentParser], None] | None = None
     validate: Callable[[StudyRun[C]], None] | None = None
     uses_model: Callable[[StudyRun[C]], bool] = _plays_a_model
-    env_kwargs: Callable[[argparse.Namespace], dict[str, object]] | None = None
+    env_kwargs: Callable[[StudyRun[C]], dict[str, object]] | None = None
     instance_limit: int | None = None
     cells: Callable[[StudyRun[C]], list[Mapping[str, object]]] = _every_condition
     keyed: Callable[[StudyRun[C]], dict[str, object]] = _config_and_temperature
@@ -183,22 +195,21 @@ def run_spec(
     settings = (
         paper.resolve(args, model.name if model else None) if paper else Settings({}, False, {})
     )
-    config = spec.config.from_args(args)
-    env_kwargs = spec.env_kwargs(args) if spec.env_kwargs else dict(getattr(args, "option", []))
-    run = StudyRun(spec, args, config, settings, model, None, show, env_kwargs, ())
+    run = StudyRun(spec, args, spec.config.from_args(args), settings, model, show, model)
     if spec.validate is not None:
         spec.validate(run)
+    run.env_kwargs = spec.env_kwargs(run) if spec.env_kwargs else dict(getattr(args, "option", []))
     if spec.uses_model(run):
         run.model, run.built = study_model(model, args.llm, args.call_timeout, settings.request)
     if args.instances is not None or spec.env is None:
         run.instances = args.instances or ()
     else:
-        run.instances = every_instance(args.env, env_kwargs, limit=spec.instance_limit)
+        run.instances = every_instance(args.env, run.env_kwargs, limit=spec.instance_limit)
     run.study = Study(
         spec.name,
         args.env if spec.env is not None else None,
-        env_kwargs,
-        run.model.name if run.model else None,
+        run.env_kwargs,
+        run.model.name if run.model else run.player,
         getattr(args, "llm", None),
         settings={**spec.keyed(run), **settings.recorded()},
     )

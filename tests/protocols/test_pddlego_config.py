@@ -26,7 +26,7 @@ POLICY_SETTINGS = {  # the policy's parameter: the setting whose default it take
 
 
 def resolved(argv):
-    parser, paper = study.flags()
+    parser, paper = study.SPEC.parser()
     args = parser.parse_args([*argv, "--llm", "groundtruth"])
     settings = paper.resolve(args)
     return PDDLegoConfig.from_args(args), settings

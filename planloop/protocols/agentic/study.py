@@ -130,7 +130,7 @@ SPEC = StudySpec(
     given_order=False,  # in Table II's order
     temperature=0.2,
     uses_model=lambda run: any(c not in PLANNER_CONDITIONS for c in run.conditions),
-    env_kwargs=lambda args: env_kwargs(args.env, args.option),
+    env_kwargs=lambda run: env_kwargs(run.args.env, run.args.option),
     play=play,
     report=write_report,
 )
