@@ -120,7 +120,8 @@ class StudySpec(Generic[C]):
     that cannot go together), ``uses_model`` (whether this run needs the model),
     ``env_kwargs`` (``gym.make``'s arguments; default the ``-o`` options),
     ``instance_limit`` (without ``--instances``, the first N of the environment's),
-    ``cells`` (the conditions each instance is played under), ``keyed`` (the
+    ``cells`` (the conditions each instance is played under), ``jobs`` (in place of
+    ``cells``, for a study whose cells play different instances), ``keyed`` (the
     study-wide settings of the resume key; default the config's key and the
     temperature; the protocol and its overrides are added to it), ``play`` (returns
     the function that plays one episode and returns its record's fields) and ``report``
@@ -150,6 +151,7 @@ class StudySpec(Generic[C]):
     env_kwargs: Callable[[StudyRun[C]], dict[str, object]] | None = None
     instance_limit: int | None = None
     cells: Callable[[StudyRun[C]], list[Mapping[str, object]]] = _every_condition
+    jobs: Callable[[StudyRun[C]], list[Job]] | None = None
     keyed: Callable[[StudyRun[C]], dict[str, object]] = _config_and_temperature
 
     def parser(
@@ -213,7 +215,9 @@ def run_spec(
         getattr(args, "llm", None),
         settings={**spec.keyed(run), **settings.recorded()},
     )
-    jobs: list[Job] = run.study.jobs(spec.cells(run), run.instances, args.trials)
+    jobs: list[Job] = (
+        spec.jobs(run) if spec.jobs else run.study.jobs(spec.cells(run), run.instances, args.trials)
+    )
     records = run_study(
         run.study, jobs, spec.play(run), check=run.built, model=run.model, **run_options(args)
     )
