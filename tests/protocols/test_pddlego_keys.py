@@ -24,7 +24,7 @@ def run_ids(argv, model=None, monkeypatch=None) -> list[str]:
     return seen
 
 
-DOMAIN = Path(__file__).parents[1] / "planloop/envs/data/blocksworld.pddl"
+DOMAIN = Path(__file__).parents[2] / "planloop/envs/data/blocksworld.pddl"
 GT = ["--llm", "groundtruth"]
 MODEL = ["--llm", "openai:broken"]
 ALF = ["--env", "ALFWorld-v0"]
