@@ -13,12 +13,19 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
+
+from .schema import schema_problem
 
 Record = dict[str, Any]  # one episode's record: a line of a results file, read back
+
+
+class _Keyed(TypedDict):
+    key: str
 
 
 def config_hash(config: dict) -> str:
@@ -27,19 +34,57 @@ def config_hash(config: dict) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def record_problem(record: object) -> str | None:
-    """Why ``record`` is not a valid record (None when it is): it must be a JSON object
-    with a non-empty string ``key``; ``won``, when present, is true or false; ``error``,
-    when present, is text or null."""
+MAX_RECORD_DEPTH = 100  # arrays and objects a line of a results file may nest (records: 8)
+# a JSON string (one left open runs to the end of the line, so no text is scanned twice),
+# or a bracket outside strings
+_BRACKETS = re.compile(rb'"(?:[^"\\]+|\\.)*(?:"|\\?\Z)|[][{}]', re.DOTALL)
+
+
+class RecordFields(_Keyed, total=False):
+    """The schema of every record (see :mod:`planloop.schema`): a ``key``; ``won`` true
+    or false and ``error`` text or null when present."""
+
+    won: bool
+    error: str | None
+
+
+def record_problem(record: object, schema: type = RecordFields) -> str | None:
+    """Why ``record`` is not a valid record of ``schema`` (None when it is): it must be a
+    JSON object with a non-empty string ``key`` whose fields fit ``schema``
+    (:class:`RecordFields` or a TypedDict extending it)."""
     if not isinstance(record, dict):
         return "not a JSON object"
     if not isinstance(record.get("key"), str) or not record["key"]:
         return "no key"
-    if "won" in record and not isinstance(record["won"], bool):
-        return f"won is {record['won']!r}, not true or false"
-    if record.get("error") is not None and not isinstance(record["error"], str):
-        return f"error is {record['error']!r}, not text"
-    return None
+    return schema_problem(record, schema)
+
+
+def too_deep(line: bytes, limit: int = MAX_RECORD_DEPTH) -> bool:
+    """Whether arrays and objects nest more than ``limit`` deep in the JSON text ``line``,
+    found without parsing it (brackets inside strings do not count): linear in its length."""
+    if line.count(b"[") + line.count(b"{") <= limit:
+        return False  # too few to nest deeper
+    level = 0
+    for token in _BRACKETS.finditer(line):
+        bracket = token.group()
+        if bracket in (b"[", b"{"):
+            level += 1
+            if level > limit:
+                return True
+        elif bracket in (b"]", b"}"):
+            level -= 1
+    return False
+
+
+def parse_record(line: bytes) -> tuple[object, str | None]:
+    """The JSON value of a line of a results file, or (None, why it is not JSON); a line
+    nested more than :data:`MAX_RECORD_DEPTH` deep is not parsed."""
+    if too_deep(line):
+        return None, f"nested more than {MAX_RECORD_DEPTH} deep"
+    try:
+        return json.loads(line), None
+    except ValueError:  # JSONDecodeError, bytes that are not UTF-8, an int too long
+        return None, "not JSON"
 
 
 class ResultsError(ValueError):
@@ -102,11 +147,8 @@ class ResultsFile:
         for number, line in enumerate(data.splitlines(), 1):
             if not line.strip():
                 continue
-            try:
-                record = json.loads(line)
-            except ValueError:  # JSONDecodeError, or bytes that are not UTF-8
-                record, reason = None, "not JSON"
-            else:
+            record, reason = parse_record(line)
+            if reason is None:
                 reason = self.problem(record)
             if reason is None:
                 records.append(record)
