@@ -27,8 +27,9 @@ def schema_problem(value: object, schema: type, where: str = "") -> str | None:
         if not isinstance(value, dict):
             return _wrong(where.rstrip(".") or "the record", value, schema)
         hints = get_type_hints(schema)
-        for key in sorted(schema.__required_keys__):  # type: ignore[attr-defined]
-            if key not in value:
+        required = schema.__required_keys__  # type: ignore[attr-defined]
+        for key in hints:  # in the order declared
+            if key in required and key not in value:
                 return f"no {where}{key}"
         for key, kind in hints.items():
             if key in value:
