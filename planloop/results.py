@@ -36,6 +36,8 @@ def config_hash(config: dict) -> str:
 
 
 MAX_RECORD_DEPTH = 100  # arrays and objects a line of a results file may nest (records: 8)
+
+
 class RecordFields(_Keyed, total=False):
     """The schema of every record (see :mod:`planloop.schema`): a ``key``; ``won`` true
     or false and ``error`` text or null when present."""
@@ -155,12 +157,12 @@ class ResultsFile:
             record, reason = parse_record(line)
             if reason is None:
                 reason = self.problem(record)
-            if reason is None:
+            if reason is None and isinstance(record, dict):
                 records.append(record)
                 kept.append(line + b"\n")
             else:
                 torn.append(line + b"\n")
-                self.set_aside.append((number, reason))
+                self.set_aside.append((number, reason or "not a JSON object"))
         if torn:
             with self.torn_path.open("ab") as aside:
                 aside.writelines(torn)

@@ -102,7 +102,7 @@ def test_too_deep_counts_brackets_outside_strings_only():
 
     assert too_deep(b"[" * 6 + b"]" * 6, 5) and not too_deep(b"[" * 5 + b"]" * 5, 5)
     assert not too_deep(json.dumps(["[[[[[[", '\\"[[[[[[', "\\\\"]).encode(), 2)
-    assert too_deep(json.dumps([[["\\\\"], [["\\\""]]]]).encode(), 3)
+    assert too_deep(json.dumps([[["\\\\"], [['\\"']]]]).encode(), 3)
     assert too_deep(b"[" * 3 * 2**20, 3 * 2**20 - 1)  # across the pieces it looks at
 
 

@@ -287,9 +287,7 @@ BOMBS = {
 
 
 @pytest.mark.parametrize("encoding, header", BOMBS.values(), ids=BOMBS.keys())
-def test_a_compressed_bomb_is_refused_by_its_decompressed_size_in_bounded_memory(
-    encoding, header
-):
+def test_a_compressed_bomb_is_refused_by_its_decompressed_size_in_bounded_memory(encoding, header):
     content = bomb_content(64 * 2**20)  # 64 MiB, some 64 KiB on the wire
     if encoding == "gzip in gzip":
         body = compressed(compressed(content, "gzip"), "gzip")
