@@ -60,7 +60,7 @@ def record_problem(record: object, schema: type = RecordFields) -> str | None:
 def too_deep(line: bytes, limit: int = MAX_RECORD_DEPTH) -> bool:
     """Whether arrays and objects nest more than ``limit`` deep in the JSON text ``line``,
     found without parsing it (brackets inside strings do not count), a MiB at a time in
-    numpy: about 10 ms a MB whatever the line holds."""
+    numpy: linear in its length whatever it holds (8 MB of brackets: 0.45 s here)."""
     if line.count(b"[") + line.count(b"{") <= limit:
         return False  # too few to nest deeper
     # with escaped backslashes and quotes gone, every quote left opens or closes a string

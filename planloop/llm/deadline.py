@@ -8,8 +8,8 @@ deadline has passed, however the server drips its headers or body. A response ov
 ``max_bytes`` raises :class:`ReplyTooLarge` as the byte past the cap arrives, so no
 reply is held whole whatever its size: the bytes on the wire (headers and body, every
 attempt's) count, and so does a compressed body once decompressed (``Content-Encoding``
-gzip, deflate, or any httpx decodes), decompressed a piece at a time (at most 1 MiB
-past the cap is ever held), so a small bomb never becomes a large reply.
+gzip, deflate, or any httpx decodes), decompressed a piece of at most 1 MiB at a
+time, so a small bomb never becomes a large reply.
 """
 
 from __future__ import annotations
