@@ -23,6 +23,7 @@ from .errors import StudyError
 from .flags import positive_float, run_options, study_parser
 from .jobs import Job, Study
 from .plots import show_success_plot
+from .records import EpisodeRecord
 from .runner import latest_records, run_study
 from .tables import markdown_table, tally
 
@@ -38,6 +39,21 @@ class PlannerBaselineConfig(StudyConfig):
     timeout: float = setting(
         60.0, "seconds per planner call", type=positive_float, metavar="S", keyed="always"
     )
+
+
+class _Planned(EpisodeRecord):
+    plan_length: int
+    planner_seconds: float
+    status: str
+
+
+class PlannerBaselineRecord(_Planned, total=False):
+    """A baseline episode's record (:func:`run_instance`'s fields): those the table
+    reads always."""
+
+    executed: int
+    action_error: str | None
+    message: str
 
 
 DENOMINATORS = (
@@ -158,7 +174,11 @@ def run(argv: list[str] | None = None, description: str | None = __doc__) -> int
             f"task's PDDL; use one of {', '.join(FULLY_OBSERVABLE)}"
         )
     study = Study(
-        "planner_baseline", args.env, dict(args.option), settings={"timeout": config.timeout}
+        "planner_baseline",
+        args.env,
+        dict(args.option),
+        settings={"timeout": config.timeout},
+        record=PlannerBaselineRecord,
     )
 
     def play(env: gym.Env | None, job: Job) -> dict:
@@ -167,7 +187,9 @@ def run(argv: list[str] | None = None, description: str | None = __doc__) -> int
 
     jobs = study.jobs([{"planner": config.planner}], args.instances, args.trials)
     run_study(study, jobs, play, **run_options(args))
-    groups = by_configuration(ResultsFile(args.out / "episodes.jsonl").records)
+    groups = by_configuration(
+        ResultsFile(args.out / "episodes.jsonl", study.record_problem).records
+    )
     text = f"## Planner baseline\n\n{summarize(groups)}\n\n{DENOMINATORS}"
     (args.out / "results.md").write_text(text + "\n")
     print(text)
