@@ -33,9 +33,10 @@ replayed by itself with ``--replay t:i``):
 - ``model``: replies of a misbehaving OpenAI-compatible server
   (``planloop.llm.fake_server``) to ``planloop.llm.OpenAIChat``: completions with
   mutated fields, truncated JSON, random bytes, deep nesting, SSE text, wrong content
-  types, error statuses with and without Retry-After, slow and dripping replies. A
-  ChatResponse with ``str`` text and non-negative integer usage, or an LLMError, is
-  handled.
+  types, error statuses with and without Retry-After, slow and dripping replies,
+  compressed bombs (gzip, deflate, gzip in gzip: 9 or 64 MiB from at most 64 KiB on
+  the wire). A ChatResponse with ``str`` text and non-negative integer usage, or an
+  LLMError, is handled; a bomb must be an LLMError.
 
 Anything else raised is a crash, and so is a broken contract (a non-string command
 accepted, ``info`` keys changed, an invalid command changing the state, a tool call
@@ -50,6 +51,7 @@ status is 1 when anything failed.
 from __future__ import annotations
 
 import argparse
+import functools
 import inspect
 import json
 import math
@@ -62,6 +64,7 @@ import threading
 import time
 import traceback
 import warnings
+import zlib
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -1367,6 +1370,7 @@ def raw_body(rng: random.Random) -> tuple[str, tuple]:
             "huge",
             "duplicate_keys",
             "status_body",
+            "bomb",
         ]
     )
     status, headers = 200, {}
@@ -1433,6 +1437,10 @@ def raw_body(rng: random.Random) -> tuple[str, tuple]:
         ).encode()
     elif kind == "duplicate_keys":
         body = good[:-1] + b', "choices": null}'
+    elif kind == "bomb":  # a completion of 9 or 64 MiB, at most 64 KiB on the wire
+        encoding = rng.choice(["gzip", "deflate", "gzip, gzip"])
+        body = compressed_bomb(encoding, rng.choice([9, 64]) * 2**20)  # made once: 1 s
+        headers = {"Content-Encoding": encoding}
     else:
         status = rng.choice([200, 201, 204, 299, 301, 302, 304, 400, 429, 500, 503, 999])
         body = good if rng.random() < 0.5 else b"{}"
@@ -1441,6 +1449,26 @@ def raw_body(rng: random.Random) -> tuple[str, tuple]:
                 "Location": rng.choice(["http://127.0.0.1:1/", "/v1/chat/completions", "ftp://x"])
             }
     return kind, ("raw", status, headers, body)
+
+
+@functools.cache
+def compressed_bomb(encoding: str, size: int) -> bytes:
+    """A chat completion whose content is ``size`` bytes, compressed as ``encoding``
+    (``gzip``, ``deflate``, ``gzip, gzip``), made a MiB at a time (never whole)."""
+    codings = [c.strip() for c in encoding.split(",")]
+    packers = [zlib.compressobj(9, zlib.DEFLATED, 31 if c == "gzip" else 15) for c in codings]
+
+    def pack(data: bytes, final: bool = False) -> bytes:
+        for packer in packers:
+            data = packer.compress(data) + (packer.flush() if final else b"")
+        return data
+
+    head, tail = json.dumps(completion({"role": "assistant", "content": "X"})).split('"X"')
+    piece = b"x" * 2**20
+    parts = [pack(head.encode() + b'"')]
+    parts += [pack(piece) for _ in range(size // len(piece))]
+    parts.append(pack(b'"' + tail.encode(), final=True))
+    return b"".join(parts)
 
 
 def retry_after(rng: random.Random) -> dict:
@@ -1596,6 +1624,8 @@ class ModelTarget:
         for call in reply.tool_calls:
             if not isinstance(call.name, str) or not isinstance(call.arguments, str):
                 record.violation("BadToolCall", f"tool call {cut(call, 120)}")
+        if kind == "raw:bomb":
+            record.violation("BombRead", f"a reply of {len(reply.text):,} bytes was read whole")
         if script[0][0] == "ok" and reply.text != script[0][1]:
             record.violation(
                 "TextChanged", f"sent {cut(script[0][1], 60)}, got {cut(reply.text, 60)}"

@@ -14,10 +14,12 @@ like the others).
   unknown id gets "no such session" and nothing more; no more sessions live than the
   cap; the linked member is refused; a line nested deeper than ``MAX_DEPTH`` gets a
   JSON-RPC error (-32600) with its id, a shallower one goes through.
-- ``results``: ``episodes.jsonl`` files of valid records with lines damaged (cut, typed
-  wrong, keys dropped, bytes that are not UTF-8, lone surrogates, huge lines) read as a
-  study reads them. Contract: never raises; every record kept is valid; every other
-  line is set aside with its line number.
+- ``results``: ``episodes.jsonl`` files of valid planner-baseline records with lines
+  damaged (cut, typed wrong, keys dropped, bytes that are not UTF-8, lone surrogates,
+  huge lines, nested up to 100,000 deep, fields the table reads of the wrong type or
+  past a float) read as a study reads them, then tabled. Contract: never raises; every
+  record kept fits the study's schema; every other line is set aside with its line
+  number; the table is made from what is kept.
 - ``explosion``: PDDL whose size grows with a parameter (a ``forall`` over k variables
   and n objects, chains and trees of types, nested ``when``, wide ``:init``) through
   ``load`` and ``solve(planner="auto", timeout=2)``. Contract: a task, a PDDLError
@@ -302,17 +304,27 @@ class ResultsTarget:
 
     def run(self, rng: random.Random, index: int, record) -> None:
         from planloop.results import ResultsFile
-        from planloop.study.runner import episode_problem
+        from planloop.study.jobs import Study
+        from planloop.protocols.planner_baseline.study import (
+            PlannerBaselineRecord,
+            by_configuration,
+            summarize,
+        )
 
+        study = Study("planner_baseline", "Mystery-BW-v0", record=PlannerBaselineRecord)
         lines = [
             json.dumps(
                 {
                     "key": f"k/{i}/0",
-                    "study": "s",
+                    "study": study.name,
                     "instance": i,
                     "trial": 0,
                     "won": rng.random() < 0.5,
                     "error": None,
+                    "plan_length": rng.randint(0, 40),
+                    "planner_seconds": rng.random(),
+                    "status": "solved",
+                    "provenance": {"env": study.env_id, "settings": {"timeout": 60.0}},
                 }
             ).encode()
             for i in range(rng.randint(1, 8))
@@ -322,20 +334,33 @@ class ResultsTarget:
         path = self.folder / f"{index}.jsonl"
         path.write_bytes(data)
         record.label, record.input = "results", data[:300]
-        results = ResultsFile(path, episode_problem)
-        bad = [r for r in results.records if episode_problem(r) is not None]
+        results = ResultsFile(path, study.record_problem)
+        bad = [r for r in results.records if study.record_problem(r) is not None]
         if bad:
             record.violation("InvalidKept", f"kept {bad[0]!r}"[:200])
         counted = len(results.records) + len(results.set_aside)
         if counted != sum(1 for line in data.splitlines() if line.strip()):
             record.violation("LineLost", f"{counted} lines accounted for")
         results.damage_report()
+        summarize(by_configuration(results.records))  # the study's table of what is kept
 
     @staticmethod
     def _damage(rng: random.Random, line: bytes) -> bytes:
         record = json.loads(line)
         kind = rng.choice(
-            ["cut", "won", "instance", "drop", "bytes", "surrogate", "huge", "array", "key"]
+            [
+                "cut",
+                "won",
+                "instance",
+                "drop",
+                "bytes",
+                "surrogate",
+                "huge",
+                "array",
+                "key",
+                "deep",
+                "typed",
+            ]
         )
         if kind == "cut":
             return line[: rng.randrange(1, len(line))]
@@ -353,6 +378,26 @@ class ResultsTarget:
             record["note"] = "x" * 1_000_000
         elif kind == "array":
             return b"[" + line + b"]"
+        elif kind == "deep":  # around MAX_RECORD_DEPTH (100), and far past it
+            depth = rng.choice([99, 100, 101, 5_000, 100_000])
+            record["note"] = "DEEP"
+            head, tail = json.dumps(record).encode().split(b'"DEEP"')
+            return head + b"[" * depth + b"]" * depth + tail
+        elif kind == "typed":  # a field the table reads, of the wrong type
+            field, value = rng.choice(
+                [
+                    ("plan_length", "ten"),
+                    ("plan_length", 10**400),
+                    ("planner_seconds", 10**400),
+                    ("planner_seconds", float("inf")),
+                    ("seconds", float("nan")),
+                    ("status", ["solved"]),
+                    ("provenance", {"settings": [1, 2]}),
+                    ("provenance", {"request": {"dropped": "temperature"}}),
+                    ("usage", {"calls": "3"}),
+                ]
+            )
+            record[field] = value
         else:
             record["key"] = rng.choice([None, 7, "", ["k"]])
         return json.dumps(record).encode()

@@ -387,10 +387,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from planloop.pipes import pipe_safe_stdout
+    from planloop.pipes import pipe_safe_output
 
     args = build_parser().parse_args(argv)
-    with pipe_safe_stdout():
+    with pipe_safe_output():
         return args.run(args)
 
 

@@ -1,7 +1,8 @@
 """Output to a reader that may go away: ``script | head -1`` closes the pipe after one
-line, and a script's later prints (and the interpreter's last flush) would raise
-BrokenPipeError. :func:`pipe_safe_stdout` drops what is written after that, so a script
-finishes its work and its files and exits quietly."""
+line (``script 2>&1 | head -3``: stdout's and stderr's pipe), and a script's later
+prints, progress lines and messages (and the interpreter's last flush) would raise
+BrokenPipeError. :func:`pipe_safe_output` drops what is written to either stream after
+that, so a script finishes its work and its files and exits quietly."""
 
 from __future__ import annotations
 
@@ -50,11 +51,12 @@ class _PipeSafe(io.TextIOBase):
 
 
 @contextmanager
-def pipe_safe_stdout() -> Iterator[None]:
-    """``sys.stdout`` drops its writes once its reader has gone, inside this block."""
-    original = sys.stdout
-    sys.stdout = _PipeSafe(original)
+def pipe_safe_output() -> Iterator[None]:
+    """``sys.stdout`` and ``sys.stderr`` each drop their writes once their reader has
+    gone, inside this block."""
+    original = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _PipeSafe(original[0]), _PipeSafe(original[1])
     try:
         yield
     finally:
-        sys.stdout = original
+        sys.stdout, sys.stderr = original

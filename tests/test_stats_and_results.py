@@ -83,3 +83,101 @@ def test_a_study_whose_episodes_file_is_a_folder_says_so_in_one_line(tmp_path, c
         f"planner_baseline.py: error: results file {tmp_path / 'episodes.jsonl'} is a folder: "
         "move it away\n"
     )
+
+
+def test_a_line_nested_past_the_bound_is_set_aside_unparsed(tmp_path):
+    path = tmp_path / "r.jsonl"
+    deep = b"[" * 100_000 + b"]" * 100_000  # json.loads alone raises RecursionError
+    at_bound = b'{"key": "b", "x": ' + b"[" * 99 + b"]" * 99 + b"}"
+    brackets_in_text = json.dumps({"key": "c", "x": "[{" * 10_000}).encode()
+    path.write_bytes(b'{"key": "a"}\n' + deep + b"\n" + at_bound + b"\n" + brackets_in_text)
+    results = ResultsFile(path)
+    assert results.done == {"a", "b", "c"}
+    assert results.set_aside == [(2, "nested more than 100 deep (MAX_RECORD_DEPTH)")]
+    assert results.torn_path.read_bytes() == deep + b"\n"
+
+
+def test_too_deep_counts_brackets_outside_strings_only():
+    from planloop.results import too_deep
+
+    assert too_deep(b"[" * 6 + b"]" * 6, 5) and not too_deep(b"[" * 5 + b"]" * 5, 5)
+    assert not too_deep(json.dumps(["[[[[[[", '\\"[[[[[[', "\\\\"]).encode(), 2)
+    assert too_deep(json.dumps([[["\\\\"], [['\\"']]]]).encode(), 3)
+    assert too_deep(b"[" * 3 * 2**20, 3 * 2**20 - 1)  # across the pieces it looks at
+
+
+WRONG = {
+    "plan_length_text": ({"plan_length": "ten"}, "plan_length is 'ten', not an integer"),
+    "seconds_past_a_float": (
+        {"planner_seconds": 10**400},
+        "planner_seconds is an integer of more than 18 digits, not a finite number",
+    ),
+    "seconds_infinite": ({"seconds": float("inf")}, "seconds is inf, not a finite number"),
+    "settings_a_list": (
+        {"provenance": {"settings": [1, 2]}},
+        "provenance.settings is a list, not an object",
+    ),
+    "dropped_not_a_list": (
+        {"provenance": {"request": {"dropped": "temperature"}}},
+        "provenance.request.dropped is 'temperature', not a list of text",
+    ),
+    "usage_calls_text": ({"usage": {"calls": "3"}}, "usage.calls is '3', not an integer"),
+    "status_missing": ({"status": None}, "status is None, not text"),
+}
+
+
+@pytest.mark.parametrize("fields, reason", WRONG.values(), ids=WRONG.keys())
+def test_a_record_of_the_wrong_schema_is_set_aside_and_replayed(tmp_path, fields, reason):
+    """A record with the right key but a field the table reads of the wrong type is set
+    aside like a torn line, said in one line, and not counted as done."""
+    from planloop.study.jobs import Study
+    from planloop.protocols.planner_baseline.study import PlannerBaselineRecord
+
+    study = Study("planner_baseline", "Mystery-BW-v0", record=PlannerBaselineRecord)
+    good = {
+        "key": "k/0/0",
+        "study": study.name,
+        "instance": 0,
+        "trial": 0,
+        "won": True,
+        "plan_length": 4,
+        "planner_seconds": 0.1,
+        "status": "solved",
+        "seconds": 1,
+        "provenance": {"settings": {"timeout": 60}, "request": None},
+    }
+    wrong = {**good, "key": "k/1/0", "instance": 1, **fields}
+    path = tmp_path / "episodes.jsonl"
+    path.write_text(json.dumps(good) + "\n" + json.dumps(wrong) + "\n")
+    results = ResultsFile(path, study.record_problem)
+    assert results.done == {"k/0/0"} and results.set_aside == [(2, reason)]
+    report = results.damage_report()
+    assert "\n" not in report and f"line 2: {reason}" in report and len(report) < 300
+    # another study's record in the same file answers to the shared schema only
+    other = {**good, "study": "pddlego", "key": "o/0/0", "plan_length": "n/a"}
+    path.write_text(json.dumps(other) + "\n")
+    assert ResultsFile(path, study.record_problem).done == {"o/0/0"}
+
+
+def test_a_schema_names_the_field_and_quotes_little():
+    from typing import TypedDict
+
+    from planloop.schema import schema_problem
+
+    class Inner(TypedDict, total=False):
+        names: list[str]
+        table: dict[str, float]
+
+    class Outer(TypedDict):
+        inner: Inner
+        flag: bool
+
+    assert schema_problem({"inner": {}, "flag": True}, Outer) is None
+    assert schema_problem({"inner": {}}, Outer) == "no flag"
+    assert schema_problem({"inner": {"names": ["a", 3]}, "flag": True}, Outer) == (
+        "inner.names[1] is 3, not text"
+    )
+    assert schema_problem({"inner": {"table": {"x": "y" * 10**6}}, "flag": 1}, Outer) == (
+        "inner.table.x is 'yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy..., not a finite number"
+    )
+    assert schema_problem([], Outer) == "the record is a list, not an object"

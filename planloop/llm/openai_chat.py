@@ -17,7 +17,8 @@ from .reply import excerpt, parse_reply
 from .requests import REQUEST_PARAMS, build_request, refused_parameter
 
 DEFAULTS = {"temperature": 0.0}  # planloop's own: sent where the model takes them
-MAX_REPLY_BYTES = 8 * 2**20  # what one call may read from a server, headers included
+MAX_REPLY_BYTES = 8 * 2**20  # what one call may read from a server (headers included) and
+# what a compressed reply may decompress to; an OpenAIChat's max_reply_bytes
 _RETRIED = ("rate_limited", "server", "timeout", "connection")
 
 
@@ -33,8 +34,9 @@ class OpenAIChat:
     ``retry-after-ms``) for a pause is paused for as asked, unless that is longer than
     ``max_retry_after`` seconds or than the time left, which raises
     ``LLMError("rate_limited")`` at once. A reply over ``max_reply_bytes``
-    (:data:`MAX_REPLY_BYTES`, 8 MiB, headers included) is refused as it arrives
-    (``bad_response``, not retried), and a server's error is quoted in an LLMError up to
+    (:data:`MAX_REPLY_BYTES`, 8 MiB, headers included), on the wire or once
+    decompressed (a gzip or deflate body is decompressed a piece at a time and counted),
+    is refused as it arrives (``bad_response``, not retried), and a server's error is quoted in an LLMError up to
     :data:`ERROR_EXCERPT` characters, so a call holds and records a bounded amount
     whatever the server sends.
 

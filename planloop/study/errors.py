@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import PlanloopError
-from ..pipes import pipe_safe_stdout
+from ..pipes import pipe_safe_output
 from ..results import ResultsError
 
 EXIT_ERROR, EXIT_INTERRUPTED, EXIT_TERMINATED = 2, 130, 143
@@ -57,14 +57,15 @@ def study_main(main: Callable[..., int], prog: str | None = None) -> Callable[..
     are dropped, to be played by a rerun), print ``interrupted: N of M episodes saved;
     rerun the same command to resume`` and return 130 (Ctrl-C) or 143 (SIGTERM). In a
     script run as ``__main__``, the process then ends at once, episodes still running in
-    worker threads with it, their planners' folders removed. A reader of stdout that
-    goes away (``script | head -1``) ends no study: what is printed after is dropped.
+    worker threads with it, their planners' folders removed. A reader of stdout or
+    stderr that goes away (``script 2>&1 | head -3``) ends no study: what is printed
+    after is dropped, and the study writes its files.
     ``prog``: the name in the messages (default: the file of ``main``)."""
     prog = prog or Path(main.__code__.co_filename).name
 
     @functools.wraps(main)
     def guarded(*args, **kwargs) -> int:
-        with _sigterm_interrupts(), pipe_safe_stdout():
+        with _sigterm_interrupts(), pipe_safe_output():
             try:
                 return main(*args, **kwargs)
             except (StudyError, ResultsError) as exc:

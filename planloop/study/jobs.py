@@ -7,7 +7,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from .. import __version__
-from ..results import config_hash
+from ..results import config_hash, record_problem
+from ..schema import schema_problem
+from .records import EpisodeRecord
 
 
 @dataclass(frozen=True)
@@ -34,7 +36,8 @@ class Study:
     """A study's identity: its name, environment (id and ``gym.make`` arguments; None for
     a study that plays none), model (name and the ``--llm`` spec) and ``settings``
     (study-wide parameters that change results, e.g. the temperature). All but the spec
-    enter every job's key."""
+    and ``record`` enter every job's key. ``record``: the schema of its own records (see
+    :mod:`planloop.study.records`; :meth:`record_problem`)."""
 
     name: str
     env_id: str | None
@@ -42,6 +45,7 @@ class Study:
     model: str | None = None
     model_spec: str | None = None
     settings: Mapping[str, object] = field(default_factory=dict)
+    record: type = EpisodeRecord
 
     def jobs(
         self, conditions: Iterable[Mapping[str, object]], instances: Iterable[int], trials: int
@@ -66,6 +70,17 @@ class Study:
                 for trial in range(trials)
             ]
         return jobs
+
+    def record_problem(self, record: object) -> str | None:
+        """Why ``record``, read back from a results file, is not a valid record (None
+        when it is): every record fits :class:`~planloop.study.records.EpisodeRecord`,
+        and this study's own fit :attr:`record` too."""
+        problem = record_problem(record, EpisodeRecord)
+        if problem is None and self.record is not EpisodeRecord:
+            assert isinstance(record, dict)  # record_problem refuses anything else
+            if record["study"] == self.name:
+                problem = schema_problem(record, self.record)
+        return problem
 
     def provenance(self, job: Job, fields: Mapping[str, object] | None = None) -> dict:
         """Where a record comes from: enough to play its episode again. Besides the

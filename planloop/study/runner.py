@@ -29,6 +29,7 @@ from .errors import Interrupted, StudyError, one_line
 from .jobs import Job, Study
 from .models import check_model
 from .progress import Progress
+from .records import EpisodeRecord
 
 
 def make_env(env_id: str, env_kwargs: Mapping[str, object] | None = None) -> gym.Env:
@@ -62,21 +63,8 @@ def every_instance(
 
 def episode_problem(record: object) -> str | None:
     """Why a line of a study's ``episodes.jsonl`` is not an episode's record (None when
-    it is): :func:`~planloop.results.record_problem`, and the fields the harness writes:
-    ``study`` (text), ``instance`` and ``trial`` (integers)."""
-    problem = record_problem(record)
-    if problem is not None:
-        return problem
-    assert isinstance(record, dict)  # record_problem refuses anything else
-    for field, kind, name in (
-        ("study", str, "text"),
-        ("instance", int, "an integer"),
-        ("trial", int, "an integer"),
-    ):
-        value = record.get(field)
-        if not isinstance(value, kind) or isinstance(value, bool):
-            return f"{field} is {value!r}, not {name}" if field in record else f"no {field}"
-    return None
+    it is): it must fit :class:`~planloop.study.records.EpisodeRecord`."""
+    return record_problem(record, EpisodeRecord)
 
 
 def latest_records(records: Iterable[dict]) -> dict[str | None, dict]:
@@ -201,7 +189,7 @@ def _run(
     max_failed_in_a_row: int,
     model: ChatModel | None,
 ) -> list[dict]:
-    results = ResultsFile(out / "episodes.jsonl", episode_problem)
+    results = ResultsFile(out / "episodes.jsonl", study.record_problem)
     if results.set_aside:
         print(f"{study.name}: {results.damage_report()}", file=stream, flush=True)
     latest = latest_records(results.records)

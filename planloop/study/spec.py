@@ -32,6 +32,7 @@ from .errors import study_main
 from .flags import LLM_SPECS, PaperFlags, Settings, add_conditions, run_options, study_parser
 from .jobs import Job, Study
 from .models import study_model
+from .records import EpisodeRecord
 from .runner import every_instance, run_study
 
 ModelUse = Literal["required", "optional", "none"]  # --llm: required, optional, absent
@@ -126,7 +127,9 @@ class StudySpec(Generic[C]):
     temperature; the protocol and its overrides are added to it), ``play`` (returns
     the function that plays one episode and returns its record's fields) and ``report``
     (writes the tables and figures from the latest records of every run in ``--out``
-    and, when ``run.show``, prints them)."""
+    and, when ``run.show``, prints them). ``record``: the schema of the study's own
+    records (a TypedDict extending :class:`~planloop.study.records.EpisodeRecord`), which a
+    record read back must fit."""
 
     name: str
     script: str
@@ -153,6 +156,7 @@ class StudySpec(Generic[C]):
     cells: Callable[[StudyRun[C]], list[Mapping[str, object]]] = _every_condition
     jobs: Callable[[StudyRun[C]], list[Job]] | None = None
     keyed: Callable[[StudyRun[C]], dict[str, object]] = _config_and_temperature
+    record: type = EpisodeRecord
 
     def parser(
         self, description: str | None = None
@@ -214,6 +218,7 @@ def run_spec(
         run.model.name if run.model else run.player,
         getattr(args, "llm", None),
         settings={**spec.keyed(run), **settings.recorded()},
+        record=spec.record,
     )
     jobs: list[Job] = (
         spec.jobs(run) if spec.jobs else run.study.jobs(spec.cells(run), run.instances, args.trials)

@@ -2,9 +2,12 @@
 found: each bad reply is one LLMError, each call ends by its deadline, Retry-After is
 honoured up to its cap, and token counts are only counted when they are counts."""
 
+import functools
 import json
 import re
 import time
+import tracemalloc
+import zlib
 from datetime import datetime, timedelta, timezone
 from email.utils import format_datetime
 
@@ -253,3 +256,67 @@ def test_retry_after_header_values(headers, seconds):
 
 def test_usage_without_unmetered_calls_still_constructs_positionally():
     assert Usage(1, 2, 3, 0.5) + Usage(1, 1, 1, 0.5, 0, 1) == Usage(2, 3, 4, 1.0, 0, 1)
+
+
+def compressed(data: bytes, encoding: str) -> bytes:
+    """``data`` as a server sends it under ``Content-Encoding: encoding`` (compressed a
+    MiB at a time, so a bomb is never whole here either)."""
+    if encoding == "br":
+        brotli = pytest.importorskip("brotli", reason="httpx decodes br only with brotli")
+        return brotli.compress(data)
+    wbits = {"gzip": 31, "deflate": 15, "raw deflate": -15}[encoding]
+    packer = zlib.compressobj(9, zlib.DEFLATED, wbits)
+    view = memoryview(data)
+    return b"".join(packer.compress(view[i : i + 2**20]) for i in range(0, len(data), 2**20)) + (
+        packer.flush()
+    )
+
+
+@functools.cache
+def bomb_content(size: int) -> bytes:
+    return b'{"choices": [{"message": {"content": "' + b"x" * size + b'"}}]}'
+
+
+BOMBS = {
+    "gzip": ("gzip", "gzip"),
+    "deflate": ("deflate", "deflate"),
+    "raw_deflate": ("raw deflate", "deflate"),
+    "br": ("br", "br"),
+    "gzip_in_gzip": ("gzip in gzip", "gzip, gzip"),
+}
+
+
+@pytest.mark.parametrize("encoding, header", BOMBS.values(), ids=BOMBS.keys())
+def test_a_compressed_bomb_is_refused_by_its_decompressed_size_in_bounded_memory(encoding, header):
+    content = bomb_content(64 * 2**20)  # 64 MiB, some 64 KiB on the wire
+    if encoding == "gzip in gzip":
+        body = compressed(compressed(content, "gzip"), "gzip")
+    else:
+        body = compressed(content, encoding)
+    assert len(body) < 200_000
+    with FakeChatServer([("raw", 200, {"Content-Encoding": header}, body)]) as server:
+        client = model(server)
+        client.max_reply_bytes = 1_000_000
+        tracemalloc.start()
+        try:
+            with pytest.raises(LLMError) as err:
+                client.complete(HELLO)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    said = str(err.value)
+    assert err.value.kind == "bad_response" and len(server.requests) == 1  # not retried
+    assert "decompresses to more than 1,000,000 bytes (max_reply_bytes)" in said
+    assert "\n" not in said and len(said) < 200
+    # the reply whole would hold 64 MiB at least once; what is held stays near the cap
+    assert peak < 16 * 2**20, f"{peak / 2**20:.0f} MiB"
+
+
+def test_a_compressed_reply_under_the_cap_is_read_whole():
+    text = "y" * 500_000
+    body = json.dumps(completion("test-model", {"role": "assistant", "content": text}))
+    reply = ("raw", 200, {"Content-Encoding": "gzip"}, compressed(body.encode(), "gzip"))
+    with FakeChatServer([reply]) as server:
+        client = model(server)
+        client.max_reply_bytes = 1_000_000
+        assert client.complete(HELLO).text == text

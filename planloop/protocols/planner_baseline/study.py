@@ -25,6 +25,7 @@ from ...study.config import StudyConfig, setting
 from ...study.flags import positive_float
 from ...study.jobs import Job
 from ...study.plots import save_success_plot, show_success_plot
+from ...study.records import EpisodeRecord
 from ...study.spec import StudyRun, StudySpec, spec_main
 
 
@@ -39,6 +40,21 @@ class PlannerBaselineConfig(StudyConfig):
     timeout: float = setting(
         60.0, "seconds per planner call", type=positive_float, metavar="S", keyed="always"
     )
+
+
+class _Planned(EpisodeRecord):
+    plan_length: int
+    planner_seconds: float
+    status: str
+
+
+class PlannerBaselineRecord(_Planned, total=False):
+    """A baseline episode's record (:func:`run_instance`'s fields): those the table
+    reads always."""
+
+    executed: int
+    action_error: str | None
+    message: str
 
 
 DENOMINATORS = (
@@ -162,7 +178,10 @@ def play(run: StudyRun[PlannerBaselineConfig]) -> Play:
 def write_report(run: StudyRun[PlannerBaselineConfig], records: list[dict]) -> None:
     """``results.md`` and ``success.png``: a row for every configuration recorded in
     ``--out`` (this run's and earlier ones')."""
-    groups = by_configuration(ResultsFile(run.out / "episodes.jsonl").records)
+    assert run.study is not None  # made before the episodes
+    groups = by_configuration(
+        ResultsFile(run.out / "episodes.jsonl", run.study.record_problem).records
+    )
     text = f"## Planner baseline\n\n{summarize(groups)}\n\n{DENOMINATORS}"
     (run.out / "results.md").write_text(text + "\n")
     if run.show:
@@ -189,6 +208,7 @@ SPEC = StudySpec(
     uses_model=lambda run: False,
     cells=lambda run: [{"planner": run.config.planner}],
     keyed=lambda run: {"timeout": run.config.timeout},
+    record=PlannerBaselineRecord,
     play=play,
     report=write_report,
 )
