@@ -303,13 +303,13 @@ class ResultsTarget:
             shutil.rmtree(self.folder, ignore_errors=True)
 
     def run(self, rng: random.Random, index: int, record) -> None:
-        from planloop.results import ResultsFile
-        from planloop.study.jobs import Study
         from planloop.protocols.planner_baseline.study import (
             PlannerBaselineRecord,
             by_configuration,
             summarize,
         )
+        from planloop.results import ResultsFile
+        from planloop.study.jobs import Study
 
         study = Study("planner_baseline", "Mystery-BW-v0", record=PlannerBaselineRecord)
         lines = [
