@@ -263,16 +263,18 @@ class Guard:
         return path
 
     def open(self, path: str | os.PathLike) -> BinaryIO:
-        """``path`` opened: under a root or a sent string's path, checked on the opened
-        file (see :meth:`Sandbox.open`); else the environment's own file."""
+        """``path`` opened: under a root, checked on the opened file (see
+        :meth:`Sandbox.open`); elsewhere under a sent string's path, refused unopened;
+        else the environment's own file."""
         sent = self._sent(path)
         target = Path(path) if sent is None else self.sandbox.path(sent, self.sent[sent])
         where = _absolute(target)
-        if where is None or not (self.sandbox.inside(where) or self._claimed(where)):
-            return open_regular(path)
-        root = next((r for r in self.sandbox.roots if where.is_relative_to(r)), None)
-        shown = os.path.relpath(where, root) if root is not None else where
-        return self.sandbox.open(where, f"the file {excerpt(shown)}")
+        root = next((r for r in self.sandbox.roots if where and where.is_relative_to(r)), None)
+        if root is not None and where is not None:
+            return self.sandbox.open(where, f"the file {excerpt(os.path.relpath(where, root))}")
+        if where is not None and self._claimed(where):
+            raise SandboxError(f"the file {excerpt(where)} is outside the allowed roots")
+        return open_regular(path)
 
     @contextmanager
     def __call__(self) -> Iterator[None]:
