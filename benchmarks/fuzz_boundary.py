@@ -92,8 +92,9 @@ class McpTarget:
         (root / "swapped.pddl").symlink_to(root / "problem.pddl")  # the race's link
         from planloop.envs import contingent
 
-        shutil.copytree(Path(contingent.__file__).parent / "data" / "contingent" / "blocks2",
-                        root / "blocks2")
+        shutil.copytree(
+            Path(contingent.__file__).parent / "data" / "contingent" / "blocks2", root / "blocks2"
+        )
         self.root, self.outside = root, outside
         self.registry: SessionRegistry | None = None
         self.opened: list[str] | None = None  # files opened outside the root, while watched
@@ -332,8 +333,14 @@ class McpTarget:
         problem in the root and the secret one outside: their answers, errors as text."""
         assert self.registry is not None
         swapper = subprocess.Popen(
-            [sys.executable, "-c", _SWAP, str(self.root / "swapped.pddl"),
-             str(self.outside / "problem.pddl"), str(self.root / "problem.pddl")]
+            [
+                sys.executable,
+                "-c",
+                _SWAP,
+                str(self.root / "swapped.pddl"),
+                str(self.outside / "problem.pddl"),
+                str(self.root / "problem.pddl"),
+            ]
         )
         answers: list = []
         try:

@@ -186,6 +186,11 @@ def _strings(sent: tuple[Mapping, ...]) -> Iterator[tuple[str, str]]:
 _PATH_MAX = 4096  # a longer string names no file (the system refuses it)
 
 
+def _written(text: str) -> str:
+    """The path ``text`` writes, normalized, ``~`` expanded."""
+    return os.path.normpath(os.path.expanduser(text))
+
+
 def _absolute(path: Path) -> Path | None:
     """``path`` made absolute from the working folder (None: it cannot name a file)."""
     try:
@@ -205,45 +210,35 @@ class Guard:
     located: set[str] = field(default_factory=set)
 
     @functools.cached_property
-    def _written(self) -> dict[Path, str]:
-        """The sent strings by the path each writes."""
-        written: dict[Path, str] = {}
+    def _written(self) -> dict[str, str]:
+        """The sent strings by the path each writes (normalized, ``~`` expanded)."""
+        written: dict[str, str] = {}
         for text in self.sent:
-            try:
-                written.setdefault(Path(text).expanduser(), text)
-            except (RuntimeError, ValueError):  # an unknown user, a NUL byte...
-                continue
+            written.setdefault(_written(text), text)
         return written
 
     @functools.cached_property
-    def _named(self) -> frozenset[Path]:
-        """The paths the sent strings name (a relative one from the first root), as
-        written and with links resolved."""
-        named: set[Path] = set()
-        for given in self._written:
-            path = self.sandbox.roots[0] / given if self.sandbox.roots else given
-            try:
-                forms = [path, path.resolve()]
-            except (OSError, RuntimeError, ValueError):  # a loop of links...
-                forms = [path]
-            named.update(form for form in map(_absolute, forms) if form is not None)
-        return frozenset(named)
+    def _named(self) -> frozenset[str]:
+        """The absolute paths the sent strings name (a relative one from the first
+        root), as written: where one leads is checked as it is located."""
+        base = str(self.sandbox.roots[0]) if self.sandbox.roots else os.getcwd()
+        return frozenset(os.path.normpath(os.path.join(base, path)) for path in self._written)
 
-    def _claimed(self, path: Path) -> bool:
+    def _claimed(self, path: str | os.PathLike) -> bool:
         """Whether ``path`` (absolute) is, or is under, a path a sent string names."""
-        return not self._named.isdisjoint((path, *path.parents))
+        text, parent = os.path.normpath(path), ""
+        while text != parent:
+            if text in self._named:
+                return True
+            text, parent = os.path.dirname(text), text
+        return False
 
     def _sent(self, source: str | os.PathLike) -> str | None:
         """The sent string ``source`` is (its path written any way), else None."""
         text = os.fspath(source)
         if not isinstance(text, str):
             return None
-        if text in self.sent:
-            return text
-        try:
-            return self._written.get(Path(text).expanduser())
-        except (RuntimeError, ValueError):
-            return None
+        return text if text in self.sent else self._written.get(_written(text))
 
     def locate(self, source: str | os.PathLike) -> Path | None:
         """Where ``source`` leads: a sent string (not text: no ``(``) under a root, from
@@ -304,7 +299,7 @@ class Guard:
         )
         kind = "file" if opening else "folder"
         if root is None:
-            if self._claimed(Path(lexical)) or self._claimed(Path(given)):
+            if self._claimed(lexical):
                 raise SandboxError(f"the {kind} {excerpt(lexical)} is outside the allowed roots")
             return
         what = f"the {kind} {excerpt(os.path.relpath(lexical, root))}"
@@ -387,8 +382,8 @@ def over_limit(message: str) -> str | None:
     over, limited, _ = message.partition("; to accept more")
     if not limited:
         return None
-    for field, flag in FLAGS.items():
-        over = over.replace(f"({field})", f"({field}, {flag})")
+    for name, flag in FLAGS.items():
+        over = over.replace(f"({name})", f"({name}, {flag})")
     return over.strip()
 
 

@@ -105,9 +105,7 @@ def refused(line: str) -> list[JSONRPCError] | None:
     except (ValueError, RecursionError):
         return None  # a parse error, answered once parsed
     if isinstance(value, list):
-        ids = [
-            item["id"] for item in value if isinstance(item, dict) and _is_id(item.get("id"))
-        ]
+        ids = [item["id"] for item in value if isinstance(item, dict) and _is_id(item.get("id"))]
         return [_error(found, INVALID_REQUEST, _BATCH) for found in ids or [None]]
     if isinstance(value, dict) and "id" in value and not _is_id(value["id"]):
         return [_error(None, INVALID_REQUEST, _ODD_ID)]

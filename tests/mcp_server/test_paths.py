@@ -81,8 +81,15 @@ def needed(env_id: str) -> dict:
 def hostile(outside: Path) -> list:
     """Ways to name what is outside the root."""
     secret = outside / "secret.pddl"
-    return [str(secret), str(outside), f"../{outside.name}/secret.pddl", "out/secret.pddl",
-            "out", [str(secret)], {"map": str(secret)}]
+    return [
+        str(secret),
+        str(outside),
+        f"../{outside.name}/secret.pddl",
+        "out/secret.pddl",
+        "out",
+        [str(secret)],
+        {"map": str(secret)},
+    ]
 
 
 @pytest.mark.slow
@@ -92,13 +99,19 @@ def test_no_argument_or_option_reads_outside_the_root(places, env_id):
     registry = SessionRegistry(Sandbox.of([root]))
     names = keywords(env_id)
     assert names, env_id
-    calls = [({**needed(env_id), name: value}, None) for name in names for value in hostile(outside)]
-    calls += [(needed(env_id), {name: value}) for name in reset_options() for value in hostile(outside)]
+    calls = [
+        ({**needed(env_id), name: value}, None) for name in names for value in hostile(outside)
+    ]
+    calls += [
+        (needed(env_id), {name: value}) for name in reset_options() for value in hostile(outside)
+    ]
     answered = 0
     for env_kwargs, options in calls:
         _OPENED.clear()
         try:
-            reply = str(registry.start(env_id=env_id, seed=0, env_kwargs=env_kwargs, options=options))
+            reply = str(
+                registry.start(env_id=env_id, seed=0, env_kwargs=env_kwargs, options=options)
+            )
             answered += 1
         except SessionError as exc:
             reply = str(exc)
