@@ -9,11 +9,16 @@ like the others).
   guessed and real session ids, floods of starts; a folder of problems whose second
   member links to a secret problem outside the root (``env_kwargs`` ``problem`` or
   ``instances``); tools/call lines nested from just under to far over the transport's
-  ``MAX_DEPTH``, as the stdio transport parses and screens them. Contract: no answer or
-  error holds the secret; an error quotes at most 80 characters of one input; an
-  unknown id gets "no such session" and nothing more; no more sessions live than the
-  cap; the linked member is refused; a line nested deeper than ``MAX_DEPTH`` gets a
-  JSON-RPC error (-32600) with its id, a shallower one goes through.
+  ``MAX_DEPTH``, as the stdio transport parses and screens them; any keyword argument
+  or reset option of any registered environment (read from its signature) handed a
+  path outside the root, a contingent ``hidden`` world among them; a link in the root
+  that another process swaps between a file in it and the secret while sessions read
+  it; batches and ids that are not a string or an integer. Contract: no answer or
+  error holds the secret, and nothing outside the root is opened or listed; an error
+  quotes at most 80 characters of one input; an unknown id gets "no such session" and
+  nothing more; no more sessions live than the cap; the linked member is refused; a
+  line nested deeper than ``MAX_DEPTH`` gets a JSON-RPC error (-32600) with its id, a
+  shallower one goes through; a batch or an odd id gets -32600.
 - ``results``: ``episodes.jsonl`` files of valid planner-baseline records with lines
   damaged (cut, typed wrong, keys dropped, bytes that are not UTF-8, lone surrogates,
   huge lines, nested up to 100,000 deep, fields the table reads of the wrong type or
@@ -45,10 +50,13 @@ like the others).
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import random
 import shutil
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -83,8 +91,45 @@ class McpTarget:
         (root / "probs").mkdir()
         (root / "probs" / "a.pddl").write_text(PROBLEM)
         (root / "probs" / "b.pddl").symlink_to(outside / "problem.pddl")  # instance 1
+        (root / "swapped.pddl").symlink_to(root / "problem.pddl")  # the race's link
+        from planloop.envs import contingent
+
+        shutil.copytree(
+            Path(contingent.__file__).parent / "data" / "contingent" / "blocks2", root / "blocks2"
+        )
         self.root, self.outside = root, outside
         self.registry: SessionRegistry | None = None
+        self.opened: list[str] | None = None  # files opened outside the root, while watched
+        self._keywords: dict[str, list[str]] = {}
+        sys.addaudithook(self._watch)
+
+    def _watch(self, event: str, args: tuple) -> None:
+        """Audit hook: each file opened or folder listed outside the root, while watched."""
+        if self.opened is None or event not in ("open", "os.listdir", "os.scandir"):
+            return
+        if args and isinstance(args[0], (str, bytes, os.PathLike)):
+            path = os.path.abspath(os.fsdecode(args[0]))
+            if Path(path).is_relative_to(self.outside):
+                self.opened.append(path)
+
+    def keywords(self, env_id: str) -> list[str]:
+        """The keyword arguments of ``env_id``: its creator's, and where the creator
+        passes ``**kwargs`` on, those of the environment it makes."""
+        if env_id not in self._keywords:
+            import gymnasium as gym
+            from gymnasium.envs.registration import load_env_creator
+
+            from planloop.envs import ENVIRONMENTS
+
+            params = inspect.signature(load_env_creator(ENVIRONMENTS[env_id][0])).parameters
+            names = {p.name for p in params.values() if p.kind is not p.VAR_KEYWORD}
+            if any(p.kind is p.VAR_KEYWORD for p in params.values()):
+                env = gym.make(env_id)
+                made = inspect.signature(type(env.unwrapped).__init__).parameters.values()
+                names |= {p.name for p in made if p.kind is p.POSITIONAL_OR_KEYWORD}
+                env.close()
+            self._keywords[env_id] = sorted(names - {"self"})
+        return self._keywords[env_id]
 
     def budget(self, index: int) -> float:
         return 10.0
@@ -105,6 +150,7 @@ class McpTarget:
         kind, call = self._call(rng)
         record.label, record.input = f"mcp:{kind}", call
         sent = json.dumps(call[1], default=str)
+        self.opened = []
         try:
             answer = self._send(call)
         except ValueError as exc:  # a tool error: SessionError, SandboxError, PDDLError
@@ -117,6 +163,12 @@ class McpTarget:
                 record.violation("LinkFollowed", f"a member linked out was read: {text[:120]}")
             if kind == "deep":
                 self._check_screened(call[1], answer, record)
+            if kind == "odd_line":
+                self._check_refused(call[1], answer, record)
+        finally:
+            opened, self.opened = self.opened, None
+        if opened:
+            record.violation("OpenedOutside", f"opened outside the root: {opened[0]}")
         if len(self.registry) > self.registry.max_sessions:
             record.violation("OverCap", f"{len(self.registry)} sessions live")
 
@@ -149,6 +201,10 @@ class McpTarget:
                 "flood",
                 "folder_link",
                 "deep",
+                "argument_out",
+                "hidden_out",
+                "race",
+                "odd_line",
             ]
         )
         if kind == "path_out":
@@ -198,6 +254,32 @@ class McpTarget:
 
             levels = [MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 1, 150, 199, 200, 400, 10_000]
             return kind, ("wire", rng.choice(levels))
+        if kind == "argument_out":
+            from planloop.envs import ENVIRONMENTS
+            from planloop.envs.arguments import CONTINGENT_RESET_OPTIONS
+
+            env_id = rng.choice(list(ENVIRONMENTS))
+            path = rng.choice(paths[:5] + [str(self.outside), "out", [outside]])
+            if rng.random() < 0.2:
+                option = rng.choice(CONTINGENT_RESET_OPTIONS)
+                return kind, ("start", {"env_id": env_id, "options": {option: path}})
+            key = rng.choice(self.keywords(env_id))
+            return kind, ("start", {"env_id": env_id, "env_kwargs": {key: path}})
+        if kind == "hidden_out":
+            task = {"domain": "blocks2/domain.pddl", "problem": "blocks2/problem.pddl"}
+            hidden = rng.choice(paths[:5] + ["out/problem.pddl"])
+            where = rng.choice(["env_kwargs", "options"])
+            env_kwargs = {**task, "hidden": hidden} if where == "env_kwargs" else task
+            options = {"hidden": hidden} if where == "options" else None
+            return kind, (
+                "start",
+                {"env_id": "ContingentPDDL-v0", "env_kwargs": env_kwargs, "options": options},
+            )
+        if kind == "race":
+            return kind, ("race", rng.randint(20, 40))
+        if kind == "odd_line":
+            odd = rng.choice([{"a": 1}, [1], None, True, 1.5, "batch", "empty batch"])
+            return kind, ("odd", odd)
         return kind, ("flood", rng.randint(5, 12))
 
     def _send(self, call: tuple) -> object:
@@ -212,6 +294,10 @@ class McpTarget:
             return self.registry.run(opened["session_id"], argument)
         if what == "wire":
             return self._screened(argument)
+        if what == "race":
+            return self._race(argument)
+        if what == "odd":
+            return self._odd(argument)
         answers = []
         for _ in range(argument):
             try:
@@ -243,6 +329,71 @@ class McpTarget:
             item = exc
         return screen(item)
 
+    def _race(self, reads: int) -> list:
+        """``reads`` sessions started on the root's link ``swapped.pddl`` (read by the
+        sandbox, or by an environment) while another process swaps it between the
+        problem in the root and the secret one outside: their answers, errors as text."""
+        assert self.registry is not None
+        swapper = subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                _SWAP,
+                str(self.root / "swapped.pddl"),
+                str(self.outside / "problem.pddl"),
+                str(self.root / "problem.pddl"),
+            ]
+        )
+        answers: list = []
+        try:
+            for attempt in range(reads):
+                start = (
+                    {"domain": DOMAIN, "problem": "swapped.pddl"}
+                    if attempt % 2
+                    else {
+                        "env_id": "PDDL-v0",
+                        "env_kwargs": {"domain": "domain.pddl", "problem": "swapped.pddl"},
+                    }
+                )
+                try:
+                    opened = self.registry.start(**start)
+                    answers.append(opened)
+                    self.registry.close(opened["session_id"])
+                except ValueError as exc:
+                    answers.append(str(exc))
+        finally:
+            swapper.kill()
+            swapper.wait()
+            (self.root / "swapped.pddl").unlink(missing_ok=True)
+            (self.root / "swapped.pddl").symlink_to(self.root / "problem.pddl")
+        return answers
+
+    @staticmethod
+    def _odd(odd: object) -> object:
+        """The errors planloop-mcp's stdio transport answers a line with: a batch (two
+        requests and a notification, or none) or a request whose id is ``odd``."""
+        from planloop.mcp.wire import refused
+
+        request = {"jsonrpc": "2.0", "method": "tools/list"}
+        line = (
+            [{**request, "id": 1}, {**request, "id": "b"}, request]
+            if odd == "batch"
+            else []
+            if odd == "empty batch"
+            else {**request, "id": odd}
+        )
+        return refused(json.dumps(line))
+
+    @staticmethod
+    def _check_refused(odd: object, answer: object, record) -> None:
+        from mcp.types import INVALID_REQUEST
+
+        ids = [1, "b"] if odd == "batch" else [None]
+        if not isinstance(answer, list) or [a.id for a in answer] != ids:
+            record.violation("OddUnanswered", f"{odd!r}: {str(answer)[:120]}")
+        elif any(a.error.code != INVALID_REQUEST for a in answer):
+            record.violation("OddUnanswered", f"{odd!r}: not -32600: {str(answer)[:120]}")
+
     @staticmethod
     def _check_screened(levels: int, answer: object, record) -> None:
         from mcp.shared.message import SessionMessage
@@ -273,6 +424,19 @@ class McpTarget:
             )
         if call[0] == "run" and message != "no such session":
             record.violation("IdLeak", f"an unknown id got: {message[:160]}")
+
+
+_SWAP = """
+import os, sys
+link, targets = sys.argv[1], sys.argv[2:]
+spare = link + ".spare"
+while True:
+    for target in targets:
+        if os.path.lexists(spare):
+            os.unlink(spare)
+        os.symlink(target, spare)
+        os.replace(spare, link)
+"""
 
 
 def _longest_run(message: str, source: str) -> int:

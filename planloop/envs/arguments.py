@@ -10,6 +10,7 @@ import os
 import reprlib
 from collections.abc import Mapping, Sequence
 from dataclasses import fields
+from pathlib import Path
 from typing import Literal, TypeVar, overload
 
 import numpy as np
@@ -91,8 +92,9 @@ def instance_of(name: str, value, kind: type | tuple[type, ...], what: str, opti
     return value
 
 
-def path(name: str, value, folder: bool = False) -> os.PathLike | str:
-    """An existing file (or ``folder``) named by a str or ``os.PathLike``."""
+def path(name: str, value, folder: bool = False) -> Path:
+    """The existing file (or ``folder``) a str or ``os.PathLike`` names (where it leads:
+    see :func:`~planloop.pddl.source.source_path`)."""
     what = "folder" if folder else "file"
     instance_of(name, value, (str, os.PathLike), f"the path of a {what}")
     found = source_path(value)
@@ -100,7 +102,7 @@ def path(name: str, value, folder: bool = False) -> os.PathLike | str:
         raise MissingPath(
             f"{name} must be the path of a {what}: no such {what} {received(os.fspath(value))}"
         )
-    return value
+    return found
 
 
 def source(name: str, value, parsed: type | None = None):

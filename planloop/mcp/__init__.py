@@ -18,11 +18,12 @@ from .sessions import (
 
 DESCRIPTION = f"""Serve planloop's environments as MCP tools over stdio.
 
-Clients send PDDL as text. A domain or problem given as a path is read only when it
-resolves (symlinks followed) under a --root, and so is every file an environment opens
-under a root, a folder's members included; without a root, paths are refused. Errors
-quote at most 80 characters of what the client sent, and never a file's lines. A message
-nested more than {MAX_DEPTH} levels deep is answered with a JSON-RPC error."""
+Clients send PDDL as text. A path, in any argument or option, is read only when it
+resolves (symlinks followed) under a --root; every file an environment reads under a
+root, a folder's members included, is checked where the opened file really is; without
+a root, paths are refused. Errors quote at most 80 characters of what the client sent,
+and never a file's lines. A message nested more than {MAX_DEPTH} levels deep, a batch
+and an id that is not a string or an integer are answered with a JSON-RPC error."""
 
 
 def _positive_seconds(text: str) -> float:

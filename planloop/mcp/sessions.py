@@ -16,7 +16,10 @@ grounding at most the room the budget has left; a client's ``limits`` (or a cont
 ``max_belief``) may lower a bound, never raise one. Session ids are random tokens.
 
 Starting a session holds no lock while the environment works, and each session has its
-own, so that a slow start or step leaves the other calls answered.
+own, so that a slow start or step leaves the other calls answered; no call ever waits
+for another session's: a session closed or expired while a call of it runs is gone at
+once for every other call, and closed when that call returns. Every file a session
+reads is read under its :class:`~planloop.mcp.sandbox.Guard`.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from ..pddl import Limits, PDDLError, parse
 from ..pddl.contingent import MAX_BELIEF
 from .sandbox import (
     FLAGS,
+    Guard,
     Sandbox,
     SandboxError,
     Source,
@@ -71,8 +75,7 @@ MAX_SESSIONS = 64
 IDLE_TIMEOUT = 900.0  # seconds
 MAX_GROUND_ACTIONS = 250_000  # about 200 MB of grounded tasks (0.7 KB an action)
 LIMITED = (*FULLY_OBSERVABLE, *CONTINGENT_ENVIRONMENTS)  # the environments taking ``limits``
-_QUOTING = {"game_file", "data_dir", "logic_dir", "layout"}  # files whose errors may quote them
-_STAGES = {"instances": "problem"}  # an env_kwargs path -> the stage its errors name
+_STAGES = ("domain", "problem")  # what a PDDL error names
 
 
 @dataclass
@@ -80,7 +83,10 @@ class _Live:
     session: EngineSession | TextSession | None  # None: still starting
     ground_actions: int  # its task's largest possible size (0: no PDDL task)
     used: float  # the clock when it was last called
+    guard: Guard | None = None  # what its calls may read
     lock: threading.Lock = field(default_factory=threading.Lock)  # one call at a time
+    calls: int = 0  # calls begun and not returned (counted under the registry's lock)
+    ended: bool = False  # closed or expired: the last call to return closes it
 
 
 class SessionRegistry:
@@ -135,10 +141,14 @@ class SessionRegistry:
                 raise SessionError("instance, seed, options and env_kwargs need an env_id")
         elif domain is not None or problem is not None:
             raise SessionError("give env_id, or domain and problem, not both")
+        try:
+            guard = self.sandbox.guard(options or {}, env_kwargs or {})
+        except SandboxError as exc:
+            raise SessionError(str(exc)) from None
         session_id = self._reserve()
         session: EngineSession | TextSession
         try:
-            with self.sandbox.guard():
+            with guard():
                 if env_id is None:
                     assert domain is not None and problem is not None  # checked above
                     session, started = self._open_pddl(session_id, domain, problem)
@@ -147,14 +157,16 @@ class SessionRegistry:
                         **(options or {}),
                         **({} if instance is None else {"instance": instance}),
                     }
-                    session, started = self._open(session_id, env_id, env_kwargs, seed, options)
+                    session, started = self._open(
+                        session_id, env_id, env_kwargs, seed, options, guard
+                    )
         except BaseException:
             with self._lock:
                 del self._sessions[session_id]
             raise
         with self._lock:
             live = self._sessions[session_id]
-            live.session, live.used = session, self._clock()
+            live.session, live.used, live.guard = session, self._clock(), guard
         return {
             "session_id": session_id,
             "env_id": env_id,
@@ -163,23 +175,33 @@ class SessionRegistry:
 
     def run(self, session_id: str, method: str, **arguments) -> dict:
         """Session ``session_id``'s ``method`` (an EngineSession method name)."""
-        live = self._live(session_id)
-        with live.lock, self.sandbox.guard():
-            if live.session is None:  # closed meanwhile
-                raise SessionError("no such session")
-            try:
-                result = getattr(live.session, method)(**arguments)
-            except ValueError as exc:  # a file refused or changed, a limit met (belief work...)
-                # only a text session raises, and PDDL it read well once is a file changed
-                raise SessionError(_refusal(exc, {"domain", "problem"})) from exc
+        live = self._enter(session_id)
+        try:
+            assert live.guard is not None  # set when it started
+            with live.lock, live.guard():
+                if live.ended:  # closed or expired while this call waited
+                    raise SessionError("no such session")
+                try:
+                    result = getattr(live.session, method)(**arguments)
+                except ValueError as exc:  # a file refused or changed, a limit met...
+                    # only a text session raises, and PDDL it read well once is a file changed
+                    raise SessionError(_refusal(exc, on_disk=True)) from exc
+        finally:
+            self._leave(live)
         result = _checked(result)
         return {key: result[key] for key in _KEYS[method] if key in result}
 
     def close(self, session_id: str) -> dict:
-        live = self._live(session_id)
+        """Close session ``session_id`` now, or, while a call of it runs, when that
+        call returns (it is gone for every other call at once)."""
         with self._lock:
-            self._sessions.pop(session_id, None)
-        _close([live])
+            expired = self._expire()
+            live = self._sessions.get(session_id) if isinstance(session_id, str) else None
+            started = live is not None and live.session is not None
+            closing = self._end(session_id) if started else []
+        _close(expired + closing)
+        if not started:
+            raise SessionError("no such session")
         return {"session_id": session_id, "closed": True}
 
     def __len__(self) -> int:
@@ -206,28 +228,47 @@ class SessionRegistry:
             )
         return session_id
 
-    def _live(self, session_id: str) -> _Live:
-        """The started session ``session_id``, marked used."""
+    def _enter(self, session_id: str) -> _Live:
+        """The started session ``session_id``, marked used and in a call (until
+        :meth:`_leave`)."""
         with self._lock:
             expired = self._expire()
             live = self._sessions.get(session_id) if isinstance(session_id, str) else None
-            if live is not None:
+            if live is not None and live.session is not None:
                 live.used = self._clock()
+                live.calls += 1
         _close(expired)
         if live is None or live.session is None:
             raise SessionError("no such session")
         return live
 
+    def _leave(self, live: _Live) -> None:
+        """A call of ``live`` returned: used now, and closed if it ended meanwhile and
+        no other call of it runs."""
+        with self._lock:
+            live.calls -= 1
+            live.used = self._clock()
+            last = live.ended and live.calls == 0
+        _close([live] if last else [])
+
     def _expire(self) -> list[_Live]:
-        """Drop every started session unused for longer than the idle timeout; the
-        dropped, for the caller to close once it holds the lock no more."""
+        """End every started session unused for longer than the idle timeout (the lock
+        held); those no call runs in, for the caller to close once it holds the lock no
+        more (the others close as their calls return)."""
         now = self._clock()
         idle = [
             session_id
             for session_id, live in self._sessions.items()
             if live.session is not None and now - live.used > self.idle_timeout
         ]
-        return [self._sessions.pop(session_id) for session_id in idle]
+        return [live for session_id in idle for live in self._end(session_id)]
+
+    def _end(self, session_id: str) -> list[_Live]:
+        """Drop session ``session_id`` and mark it ended (the lock held); itself if no
+        call of it runs, to be closed by the caller, else nothing."""
+        live = self._sessions.pop(session_id)
+        live.ended = True
+        return [live] if live.calls == 0 else []
 
     def _hold(self, session_id: str, size: int) -> None:
         """Count ``size`` ground actions for ``session_id``, if the budget has room."""
@@ -288,17 +329,16 @@ class SessionRegistry:
         env_kwargs: dict | None,
         seed: int | None,
         options: dict,
+        guard: Guard,
     ) -> tuple[EngineSession | TextSession, dict]:
-        """A started session on ``env_id``, and its start answer."""
+        """A started session on ``env_id``, and its start answer (its files read as
+        ``guard`` allows)."""
         if env_id not in ENVIRONMENTS:
             raise SessionError(
                 f"unknown environment {excerpt(env_id)}; the environments are "
                 + ", ".join(ENVIRONMENTS)
             )
-        try:
-            env_kwargs, files = self.sandbox.env_kwargs(env_kwargs or {})
-        except SandboxError as exc:
-            raise SessionError(str(exc)) from None
+        env_kwargs = dict(env_kwargs or {})
         if env_id in LIMITED:
             env_kwargs = self._bounded(session_id, env_id, env_kwargs)
         try:
@@ -310,7 +350,8 @@ class SessionRegistry:
         except SessionError:
             raise
         except Exception as exc:  # whatever the environment rejects, the caller must read why
-            raise SessionError(f"cannot start {env_id}: {_refusal(exc, files)}") from exc
+            refusal = _refusal(exc, on_disk=bool(guard.located))
+            raise SessionError(f"cannot start {env_id}: {refusal}") from exc
         session, started = self._open_pddl(session_id, info["domain_pddl"], info["problem_pddl"])
         return session, {
             **started,
@@ -367,26 +408,25 @@ class SessionRegistry:
 
 
 def _close(lives: Iterable[_Live]) -> None:
-    """Close the sessions of ``lives``, each once the call it is serving ends."""
+    """Close the sessions of ``lives``: ended, and no call of theirs runs."""
     for live in lives:
-        with live.lock:
-            session, live.session = live.session, None
+        session, live.session = live.session, None
         if session is not None and session.env is not None:
             session.env.close()
 
 
-def _refusal(exc: Exception, files: set[str]) -> str:
+def _refusal(exc: Exception, on_disk: bool) -> str:
     """Why an environment failed, in one line: the file the sandbox refused, the limit
-    met, or the error (of a file one of the env_kwargs ``files`` names, where, not what)."""
+    met, or the error (where, not what, when a file was read: ``on_disk``)."""
     refused = sandboxed(exc)
     if refused is not None:
         return str(refused)
     if isinstance(exc, PDDLError):
-        return unreadable(exc, {_STAGES.get(key, key) for key in files})
+        return unreadable(exc, _STAGES if on_disk else ())
     over = over_limit(str(exc).partition("\n")[0])
     if over is not None:
         return over
-    if files & _QUOTING:
+    if on_disk:
         return f"{type(exc).__name__} (not shown: the message may quote a file)"
     return f"{type(exc).__name__}: {shorten(str(exc))}"
 

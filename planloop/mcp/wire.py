@@ -5,14 +5,21 @@ level 1, each array or object inside it one more) is answered at once with a JSO
 error ``-32600`` (invalid request), and a line that is not JSON with ``-32700`` (parse
 error). The error carries the request's id when the line names one at its top level
 (else null), so that no client is left waiting; a notification or response nested too
-deep is dropped, as JSON-RPC answers neither.
+deep is dropped, as JSON-RPC answers neither. A batch (a JSON array: MCP has none) and
+a message whose ``id`` is not a string or an integer (an object, an array, null, a
+boolean, a fraction) are answered with ``-32600`` too, each request of a batch under its
+own id, before the SDK would read them (it drops an odd id and answers neither).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
-from typing import Any
+from collections.abc import Iterator
+from contextlib import contextmanager
+from io import TextIOWrapper
+from typing import Any, BinaryIO, cast
 
 import anyio
 from mcp.server.mcpserver import MCPServer
@@ -84,6 +91,31 @@ def screen(item: SessionMessage | Exception) -> SessionMessage | Exception | JSO
     return _error(found, PARSE_ERROR, f"the message is not JSON: {shorten(errors[0]['msg'])}")
 
 
+_BATCH = "batches (JSON arrays) are not taken: send one message a line"
+_ODD_ID = "the id must be a string or an integer"
+
+
+def refused(line: str) -> list[JSONRPCError] | None:
+    """The errors answering ``line`` if it is a batch or its id is not a string or an
+    integer, else None (it goes on to be parsed and screened)."""
+    if scan(line)[0] > MAX_DEPTH:
+        return None  # screened once parsed
+    try:
+        value = json.loads(line)
+    except (ValueError, RecursionError):
+        return None  # a parse error, answered once parsed
+    if isinstance(value, list):
+        ids = [item["id"] for item in value if isinstance(item, dict) and _is_id(item.get("id"))]
+        return [_error(found, INVALID_REQUEST, _BATCH) for found in ids or [None]]
+    if isinstance(value, dict) and "id" in value and not _is_id(value["id"]):
+        return [_error(None, INVALID_REQUEST, _ODD_ID)]
+    return None
+
+
+def _is_id(value: Any) -> bool:
+    return isinstance(value, (str, int)) and not isinstance(value, bool)
+
+
 def _too_deep() -> str:
     return f"the message nests arrays and objects more than {MAX_DEPTH} levels deep"
 
@@ -131,13 +163,61 @@ class Screened:
         await self.aclose()
 
 
+class Lines:
+    """The client's lines from ``stdin``, less those :func:`refused` answers (on the
+    write stream, once :meth:`answer_on` has named it)."""
+
+    def __init__(self, stdin: BinaryIO):
+        self._lines = anyio.wrap_file(TextIOWrapper(stdin, encoding="utf-8", errors="replace"))
+        self._write: Any = None
+        self._ready = anyio.Event()
+
+    def answer_on(self, write) -> None:
+        self._write = write
+        self._ready.set()
+
+    def __aiter__(self) -> Lines:
+        return self
+
+    async def __anext__(self) -> str:
+        while True:
+            line = await self._lines.readline()
+            if not line:
+                raise StopAsyncIteration
+            answers = refused(line)
+            if answers is None:
+                return line
+            await self._ready.wait()
+            for answer in answers:
+                await self._write.send(SessionMessage(answer))
+
+
+@contextmanager
+def claimed_stdin() -> Iterator[BinaryIO]:
+    """The client's bytes on a private descriptor, with fd 0 pointed at the null device
+    meanwhile (so that handlers and children read nothing of them), as the SDK does."""
+    private = os.dup(0)
+    null = os.open(os.devnull, os.O_RDONLY)
+    try:
+        os.dup2(null, 0)
+    finally:
+        os.close(null)
+    try:
+        # never closed: a worker thread may still block reading it as the server ends
+        yield os.fdopen(private, "rb", closefd=False)
+    finally:
+        os.dup2(private, 0)
+
+
 def run_stdio(server: MCPServer) -> None:
     """Serve ``server`` over stdio until the client leaves, as ``server.run("stdio")``
-    does, each message screened."""
-    anyio.run(_serve_stdio, server)
+    does, each line and message screened."""
+    with claimed_stdin() as stdin:
+        anyio.run(_serve_stdio, server, Lines(stdin))
 
 
-async def _serve_stdio(server: MCPServer) -> None:
-    async with stdio_server() as (read, write):
+async def _serve_stdio(server: MCPServer, lines: Lines) -> None:
+    async with stdio_server(stdin=cast(anyio.AsyncFile[str], lines)) as (read, write):
+        lines.answer_on(write)
         lowlevel = server._lowlevel_server  # what MCPServer.run_stdio_async runs
         await lowlevel.run(Screened(read, write), write, lowlevel.create_initialization_options())

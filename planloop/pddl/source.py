@@ -1,11 +1,19 @@
 """What the reader accepts from callers: the one place that tells PDDL text from a path,
-reads files, ends lines with ``\\n``, and holds the size limits on untrusted input."""
+opens the files callers name, ends lines with ``\\n``, and holds the size limits on
+untrusted input.
+
+Where a caller's path leads and how its file is opened can be handed, for the current
+context, to an :class:`Access` (:data:`ACCESS`): a server confines both to its roots so.
+"""
 
 from __future__ import annotations
 
 import os
+import stat
+from contextvars import ContextVar
 from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import BinaryIO, Protocol
 
 from .diagnostics import Diagnostic, PDDLError, quote, received
 
@@ -86,18 +94,74 @@ class Limits:
 DEFAULT_LIMITS = Limits()  # every reader's default: one shared value (Limits is frozen)
 
 
+class Access(Protocol):
+    """Where a caller's path leads, and its file opened, as a server allows."""
+
+    def locate(self, source: str | os.PathLike) -> Path | None:
+        """The existing file or folder ``source`` names (None: nothing on disk), or an
+        error saying it may not be named."""
+        ...
+
+    def open(self, path: str | os.PathLike) -> BinaryIO:
+        """``path``'s regular file opened for reading, or an error saying why not."""
+        ...
+
+
+ACCESS: ContextVar[Access | None] = ContextVar("planloop_access", default=None)
+
+
+class NotRegular(OSError):
+    """A path that names a folder, device or pipe where a file was to be read."""
+
+
 def source_path(source: object) -> Path | None:
     """The existing file or folder ``source`` names (an ``os.PathLike``, or a str of one
-    line), else None: PDDL text, prose, or nothing on disk."""
+    line), else None: PDDL text, prose, or nothing on disk. Under an :data:`ACCESS`, as
+    it locates ``source``."""
     if isinstance(source, str) and ("\n" in source or not source.strip()):
         return None
     if not isinstance(source, (str, os.PathLike)):  # Path() would raise TypeError
         return None
+    access = ACCESS.get()
+    return existing_path(source) if access is None else access.locate(source)
+
+
+def existing_path(source: str | os.PathLike) -> Path | None:
+    """``source`` as a path if it names something on disk, else None."""
     try:
         path = Path(source)
         return path if path.exists() else None
     except (OSError, TypeError, ValueError):  # not a path, too long, a NUL byte...
         return None
+
+
+def open_file(path: str | os.PathLike) -> BinaryIO:
+    """``path``'s regular file opened for reading: the one way planloop opens a file a
+    caller named (a domain, a problem, hidden worlds, a layout, a game). Under an
+    :data:`ACCESS`, as it opens it; else see :func:`open_regular`."""
+    access = ACCESS.get()
+    return open_regular(path) if access is None else access.open(path)
+
+
+def open_regular(path: str | os.PathLike) -> BinaryIO:
+    """``path`` opened for reading if it is a regular file, checked on the opened file;
+    anything else (a folder, or a device or pipe that may never end) is a
+    :class:`NotRegular` error, found without waiting on it."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotRegular(0, "not a regular file")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_text(path: str | os.PathLike) -> str:
+    """The UTF-8 text of the file at ``path``, opened with :func:`open_file`."""
+    with open_file(path) as file:
+        return file.read().decode("utf-8")
 
 
 def read_source(source: object, stage: str, limits: Limits) -> str:
@@ -129,10 +193,12 @@ def unix_newlines(text: str) -> str:
 def _read_file(path: Path, stage: str, limits: Limits) -> str:
     name = quote(str(path), 200)
     try:
-        if not path.is_file():  # a folder, or a device or pipe that may never end
-            raise PDDLError([Diagnostic(stage, f"cannot read {name}: not a regular file")])
-        limits.check("max_bytes", path.stat().st_size, stage, f"bytes in the {stage} file {name}")
-        return path.read_text(encoding="utf-8")
+        with open_file(path) as file:
+            size = os.fstat(file.fileno()).st_size
+            limits.check("max_bytes", size, stage, f"bytes in the {stage} file {name}")
+            data = file.read(limits.max_bytes + 1)
+        limits.check("max_bytes", len(data), stage, f"bytes in the {stage} file {name}")
+        return data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise PDDLError([Diagnostic(stage, f"cannot read {name}: {reason}")]) from None

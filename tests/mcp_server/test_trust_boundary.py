@@ -27,6 +27,7 @@ PASSWD = Path("/etc/passwd")
 SECRET = "zq" + "x" * 300 + "SECRET"  # a token no reply may carry whole
 OUTSIDER = "zqoutsider"  # the object only the problem outside the root names
 LAMPS = DATA / "contingent" / "lamps"
+LAMPS_IN_ROOT = {"domain": "lamps/domain.pddl", "problem": "lamps/probs"}
 
 
 @pytest.fixture(scope="module")
@@ -99,9 +100,19 @@ def test_no_file_outside_the_root_reaches_a_reply(rooted, root):
         ("ALFWorld-v0", {"game_file": "/etc/passwd"}),
         ("Blocksworld-v0", {"instances": "etc"}),
         ("CoinCollector-v0", {"layout": "passwd"}),
+        ("ContingentPDDL-v0", {**LAMPS_IN_ROOT, "hidden": str(PASSWD)}),
+        ("ContingentPDDL-v0", {**LAMPS_IN_ROOT, "hidden": "passwd"}),
     ):
         reply = rooted.error("start_session", env_id=env_id, env_kwargs=kwargs)
         assert "outside the allowed roots" in reply and not leaked(reply), reply
+    for hidden in (str(PASSWD), "etc/passwd"):  # a reset option names a file too
+        reply = rooted.error(
+            "start_session",
+            env_id="ContingentPDDL-v0",
+            env_kwargs=LAMPS_IN_ROOT,
+            options={"hidden": hidden},
+        )
+        assert reply.endswith("is outside the allowed roots") and not leaked(reply), reply
 
 
 @pytest.mark.slow
@@ -203,6 +214,30 @@ def test_sessions_are_capped_and_the_server_goes_on():
         assert client.call("start_session", env_id="Blocksworld-v0", instance=0)["facts"]
         assert "--max-sessions" in client.error("start_session", env_id="CoinCollector-v0")
         assert client.call("list_environments")["environments"]
+
+
+@pytest.mark.slow
+def test_a_session_in_a_long_call_stalls_no_other_call():
+    """A validation of 300,000 steps (about 7 s here) outlives the idle timeout: expiring
+    its session waits for nothing; the call still answers, then the session is gone.
+    Before, a start_session waited for the whole call."""
+    with serve("--idle-timeout", "2") as client:
+        busy = client.call("start_session", domain=DOMAIN, problem=PROBLEM)["session_id"]
+        idle = client.call("start_session", domain=DOMAIN, problem=PROBLEM)["session_id"]
+        long_plan = "(unstack b c)\n(stack b c)\n" * 150_000  # one string: read at once
+        assert client.call("get_state", session_id=busy)["facts"]
+        slow = client.portal.start_task_soon(
+            client.session.call_tool, "validate_plan", {"session_id": busy, "plan": long_plan}
+        )
+        time.sleep(3)  # both sessions are idle past the timeout, one of them in its call
+        assert client.call("start_session", env_id="Blocksworld-v0", instance=0)["facts"]
+        assert not slow.done()  # answered while the long call runs
+        assert client.error("get_state", session_id=idle).endswith(": no such session")
+        assert client.error("close_session", session_id=busy).endswith(": no such session")
+        verdict = slow.result(timeout=300)
+        assert not verdict.is_error, verdict.content[0].text
+        assert verdict.structured_content["failure"] == "goal"
+        assert client.error("get_state", session_id=busy).endswith(": no such session")
 
 
 @pytest.mark.slow
@@ -416,5 +451,32 @@ def test_requests_nested_400_and_10000_deep_are_answered():
             assert answer["id"] == depth and answer["error"]["code"] == INVALID_REQUEST
         send('{"jsonrpc": "2.0", "id": 7, "method": ')
         assert receive()["error"]["code"] == PARSE_ERROR
+        send(json.dumps({"jsonrpc": "2.0", "id": 8, "method": "tools/list"}))
+        assert receive()["result"]["tools"]
+
+
+@pytest.mark.slow
+def test_batches_and_odd_ids_get_an_error_answer():
+    request = {"jsonrpc": "2.0", "method": "tools/list"}
+    with wire() as (send, receive):
+        batch = [{**request, "id": 1}, {**request, "id": "b"}, {**request}]
+        send(json.dumps(batch))
+        answers = [receive(), receive()]
+        assert [a["id"] for a in answers] == [1, "b"]
+        assert {a["error"]["code"] for a in answers} == {INVALID_REQUEST}
+        send("[]")
+        assert receive() == {
+            "jsonrpc": "2.0",
+            "id": None,
+            "error": {
+                "code": INVALID_REQUEST,
+                "message": "batches (JSON arrays) are not taken: send one message a line",
+            },
+        }
+        for odd in ({"a": 1}, [1], None, True, 1.5):
+            send(json.dumps({**request, "id": odd}))
+            answer = receive()
+            assert answer["id"] is None and answer["error"]["code"] == INVALID_REQUEST
+            assert answer["error"]["message"] == "the id must be a string or an integer"
         send(json.dumps({"jsonrpc": "2.0", "id": 8, "method": "tools/list"}))
         assert receive()["result"]["tools"]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ...pddl import Limits, Task, ground, parse_domain, parse_problem
 from ...pddl.model import ROOT_TYPE, Domain, Literal, When
-from ...pddl.source import DEFAULT_LIMITS
+from ...pddl.source import DEFAULT_LIMITS, read_text
 from ..arguments import instance_of
 from .grammar import Entity, Grammar
 
@@ -70,7 +70,7 @@ def load_game(source: str | os.PathLike | dict, limits: Limits = DEFAULT_LIMITS)
         data = source
     else:
         path = Path(source)
-        data = json.loads(path.read_text())
+        data = json.loads(read_text(path))
     domain = parse_domain(fast_downward_reading(data["pddl_domain"]), limits)
     task = ground(domain, parse_problem(data["pddl_problem"], domain, limits), limits)
     grammar = Grammar.parse(data["grammar"])
@@ -168,5 +168,5 @@ def task_type_of(path: Path) -> str | None:
             return prefix
     traj = path.parent / "traj_data.json"
     if traj.is_file():
-        return json.loads(traj.read_text()).get("task_type")
+        return json.loads(read_text(traj)).get("task_type")
     return None

@@ -20,6 +20,7 @@ from itertools import pairwise
 from pathlib import Path
 
 from ...pddl import parse_command, solve
+from ...pddl.source import read_text, source_path
 from ..arguments import MissingPath, instance_of
 from .engine import Engine
 from .game import TASK_TYPES, check_task_types, load_game
@@ -293,7 +294,7 @@ def find_logic_dir(logic_dir: str | os.PathLike | None = None) -> Path:
     downloaded."""
     if logic_dir is not None:
         instance_of("logic_dir", logic_dir, (str, os.PathLike), "the path of a folder")
-        return _checked(Path(logic_dir), "logic_dir")
+        return _checked(source_path(logic_dir) or Path(logic_dir), "logic_dir")
     if os.environ.get("ALFWORLD_DATA"):
         return _checked(Path(os.environ["ALFWORLD_DATA"]) / "logic", "$ALFWORLD_DATA/logic")
     spec = importlib.util.find_spec("alfworld")
@@ -800,8 +801,8 @@ def generate_game(
     to compute when it is wanted (the environment does)."""
     check_task_types(task_type)
     folder = find_logic_dir(logic_dir)
-    domain = (folder / "alfred.pddl").read_text()
-    grammar = (folder / "alfred.twl2").read_text()
+    domain = read_text(folder / "alfred.pddl")
+    grammar = read_text(folder / "alfred.twl2")
     for attempt in range(MAX_ATTEMPTS):
         rng = _rng(task_type, seed, attempt)
         scene = sample_scene(task_type, rng)

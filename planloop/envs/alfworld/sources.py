@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, get_args
 
+from ...pddl.source import source_path
 from .. import arguments
 from .game import check_task_types, task_type_of
 
@@ -41,10 +42,10 @@ def flags_of(path: Path) -> tuple[str, ...]:
 
 def file_entry(path: str | os.PathLike) -> GameEntry:
     arguments.instance_of("game_file", path, (str, os.PathLike), "the path of a game file")
-    path = Path(path)
-    if not path.is_file():
+    found = source_path(path)
+    if found is None or not found.is_file():
         raise arguments.MissingPath(f"no game file {path}")  # the words planloop play prints
-    return GameEntry(task_type_of(path), path, flags=flags_of(path))
+    return GameEntry(task_type_of(found), found, flags=flags_of(found))
 
 
 def folder_entries(folder: Path, task_types=None, skip_flagged: bool = False) -> list[GameEntry]:

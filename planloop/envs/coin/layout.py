@@ -7,9 +7,9 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ...pddl.source import read_text
 from .. import arguments
 from .vocab import DIRECTIONS, FurnitureKind
 
@@ -79,7 +79,7 @@ def load_layout(source: str | os.PathLike | Mapping) -> House:
         data = (
             source
             if isinstance(source, Mapping)
-            else json.loads(Path(arguments.path("layout", source)).read_text())
+            else json.loads(read_text(arguments.path("layout", source)))
         )
         data = data.get("map", data)
         rooms = tuple(_room(room) for room in data["rooms"])
