@@ -73,7 +73,7 @@ class TWXEnv(TextEnv[CoinInfo]):
         with signals_held():
             obs, infos = self._generate()
             self._gold = list(self._game.getGoldActionSequence())
-        return self._emit(obs, infos, caused_error()), self._info
+        return self._begin(self._emit(obs, infos, caused_error()), self._info)
 
     def _step(self, command: str) -> Step[CoinInfo]:
         known = command == "help" or command.strip() in self._valid
