@@ -10,7 +10,7 @@ from .. import __version__
 from ..results import config_hash
 from .errors import StudyError
 
-MAX_EPISODES = 100_000  # episodes one run schedules (100,000 jobs: about 1.2 s and 47 MB)
+MAX_EPISODES = 100_000  # episodes one run schedules (100,000 jobs made in 1.7 s, 42 MB)
 
 
 def check_episodes(count: int) -> None:

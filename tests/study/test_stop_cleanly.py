@@ -280,3 +280,17 @@ def test_a_signal_to_the_group_while_a_twx_game_starts_is_an_interrupt(tmp_path,
     while any(alive(pid) for pid in javas):  # Java ends with its parent
         assert time.monotonic() < deadline, f"java {javas} outlived the study"
         time.sleep(0.1)
+
+
+def test_a_signal_during_a_game_call_is_handled_when_the_call_returns():
+    """py4j fails on an interrupt raised inside its call; signals_held handles it after."""
+    from planloop.envs.twx.gateway import signals_held
+
+    finished = []
+    with pytest.raises(KeyboardInterrupt):
+        with signals_held():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)  # a handler would run here, inside the call
+            finished.append(True)
+    assert finished == [True]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back

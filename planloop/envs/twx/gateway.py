@@ -35,8 +35,8 @@ def signals_held() -> Iterator[None]:
         yield
         return
     held: list[int] = []
-    handlers = {
-        sig: handler
+    handlers: dict[int, Any] = {
+        int(sig): handler
         for sig in (signal.SIGINT, signal.SIGTERM)
         if (handler := signal.getsignal(sig)) not in (signal.SIG_IGN, None)
     }

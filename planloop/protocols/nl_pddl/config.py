@@ -118,7 +118,9 @@ class FormalizeConfig(StudyConfig):
             if not (self.problems and self.domain):
                 raise ValueError("--domain FILE and --problems DIR go together")
             if not self.problems.is_dir():
-                raise ValueError(f"--problems {str(self.problems):.200} is no folder of problem files")
+                raise ValueError(
+                    f"--problems {str(self.problems):.200} is no folder of problem files"
+                )
             return
         smallest = min(self.size_list)
         short = {
