@@ -43,7 +43,7 @@ from .coin.symbolic import DOMAIN as COIN_DOMAIN
 from .coin.symbolic import problem_text
 from .coin.world import World
 
-MAX_SIZE = 1000  # objects in a generated problem (1,000: generated and described in 0.12 s)
+MAX_SIZE = 1000  # objects in a generated problem (1,000: generated and described in 0.13 s)
 
 
 @dataclass(frozen=True)
