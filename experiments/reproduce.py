@@ -45,10 +45,9 @@ from planloop.study import (
     check_model,
     open_model,
     positive_float,
-    positive_int,
     study_main,
 )
-from planloop.study.flags import CALL_TIMEOUT
+from planloop.study.flags import CALL_TIMEOUT, episode_count, worker_count
 
 PAPERS: dict[str, Reproduction] = {
     "pddlego-plus": pddlego_plus,
@@ -68,7 +67,9 @@ def main(argv: list[str] | None = None, model: ChatModel | None = None) -> int:
     extra = argv[argv.index("--") + 1 :] if "--" in argv else []
     argv = argv[: argv.index("--")] if "--" in argv else argv
     parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        description=__doc__,
+        usage="%(prog)s [-h] PAPER --llm SPEC [options] [-- STUDY FLAGS]",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("paper", choices=PAPERS)
     parser.add_argument(
@@ -80,11 +81,11 @@ def main(argv: list[str] | None = None, model: ChatModel | None = None) -> int:
     )
     parser.add_argument(
         "--limit",
-        type=positive_int,
+        type=episode_count,
         metavar="N",
         help="the first N instances of every cell (default: the paper's n)",
     )
-    parser.add_argument("--workers", type=positive_int, default=1, metavar="N")
+    parser.add_argument("--workers", type=worker_count, default=1, metavar="N")
     parser.add_argument(
         "--call-timeout",
         type=positive_float,
@@ -101,10 +102,10 @@ def main(argv: list[str] | None = None, model: ChatModel | None = None) -> int:
     if model is None and args.llm != "groundtruth":
         model = built = open_model(args.llm, args.call_timeout)
         check_model(built)
-    args.out.mkdir(parents=True, exist_ok=True)
     folder = args.out / args.paper
     runner = Runner(args.llm, args.workers, args.limit, model, extra)
     runs = reproduce(args.paper, *PAPERS[args.paper](runner, folder))
+    args.out.mkdir(parents=True, exist_ok=True)
     paths = write_tables(args.paper, runs, args.out, args.limit)
     mine = [tables for run, tables in runs.items() if run.spec == args.llm]
     print(heading(args.paper, args.limit))

@@ -165,7 +165,7 @@ def run(argv: list[str] | None = None, description: str | None = __doc__) -> int
     )
     PlannerBaselineConfig.add_arguments(parser)
     args = parser.parse_args(argv)
-    config = PlannerBaselineConfig.from_args(args)
+    config = PlannerBaselineConfig.from_args(args, parser)
     if unknown_env(args.env) is not None:
         raise StudyError(unknown_env(args.env))
     if args.env not in FULLY_OBSERVABLE:

@@ -112,7 +112,7 @@ def run(
     parser, paper = flags(description)
     args = parser.parse_args(argv)
     settings = paper.resolve(args, model.name if model else None)
-    config = AgenticConfig.from_args(args)
+    config = AgenticConfig.from_args(args, parser)
     kwargs = env_kwargs(args.env, args.option)
     uses_model = any(c not in PLANNER_CONDITIONS for c in args.conditions)
     model, built = (

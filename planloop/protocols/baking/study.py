@@ -178,7 +178,7 @@ def run(
     parser, paper = flags(description)
     args = parser.parse_args(argv)
     settings = paper.resolve(args, model.name if model else None)
-    config = HorizonConfig.from_args(args)
+    config = HorizonConfig.from_args(args, parser)
     model, built = study_model(model, args.llm, args.call_timeout, settings.request)
     env_kwargs = dict(args.option)
     instances = args.instances or every_instance(args.env, env_kwargs, limit=10)

@@ -157,7 +157,7 @@ def run(
     parser, paper = flags(description)
     args = parser.parse_args(argv)
     settings = paper.resolve(args, model.name if model else None)
-    config = MysteryConfig.from_args(args)
+    config = MysteryConfig.from_args(args, parser)
     if any(c in PIPELINES for c in args.conditions):
         pipeline_class()
     uses_model = any(c != "planner" for c in args.conditions)

@@ -10,8 +10,8 @@ import argparse
 from pathlib import Path
 
 from ...envs.pddl_env import problem_sources
-from ...envs.problem_sets import DOMAINS, problem_set
-from ...formalizer.problems import DEFECTS, PROMPT_VERSION
+from ...envs.problem_sets import problem_set
+from ...formalizer.problems import PROMPT_VERSION
 from ...llm import ChatModel
 from ...pddl import PDDLError, parse_problem
 from ...results import Record
@@ -26,7 +26,7 @@ from ...study import (
     study_model,
     study_parser,
 )
-from ...study.jobs import Job
+from ...study.jobs import Job, check_episodes
 from ...study.runs import run_caption, split_runs
 from ..reproduction import Runner, Tables
 from . import NL_PDDL
@@ -38,34 +38,10 @@ BUILT_IN = ("groundtruth", "scripted-defects")
 METRICS_JUDGED = "as written"  # in the key: records scored after a renaming are not resumed
 
 
-def _names(text: str, known: tuple[str, ...], what: str) -> list[str]:
-    names = [n.strip() for n in text.split(",") if n.strip()]
-    unknown = [n for n in names if n not in known]
-    if unknown or not names:
-        raise StudyError(
-            f"unknown {what} {', '.join(unknown) or repr(text)}; choose from {', '.join(known)}"
-        )
-    return names
-
-
-def _sizes(text: str) -> list[int]:
-    try:
-        sizes = [int(s) for s in text.split(",")]
-    except ValueError:
-        sizes = []
-    if not sizes or min(sizes) < 1:
-        raise StudyError(f"--sizes is a comma list of object counts, not {text!r}")
-    return sizes
-
-
 def conditions(config: FormalizeConfig, instances: range | None) -> list[tuple[dict, range]]:
     """(condition, its instances): each domain and size, a fixed set, or a user folder;
     ``instances``: ``--instances`` (None: every problem, or ``per_cell`` of each cell)."""
-    if config.problems or config.domain:
-        if not (config.problems and config.domain):
-            raise StudyError("--domain FILE and --problems DIR go together")
-        if not config.problems.is_dir():
-            raise StudyError(f"--problems {config.problems} is no folder of problem files")
+    if config.problems and config.domain:  # together, the problems a folder (config.check)
         try:
             domain = user_domain(str(config.domain.resolve()))
             files = problem_sources(str(config.problems))
@@ -84,12 +60,12 @@ def conditions(config: FormalizeConfig, instances: range | None) -> list[tuple[d
             )
         ]
     found = []
-    for name in _names(config.domains, tuple(DOMAINS), "domain"):
+    for name in config.domains.split(","):
         problems = problem_set(name)
         if problems.sized:
             found += [
                 ({"domain": name, "size": size}, instances or range(config.per_cell))
-                for size in _sizes(config.sizes)
+                for size in config.size_list
             ]
         elif problems.seeded:
             found.append(({"domain": name, "size": None}, instances or range(config.per_cell)))
@@ -141,25 +117,23 @@ def run(
     parser, paper = flags(description)
     args = parser.parse_args(argv)
     settings = paper.resolve(args, model.name if model else None)
-    config = FormalizeConfig.from_args(args)
-    if config.max_iterations < 0:
-        raise StudyError("--max-iterations is 0 or more")
+    config = FormalizeConfig.from_args(args, parser)
     built = None
     if model is None and not args.llm:
         raise StudyError(
             "--llm is required: groundtruth, scripted-defects, openai:MODEL or URL@MODEL"
         )
-    if model is not None or args.llm not in BUILT_IN:
-        model, built = study_model(model, args.llm, args.call_timeout, settings.request)
-    llm = model or args.llm
     cells = conditions(config, args.instances)
     if args.llm == "scripted-defects":
-        defects = _names(config.defects, DEFECTS, "defect")
         cells = [
             ({**condition, "defect": d}, instances)
             for condition, instances in cells
-            for d in defects
+            for d in config.defects.split(",")
         ]
+    check_episodes(sum(len(instances) for _, instances in cells) * args.trials)
+    if model is not None or args.llm not in BUILT_IN:
+        model, built = study_model(model, args.llm, args.call_timeout, settings.request)
+    llm = model or args.llm
     study = Study(
         "formalize",
         None,

@@ -181,7 +181,7 @@ def run(argv: list[str] | None = None, model=None, show: bool = True) -> int:
     settings = paper.resolve(args, model.name if model else None)
     family = family_of(args.env)
     template = prompt_file(args, model)
-    config = PDDLegoConfig.from_args(args).for_env(args.env, family)
+    config = PDDLegoConfig.from_args(args, parser).for_env(args.env, family)
     if family == "contingent" and config.prompt != "generic":
         raise StudyError(
             "contingent PDDL environments have the generic prompt only: --prompt generic"
