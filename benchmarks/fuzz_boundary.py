@@ -33,11 +33,17 @@ like the others).
   declaring unknown) a fact and denying it, in one section or two, in any order, read
   by ``parse`` (default or strict) or ``solve``; a results path that is a folder, a
   pipe, under a file or whose set-aside file is a folder; ``gym.make`` with a
-  ``render_mode`` outside the metadata; steps after an episode was won. Contract: the
+  ``render_mode`` outside the metadata; steps after an episode was won; (issue 40) a
+  study's flag given a hostile value (out of range, not a number, huge, a domain's size
+  below its minimum), and a task whose goal holds at reset. Contract: the
   contradiction is a PDDLError at a line and column naming the fact (a denial alone
   stays a warning); a results path is a one-line ResultsError; a render mode a
   ValueError; a step after the end pays 0, stays terminated and keeps the info's shape,
-  its ``action_error`` of kind ``episode_over``.
+  its ``action_error`` of kind ``episode_over``; a flag value is accepted or is the
+  parser's usage error (exit 2: a usage line and an error line, before any work), a
+  size below a domain's minimum always refused; a goal that holds at reset is won
+  there, a step after it is a step after the end, and ``run_episode`` records it won
+  in 0 steps without asking the policy.
 - ``belief``: contingent problems whose belief work grows with a parameter, each case
   one kind in turn: an ``or`` whose first disjunct is known true over n unknown atoms
   (a precondition or in the goal), ``or`` clauses chaining n atoms with no solution, a
@@ -693,7 +699,9 @@ class ExitsTarget:
             shutil.rmtree(self.folder, ignore_errors=True)
 
     def run(self, rng: random.Random, index: int, record) -> None:
-        kind = rng.choice(["contradiction", "results", "render_mode", "after_end"])
+        kind = rng.choice(
+            ["contradiction", "results", "render_mode", "after_end", "flags", "won_at_reset"]
+        )
         record.label = f"exits:{kind}"
         getattr(self, f"_{kind}")(rng, index, record)
 
@@ -821,6 +829,118 @@ class ExitsTarget:
                 record.violation("AfterEnd", f"info changed shape: {info}"[:200])
         if paid != 1.0:
             record.violation("AfterEnd", f"paid {paid} in all")
+
+    def _flags(self, rng: random.Random, index: int, record) -> None:
+        import contextlib
+        import io
+
+        script = rng.choice(sorted(STUDY_FLAGS))
+        parser_of, config = STUDY_FLAGS[script]()
+        parser, paper = parser_of()
+        typed = [
+            a.option_strings[-1]
+            for a in parser._actions
+            if a.option_strings and (a.type is not None or a.choices is not None)
+        ]
+        flag = rng.choice([*typed, "--sizes"] if script == "formalize" else typed)
+        value = rng.choice(HOSTILE_VALUES)
+        below = script == "formalize" and rng.random() < 0.3  # logistics needs 8 objects
+        if below:
+            flag, value = "--sizes", str(rng.randrange(1, 8))
+        argv = [flag, value, "--out", str(self.folder / str(index))]
+        record.input = (script, argv)
+        err = io.StringIO()
+        try:
+            with contextlib.redirect_stderr(err):
+                args = parser.parse_args(argv)
+                if paper is not None:
+                    paper.resolve(args, "m")
+                config.from_args(args, parser)
+        except SystemExit as exc:
+            lines = err.getvalue().splitlines()
+            if exc.code != 2 or len(lines) != 2 or not lines[0].startswith("usage: "):
+                record.violation("FlagValue", f"exit {exc.code}: {err.getvalue()[:300]!r}")
+            return
+        if below:
+            record.violation("FlagValue", f"--sizes {value} accepted below logistics' minimum")
+        if (self.folder / str(index)).exists():
+            record.violation("FlagValue", "the parser wrote files")
+
+    @staticmethod
+    def _won_at_reset(rng: random.Random, index: int, record) -> None:
+        import gymnasium as gym
+
+        from planloop.envs.text_env import EPISODE_OVER
+        from planloop.policies import run_episode
+
+        objects = [f"o{i}" for i in range(rng.randrange(1, 6))]
+        done = rng.sample(objects, rng.randrange(1, len(objects) + 1))
+        contingent = rng.random() < 0.4
+        unknown = " ".join(f"(unknown (p {o}))" for o in objects) if contingent else ""
+        init = " ".join(f"(q {o})" for o in done) + " " + unknown
+        goal = "(and " + " ".join(f"(q {o})" for o in rng.sample(done, len(done))) + ")"
+        problem = (
+            f"(define (problem w) (:domain d) (:objects {' '.join(objects)}) "
+            f"(:init {init}) (:goal {goal}))"
+        )
+        env_id = "ContingentPDDL-v0" if contingent else "PDDL-v0"
+        record.input = (env_id, problem)
+        env = gym.make(env_id, domain=EXIT_DOMAIN, problem=problem)
+        _, info = env.reset(seed=rng.randrange(4))
+        if info["won"] is not True:
+            record.violation("WonAtReset", f"won is {info['won']!r} at reset")
+            return
+        shape = _shape(info)
+        for command in [rng.choice([f"go {o}" for o in objects]), "look", ""]:
+            obs, reward, terminated, truncated, after = env.step(command)
+            if (obs, reward, terminated, truncated) != (EPISODE_OVER, 0.0, True, False):
+                record.violation("WonAtReset", f"a step after it: {obs[:80]!r} {reward}")
+            if _shape(after) != shape or after["action_error"]["kind"] != "episode_over":
+                record.violation("WonAtReset", f"info changed shape: {after}"[:200])
+
+        class Untouched:
+            def reset(self, obs, info):
+                raise AssertionError("asked to play")
+
+            act = reset
+
+        episode = run_episode(env, Untouched())
+        if not (episode.won and episode.steps == 0 and not episode.truncated):
+            record.violation("WonAtReset", f"run_episode: {episode.won=} {episode.steps=}")
+
+
+# hostile values for a study's typed flags: out of range, not numbers, huge, empty
+HOSTILE_VALUES = (
+    "0", "-1", "-0", "nan", "inf", "-inf", "1e309", "99999999999", "10**400", "²", "",
+    " ", "x", "x" * 5000, "0:0", "5:2", "0:100000001", "1,2,,3", "none", "paper", "3",
+    "\x00", "1.5", "0x10", "１２",
+)  # fmt: skip
+
+
+def _study_flags() -> dict:
+    """Each study's parser maker (its parser and :class:`PaperFlags`, or None) and config,
+    both from its :class:`~planloop.study.spec.StudySpec`."""
+
+    def spec_of(module: str):
+        def made():
+            import importlib
+
+            spec = importlib.import_module(module).SPEC
+            return spec.parser, spec.config
+
+        return made
+
+    return {
+        "formalize": spec_of("planloop.protocols.nl_pddl.study"),
+        "mystery": spec_of("planloop.protocols.mystery.study"),
+        "horizon_sweep": spec_of("planloop.protocols.baking.study"),
+        "agentic": spec_of("planloop.protocols.agentic.study"),
+        "pddlego": spec_of("planloop.protocols.pddlego_plus.study"),
+        "planner_baseline": spec_of("planloop.protocols.planner_baseline.study"),
+    }
+
+
+STUDY_FLAGS = _study_flags()
 
 
 def _exit_kwargs(env_id: str) -> dict:

@@ -35,10 +35,9 @@ from planloop.study import (
     check_model,
     open_model,
     positive_float,
-    positive_int,
     study_main,
 )
-from planloop.study.flags import CALL_TIMEOUT
+from planloop.study.flags import CALL_TIMEOUT, episode_count, worker_count
 
 
 @study_main
@@ -52,6 +51,7 @@ def main(argv: list[str] | None = None, model: ChatModel | None = None) -> int:
     known = papers()
     parser = argparse.ArgumentParser(
         description=__doc__,
+        usage="%(prog)s [-h] PAPER --llm SPEC [options] [-- STUDY FLAGS]",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="papers:\n" + "\n".join(f"  {n}: {p.summary}" for n, p in known.items()),
     )
@@ -65,11 +65,11 @@ def main(argv: list[str] | None = None, model: ChatModel | None = None) -> int:
     )
     parser.add_argument(
         "--limit",
-        type=positive_int,
+        type=episode_count,
         metavar="N",
         help="the first N instances of every cell (default: the paper's n)",
     )
-    parser.add_argument("--workers", type=positive_int, default=1, metavar="N")
+    parser.add_argument("--workers", type=worker_count, default=1, metavar="N")
     parser.add_argument(
         "--call-timeout",
         type=positive_float,
@@ -87,10 +87,10 @@ def main(argv: list[str] | None = None, model: ChatModel | None = None) -> int:
     if model is None and args.llm != "groundtruth":
         model = built = open_model(args.llm, args.call_timeout)
         check_model(built)
-    args.out.mkdir(parents=True, exist_ok=True)
     folder = args.out / args.paper
     runner = Runner(args.llm, args.workers, args.limit, model, extra)
     runs = reproduce(args.paper, *paper.reproduction(runner, folder))
+    args.out.mkdir(parents=True, exist_ok=True)
     paths = write_tables(paper.protocol, runs, args.out, args.limit)
     mine = [tables for run, tables in runs.items() if run.spec == args.llm]
     print(heading(paper.protocol, args.limit))

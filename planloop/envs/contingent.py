@@ -140,7 +140,7 @@ class ContingentPDDLEnv(TextEnv[ContingentInfo]):
             if facts[fid].predicate not in changing
         )
         self._static_text = _grouped(self.view, ct.task.atoms(self._static))
-        return self._observe()
+        return self._begin(*self._observe())
 
     def _world(self, ct: ContingentTask, instance: int, options: dict | None) -> int:
         """The hidden world of ``instance`` (of task ``ct``), or the one ``options`` give."""
@@ -228,7 +228,7 @@ class ContingentPDDLEnv(TextEnv[ContingentInfo]):
             ContingentInfo,
             view.commands(ct.admissible(belief), task),
             view.goal(task),
-            bool(outcome is not None and outcome.won),
+            ct.is_goal(belief) if outcome is None else outcome.won,
             feedback or "",
             error,
             {

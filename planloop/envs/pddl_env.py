@@ -144,7 +144,7 @@ class PDDLEnv(TextEnv[PDDLInfo]):
         self.task = self.load_instance(self.instance)
         self.state = self.task.init
         self._outcome = None
-        return self._observe()
+        return self._begin(*self._observe())
 
     def _step(self, command: str) -> Step[PDDLInfo]:
         task = self.task
@@ -220,7 +220,7 @@ class PDDLEnv(TextEnv[PDDLInfo]):
             PDDLInfo,
             view.admissible(task, self.state),
             goal,
-            bool(outcome is not None and outcome.won),
+            task.is_goal(self.state) if outcome is None else outcome.won,
             feedback or "",
             error,
             extra,

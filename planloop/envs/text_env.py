@@ -28,7 +28,9 @@ class TextEnv(gym.Env, Generic[InfoT]):
     Once a step has terminated the episode, a step does nothing and pays nothing:
     ``terminated`` stays true and ``info`` is that last step's, with ``feedback`` and an
     ``action_error`` of kind ``episode_over`` saying so (the same keys, so that vector envs
-    can merge it).
+    can merge it). An episode whose goal holds from the start ends at reset: its
+    ``info["won"]`` is true and a step after it is a step after the end (the reset's
+    ``info`` is the last step's); subclasses return their reset through :meth:`_begin`.
 
     Observations hold at most ``max_obs_length`` characters, so that vector envs can
     batch them in shared memory; a longer one is a ValueError, never cut short."""
@@ -72,6 +74,12 @@ class TextEnv(gym.Env, Generic[InfoT]):
         check_reset(seed, options, self.reset_options)
         super().reset(seed=seed)
         self._final = None
+
+    def _begin(self, obs: str, info: InfoT) -> tuple[str, InfoT]:
+        """A subclass's reset, returned: the episode ends there when its goal holds."""
+        if info["won"]:
+            self._final = info.copy()  # as returned, whatever the caller does to it
+        return obs, info
 
     def step(self, action: str) -> Step[InfoT]:  # type: ignore[override]
         # (gymnasium declares info a dict[str, Any]; a TypedDict is a dict when run)

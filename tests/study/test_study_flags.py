@@ -1,11 +1,16 @@
 """planloop.study.flags: the shared flags, their defaults and their errors."""
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from planloop import cli
 from planloop.study import parse_option, study_parser
+
+ROOT = Path(__file__).parents[2]
 
 
 def parse(*argv, **options):
@@ -79,6 +84,10 @@ def test_every_shared_flag():
         ("--trials", "0", "expected an integer of at least 1, not '0'"),
         ("--trials", "two", "expected an integer of at least 1, not 'two'"),
         ("--workers", "0", "expected an integer of at least 1, not '0'"),
+        ("--workers", "1025", "at most 1024 workers (planloop.study.flags.MAX_WORKERS)"),
+        ("--instances", "0:100001", "more than a run's 100,000 episodes"),
+        ("--trials", "100001", "more than a run's 100,000 episodes"),
+        ("--trials", "1" * 5000, "not '11111"),  # past int()'s digits: refused, not raised
         ("-o", "oops", "an option is KEY=VALUE, not 'oops'"),
         ("-o", "1x=2", "an option is KEY=VALUE, not '1x=2'"),
     ],
@@ -240,3 +249,65 @@ def test_conditions_keep_the_order_given_or_the_study_s_own():
         assert parser.parse_args([]).conditions == ["a", "b", "c"]
         with pytest.raises(SystemExit):
             parser.parse_args(["--conditions", "a,z"])
+
+
+# -- every study script, as a command: a bad value is a usage error before any work ----
+SCRIPTS_AND_BAD_VALUES = [
+    ("formalize.py", ["--llm", "groundtruth", "--sizes", "5"], "logistics (8 objects)"),
+    ("formalize.py", ["--llm", "groundtruth", "--sizes", "1001"], "MAX_SIZE"),
+    ("formalize.py", ["--llm", "groundtruth", "--per-cell", "1000000000"], "MAX_EPISODES"),
+    ("formalize.py", ["--llm", "groundtruth", "--domain", "d.pddl"], "go together"),
+    ("formalize.py", ["--llm", "scripted-defects", "--defects", "x"], "unknown defect x"),
+    ("mystery.py", ["--conditions", "planner", "--trials", "100001"], "MAX_EPISODES"),
+    ("horizon_sweep.py", ["--llm", "openai:m", "--workers", "4096"], "MAX_WORKERS"),
+    ("agentic.py", ["--llm", "openai:m", "--seconds", "-1"], "--seconds"),
+    ("pddlego.py", ["--llm", "groundtruth", "--instances", "0:100000000"], "MAX_EPISODES"),
+    ("planner_baseline.py", ["--timeout", "nan"], "--timeout"),
+    ("reproduce.py", ["nl-pddl", "--llm", "groundtruth", "--", "--sizes", "5"], "logistics"),
+    ("reproduce.py", ["nl-pddl", "--llm", "groundtruth", "--limit", "100001"], "--limit"),
+]
+
+
+@pytest.mark.parametrize("script, argv, named", SCRIPTS_AND_BAD_VALUES)
+def test_a_bad_flag_value_is_one_usage_line_before_any_work(tmp_path, script, argv, named):
+    """Run as a command: exit 2, a usage line and the error naming the flag or limit, no
+    traceback, no file written (``--out`` is not even made)."""
+    out = tmp_path / "out"
+    env = dict(os.environ, PYTHONPATH=str(ROOT), HOME=str(tmp_path), TMPDIR=str(tmp_path))
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "experiments" / script), *argv, "--out", str(out)]
+        if script != "reproduce.py" or "--" not in argv
+        else [sys.executable, str(ROOT / "experiments" / script), "--out", str(out), *argv],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+        env=env,
+    )
+    lines = run.stderr.splitlines()
+    assert run.returncode == 2, run.stderr[-2000:]
+    assert len(lines) == 2 and lines[0].startswith("usage: "), run.stderr[-2000:]
+    assert ": error: " in lines[1] and named in lines[1]
+    assert list(tmp_path.iterdir()) == []  # no --out, nor any other file
+
+
+def test_a_config_refuses_settings_that_cannot_go_together():
+    from planloop.protocols.nl_pddl.config import FormalizeConfig
+
+    with pytest.raises(ValueError, match="--sizes 3 is below the smallest problem of gripper"):
+        FormalizeConfig(domains="ferry,gripper", sizes="3,20").check()
+    FormalizeConfig(domains="ferry", sizes="3").check()  # ferry's problems start at 3
+    with pytest.raises(ValueError, match="logistics"):  # a protocol is checked at import
+        FormalizeConfig.protocol(sizes="5")
+    with pytest.raises(ValueError, match="per_cell"):  # its values through their flag's type
+        FormalizeConfig.protocol(per_cell=0)
+
+
+def test_a_run_schedules_at_most_max_episodes():
+    from planloop.study import Study, StudyError
+    from planloop.study.jobs import MAX_EPISODES
+
+    study = Study("s", None)
+    assert len(study.jobs([{}], range(MAX_EPISODES), 1)) == MAX_EPISODES
+    with pytest.raises(StudyError, match="200,000 episodes, more than a run's 100,000"):
+        study.jobs([{"a": 1}, {"a": 2}], range(MAX_EPISODES), 1)

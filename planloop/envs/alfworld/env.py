@@ -161,7 +161,7 @@ class ALFWorldEnv(TextEnv[ALFWorldInfo]):
         self.world = self.engine.initial_world()
         self._seen, self._shown, self._scanned = [], set(), 0
         intro = self.engine.intro(self.world)
-        return self._emit(intro, Outcome(self.world, intro))
+        return self._begin(*self._emit(intro, Outcome(self.world, intro)))
 
     def _started(self) -> tuple[Engine, World]:
         """``self.engine`` and ``self.world``, once :meth:`reset` has set them."""

@@ -75,7 +75,8 @@ class CoinCollectorEnv(TextEnv[CoinInfo]):
         self._random = EpisodeShuffle()
         self._valid = self._random.shuffle(list(self.world.view.actions))
         self.moves = 0
-        return self._emit(self.world, self.world.view.description, caused_error()), self._info
+        obs = self._emit(self.world, self.world.view.description, caused_error())
+        return self._begin(obs, self._info)
 
     def _step(self, action: str) -> Step[CoinInfo]:
         world = self.world

@@ -9,6 +9,7 @@ from ..feedback import check_feedback
 from ..info import CoinInfo
 from ..text_env import MAX_OBS, Step
 from ..twx.base import TWXEnv
+from ..twx.gateway import signals_held
 from .causes import command_cause
 from .env import refused_error
 from .explore import explore
@@ -117,7 +118,8 @@ class TWXCoinCollectorEnv(TWXEnv):
         """The instance's house, read by walking it (the game is left mid-walk)."""
 
         def step(command: str) -> tuple[str, str]:
-            obs, _, _, infos = self._game.step(command)
+            with signals_held():
+                obs, _, _, infos = self._game.step(command)
             return obs, infos["look"]
 
         return load_layout(explore(look, step))

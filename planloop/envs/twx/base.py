@@ -15,44 +15,10 @@ from ..feedback import slip_cause
 from ..info import CausedError, CoinInfo, caused_error, step_info
 from ..text_env import MAX_OBS, Step, TextEnv
 from ..text_space import ObservationText
+from .gateway import shut_down, signals_held, start_game
 
 Fold = Literal["train", "dev", "test"]
 FOLDS: tuple[Fold, ...] = get_args(Fold)
-SHUTDOWN_SECONDS = 5.0  # how long a game's Java process is given to exit
-
-
-def shut_down(game) -> None:
-    """Stop a ``TextWorldExpressEnv``'s Java process and close its pipes. The package's
-    own ``close`` is not idempotent (its ``__del__`` calls it again and writes to the
-    closed process: a BrokenPipeError at exit) and leaves the pipes open (a
-    ResourceWarning), so this does the same work once and makes the package's a no-op."""
-    import subprocess
-
-    gateway = getattr(game, "_gateway", None)
-    if gateway is None:
-        return
-    game.close = lambda: None  # what the package's __del__ calls
-    process = getattr(gateway, "java_process", None)
-    try:
-        gateway.shutdown()
-    except Exception:  # py4j's own errors on a gateway already gone
-        pass
-    if process is None:
-        return
-    try:
-        if process.poll() is None:
-            process.stdin.write(b"\n")  # how the package tells the Java side to exit
-            process.stdin.flush()
-    except (BrokenPipeError, OSError, ValueError):
-        pass
-    try:
-        process.wait(timeout=SHUTDOWN_SECONDS)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-    for pipe in (process.stdin, process.stdout, process.stderr):
-        if pipe is not None:
-            pipe.close()
 
 
 class TWXEnv(TextEnv[CoinInfo]):
@@ -83,14 +49,19 @@ class TWXEnv(TextEnv[CoinInfo]):
             min_length=0, max_length=max_obs_length, charset=string.printable
         )
         try:
-            from textworld_express import TextWorldExpressEnv
+            import textworld_express  # noqa: F401  (the extra is there)
         except ImportError as exc:
             raise RuntimeError(f"{self.needs} the twx extra: pip install 'planloop[twx]'") from exc
         if shutil.which("java") is None:
             raise RuntimeError(f"{self.needs} java on PATH")
         self.params = ",".join(f"{name}={value}" for name, value in params.items())
-        self._game = TextWorldExpressEnv(envStepLimit=step_limit)
-        self._game.load(gameName=game, gameParams=self.params)
+        with signals_held():
+            self._game = start_game(step_limit)
+            try:
+                self._game.load(gameName=game, gameParams=self.params)
+            except BaseException:  # parameters TWX refuses: no Java left behind
+                self.close()
+                raise
         self._valid: list[str] = []
         self._gold: list[str] = []
         self.instance: int | None = None
@@ -99,13 +70,15 @@ class TWXEnv(TextEnv[CoinInfo]):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed, options=options)
         self.instance = self._seeded_instance(seed, options)
-        obs, infos = self._generate()
-        self._gold = list(self._game.getGoldActionSequence())
-        return self._emit(obs, infos, caused_error()), self._info
+        with signals_held():
+            obs, infos = self._generate()
+            self._gold = list(self._game.getGoldActionSequence())
+        return self._begin(self._emit(obs, infos, caused_error()), self._info)
 
     def _step(self, command: str) -> Step[CoinInfo]:
         known = command == "help" or command.strip() in self._valid
-        obs, reward, done, infos = self._game.step(command)
+        with signals_held():
+            obs, reward, done, infos = self._game.step(command)
         error = (
             caused_error()
             if known
@@ -125,7 +98,8 @@ class TWXEnv(TextEnv[CoinInfo]):
         """Stop the game's Java process (once; a second call does nothing)."""
         game = self.__dict__.pop("_game", None)
         if game is not None:
-            shut_down(game)
+            with signals_held():
+                shut_down(game)
 
     def _generate(self) -> tuple[str, dict]:
         """The game of ``self.instance``; a world TWX cannot build is a ValueError."""

@@ -10,13 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...envs.pddl_env import problem_sources
-from ...envs.problem_sets import DOMAINS, problem_set
-from ...formalizer.problems import DEFECTS, PROMPT_VERSION
+from ...envs.problem_sets import problem_set
+from ...formalizer.problems import PROMPT_VERSION
 from ...pddl import PDDLError, parse_problem
 from ...results import Record
 from ...study import StudyError, model_failures
 from ...study.backends import Play
-from ...study.jobs import Job
+from ...study.jobs import Job, check_episodes
 from ...study.runs import run_caption, split_runs
 from ...study.spec import StudyRun, StudySpec, spec_main
 from ..reproduction import Runner, Tables
@@ -29,34 +29,10 @@ BUILT_IN = ("groundtruth", "scripted-defects")
 METRICS_JUDGED = "as written"  # in the key: records scored after a renaming are not resumed
 
 
-def _names(text: str, known: tuple[str, ...], what: str) -> list[str]:
-    names = [n.strip() for n in text.split(",") if n.strip()]
-    unknown = [n for n in names if n not in known]
-    if unknown or not names:
-        raise StudyError(
-            f"unknown {what} {', '.join(unknown) or repr(text)}; choose from {', '.join(known)}"
-        )
-    return names
-
-
-def _sizes(text: str) -> list[int]:
-    try:
-        sizes = [int(s) for s in text.split(",")]
-    except ValueError:
-        sizes = []
-    if not sizes or min(sizes) < 1:
-        raise StudyError(f"--sizes is a comma list of object counts, not {text!r}")
-    return sizes
-
-
 def conditions(config: FormalizeConfig, instances: range | None) -> list[tuple[dict, range]]:
     """(condition, its instances): each domain and size, a fixed set, or a user folder;
     ``instances``: ``--instances`` (None: every problem, or ``per_cell`` of each cell)."""
-    if config.problems or config.domain:
-        if not (config.problems and config.domain):
-            raise StudyError("--domain FILE and --problems DIR go together")
-        if not config.problems.is_dir():
-            raise StudyError(f"--problems {config.problems} is no folder of problem files")
+    if config.problems and config.domain:  # together, the problems a folder (config.check)
         try:
             domain = user_domain(str(config.domain.resolve()))
             files = problem_sources(str(config.problems))
@@ -75,12 +51,12 @@ def conditions(config: FormalizeConfig, instances: range | None) -> list[tuple[d
             )
         ]
     found = []
-    for name in _names(config.domains, tuple(DOMAINS), "domain"):
+    for name in config.domains.split(","):
         problems = problem_set(name)
         if problems.sized:
             found += [
                 ({"domain": name, "size": size}, instances or range(config.per_cell))
-                for size in _sizes(config.sizes)
+                for size in config.size_list
             ]
         elif problems.seeded:
             found.append(({"domain": name, "size": None}, instances or range(config.per_cell)))
@@ -110,16 +86,15 @@ def validate(run: StudyRun[FormalizeConfig]) -> None:
     """The flags together, and every cell read before the first episode (``run.state``:
     ``cells``, each condition with its problems)."""
     config, args = run.config, run.args
-    if config.max_iterations < 0:
-        raise StudyError("--max-iterations is 0 or more")
     if run.given_model is None and not args.llm:
         raise StudyError(
             "--llm is required: groundtruth, scripted-defects, openai:MODEL or URL@MODEL"
         )
     cells = conditions(config, args.instances)
     if run.player == "scripted-defects":
-        defects = _names(config.defects, DEFECTS, "defect")
+        defects = config.defects.split(",")
         cells = [({**c, "defect": d}, instances) for c, instances in cells for d in defects]
+    check_episodes(sum(len(instances) for _, instances in cells) * args.trials)
     run.state["cells"] = cells
 
 
