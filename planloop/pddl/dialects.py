@@ -7,8 +7,8 @@ these when it reads with ``contingent=True``.
   atoms), as PO-PRP's ``domain-clg.pddl`` writes the same domain: the agent senses by a
   command, not after every step. In ``:init``, ``(invariant l ...)`` and ``(at-least-one
   l ...)`` are ``or`` clauses, ``(exactly-one l ...)`` a ``oneof``, ``(at-most-one l
-  ...)`` one ``or`` of two negated literals per pair; an atom those name only negated is
-  false, as K-replanner reads it.
+  ...)`` an ``at-most-one`` clause (kept whole: n literals, not a clause per pair); an
+  atom those name only negated is false, as K-replanner reads it.
 - cp2fsc's multi-valued variables: ``(:variable NAME value ...)`` or ``(:variable (NAME
   ?x - t ...) value ...)``, a value an atom, ``(forall (?y - t) atom)`` or ``(forall (?y
   - t) (when C atom))`` with C over facts no action changes; for each binding exactly one
@@ -61,7 +61,12 @@ if TYPE_CHECKING:
     from .reader import _FormulaReader, _Reader
 
 _KEYS = {":parameters": ":parameters", ":condition": ":precondition", ":sense": ":observe"}
-INVARIANTS = {"invariant": "or", "at-least-one": "or", "exactly-one": "oneof", "at-most-one": ""}
+INVARIANTS = {  # K-replanner's invariant -> the kind of clause it is
+    "invariant": "or",
+    "at-least-one": "or",
+    "exactly-one": "oneof",
+    "at-most-one": "at-most-one",
+}
 
 
 @dataclass(frozen=True)
@@ -134,21 +139,6 @@ def observed(r: _Reader, fr: _FormulaReader, nodes: list, scope) -> tuple[Atom, 
         if atom is not None:
             atoms.append(atom)
     return tuple(dict.fromkeys(atoms))
-
-
-def invariant_clauses(head: str, literals: list[Literal]) -> list[InitClause]:
-    """The clauses of a K-replanner invariant ``head`` over ``literals``."""
-    if INVARIANTS[head]:
-        return [InitClause(INVARIANTS[head], tuple(literals))]
-    return [
-        InitClause("or", (_negated(a), _negated(b)))
-        for i, a in enumerate(literals)
-        for b in literals[i + 1 :]
-    ]
-
-
-def _negated(literal: Literal) -> Literal:
-    return Literal(literal.atom, not literal.negated)
 
 
 # -- cp2fsc's multi-valued variables ---------------------------------------------------

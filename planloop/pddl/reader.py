@@ -1117,7 +1117,7 @@ def _read_uncertain(
                 r.error(f"{quote(head)} takes at least one literal", node)
             elif None not in literals:
                 read = [literal for literal in literals if literal is not None]  # all of them
-                clauses += dialects.invariant_clauses(str(head), read)
+                clauses.append(InitClause(dialects.INVARIANTS[head], tuple(read)))
                 for lit in read:
                     invariant[lit.atom] = invariant.get(lit.atom, False) or not lit.negated
         else:
