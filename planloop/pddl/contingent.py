@@ -266,7 +266,8 @@ def _initial_belief(
     uncertain facts (those sharing a clause) in each of its satisfying assignments (a
     formula of its clauses when :func:`_assignments` finds too many), every other fact
     false. A fact both listed and uncertain is true. Reading the clauses costs a work unit
-    a literal and a unit an uncertain fact, spent first."""
+    a literal and a unit an uncertain fact, spent first; a listed component, a unit a
+    machine word of its assignments (as :attr:`~.belief.Belief.stored` counts them)."""
     work.spend(len(uncertain) + sum(len(c.literals) for c in problem.clauses))
     variables = [task.fact_id(a) for a in uncertain]
     index = {atom: i for i, atom in enumerate(uncertain)}
@@ -332,6 +333,7 @@ def _initial_belief(
             continue
         if not solutions:
             raise empty
+        work.spend(len(solutions) * (max(variables[i] for i in items) // 64 + 1))  # words
         masks = [sum(1 << variables[items[j]] for j in ids(s)) for s in solutions]
         parts.append((sum(1 << variables[i] for i in items), masks))
     return normal(known, parts, formulas, sat)
