@@ -41,8 +41,8 @@ from .grounding import GroundAction
 from .sat import Sat, literal
 
 
-BACKSTOP_SECONDS = 10e-6  # a budget's wall-clock backstop: seconds a unit (a unit is ~1 us)
-BACKSTOP_FLOOR = 2.0  # and at least this many seconds
+BACKSTOP_SECONDS = 30e-6  # a budget's wall-clock backstop: seconds a unit (a unit is ~1 us)
+BACKSTOP_FLOOR = 5.0  # and at least this many seconds
 
 
 class Work:
@@ -51,7 +51,7 @@ class Work:
     a ValueError: ``exceeded`` words it from what the work needs (``doing`` and how
     much). So is spending once ``limit`` units' backstop (``BACKSTOP_SECONDS`` each, at
     least ``BACKSTOP_FLOOR``) has passed since the budget began: a machine 10 times
-    slower than counted, or work counted too low, stops there all the same."""
+    slower than counted, or work counted 30 times too low, stops there all the same."""
 
     __slots__ = ("limit", "doing", "exceeded", "spent", "deadline")
 

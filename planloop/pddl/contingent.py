@@ -34,6 +34,7 @@ from .writer import write_domain, write_problem
 
 MAX_BELIEF = 2**16  # the most assignments of one component listed (past it, a formula)
 SEARCH_PER_ASSIGNMENT = 4  # values the search for them tries per max_belief, at most
+WORDS_PER_UNIT = 16  # machine words of listed assignments built per work unit (~60 ns a word)
 GOLD_BUDGET = 10_000_000  # the most work units gold_path spends
 NODE_WORDS = 64  # work units of each (world, belief) node gold_path keeps, its belief's aside
 
@@ -266,8 +267,9 @@ def _initial_belief(
     uncertain facts (those sharing a clause) in each of its satisfying assignments (a
     formula of its clauses when :func:`_assignments` finds too many), every other fact
     false. A fact both listed and uncertain is true. Reading the clauses costs a work unit
-    a literal and a unit an uncertain fact, spent first; a listed component, a unit a
-    machine word of its assignments (as :attr:`~.belief.Belief.stored` counts them)."""
+    a literal and a unit an uncertain fact, spent first; a listed component, a unit an
+    assignment and one per ``WORDS_PER_UNIT`` machine words of its mask (40,000
+    two-valued components over 80,000 facts took 1.5 GB)."""
     work.spend(len(uncertain) + sum(len(c.literals) for c in problem.clauses))
     variables = [task.fact_id(a) for a in uncertain]
     index = {atom: i for i, atom in enumerate(uncertain)}
@@ -333,7 +335,8 @@ def _initial_belief(
             continue
         if not solutions:
             raise empty
-        work.spend(len(solutions) * (max(variables[i] for i in items) // 64 + 1))  # words
+        words = max(variables[i] for i in items) // 64 + 1  # of each assignment's mask
+        work.spend(len(solutions) * (1 + words // WORDS_PER_UNIT))
         masks = [sum(1 << variables[items[j]] for j in ids(s)) for s in solutions]
         parts.append((sum(1 << variables[i] for i in items), masks))
     return normal(known, parts, formulas, sat)
