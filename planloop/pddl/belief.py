@@ -40,7 +40,6 @@ from . import conditions as cond
 from .grounding import GroundAction
 from .sat import Sat, literal
 
-
 BACKSTOP_SECONDS = 30e-6  # a budget's wall-clock backstop: seconds a unit (a unit is ~1 us)
 BACKSTOP_FLOOR = 5.0  # and at least this many seconds
 
@@ -394,7 +393,8 @@ class Belief:
                 touched.setdefault(component_of[fid], []).append(fid)
         if not touched:
             return self
-        known, parts, kept = self.known, [], []
+        known, parts = self.known, []
+        kept: list[Component | Formula | None] = []
         for i, c in enumerate(self.components):
             facts = touched.get(i)
             if facts is None:
@@ -403,7 +403,7 @@ class Belief:
                 assignments = list(c.assignments)
                 for fid in facts:
                     size, bit = len(assignments), 1 << fid
-                    work.spend(size, lambda size=size: f"{size:,} assignments tested")
+                    work.spend(size, _tested(size))
                     if any(a & bit for a in assignments) and not all(a & bit for a in assignments):
                         assignments = [a for a in assignments if bool(a & bit) == values[fid]]
                 parts.append((c.facts, assignments))
@@ -447,17 +447,17 @@ def normal(
     components: list[Component | Formula] = [c for c in kept if c is not None]
     has_formula = any(isinstance(c, Formula) for c in components)
     for facts, assignments in parts:
-        kept = set(assignments)
-        if not kept:
+        values = set(assignments)
+        if not values:
             raise ValueError("the belief is empty: no world satisfies what is known")
         always, ever = facts, 0
-        for a in kept:
+        for a in values:
             always &= a
             ever |= a
         known |= always
         facts &= ever & ~always
         if facts:
-            components.append(Component(facts, tuple(sorted({a & facts for a in kept}))))
+            components.append(Component(facts, tuple(sorted({a & facts for a in values}))))
     components.sort(key=lambda c: c.facts & -c.facts)
     return Belief(known, tuple(components), sat if has_formula else None)
 
@@ -507,6 +507,10 @@ def _without(c: Formula, facts: int) -> Formula | None:
         return None
     literals = tuple((f, lit) for f, lit in c.literals if left >> f & 1)
     return Formula(left, literals, c.assumed, c.sample & left)
+
+
+def _tested(size: int) -> Callable[[], str]:
+    return lambda: f"{size:,} assignments tested"
 
 
 def _first(c: Component | Formula) -> int:
