@@ -699,7 +699,9 @@ class BeliefTarget:
         domain, problem, command = getattr(self, f"_{kind.replace('-', '_')}")(rng)
         record.label, record.input = f"belief:{kind}", (domain[-150:], problem[:150])
         try:
-            env = gym.make("ContingentPDDL-v0", domain=domain, problem=problem, max_obs_length=10**7)
+            env = gym.make(
+                "ContingentPDDL-v0", domain=domain, problem=problem, max_obs_length=10**7
+            )
         except ValueError as exc:
             self._refused(kind, exc, record)
             return
@@ -820,7 +822,9 @@ class BeliefTarget:
             variables, params = "(:variable (v ?x ?y - t) (a ?x ?y) (b ?x ?y))", "?x - t"
         domain = VARIABLE_DOMAIN.format(params=params, variables=variables)
         objects = " ".join(f"o{i}" for i in range(n))
-        problem = f"(define (problem w) (:domain wide) (:objects {objects} - t) (:init) (:goal (done)))"
+        problem = (
+            f"(define (problem w) (:domain wide) (:objects {objects} - t) (:init) (:goal (done)))"
+        )
         return domain, problem, "(go)"
 
     @staticmethod

@@ -384,7 +384,9 @@ class Expansion:
         found = self._pools.get(types)
         if found is None:
             is_subtype = self.domain.is_subtype
-            found = self._pools[types] = [o for o, t in self.objects.items() if is_subtype(t, types)]
+            found = self._pools[types] = [
+                o for o, t in self.objects.items() if is_subtype(t, types)
+            ]
         return found
 
     def size(self, params) -> int:
@@ -410,7 +412,9 @@ class Expansion:
 
     def family(self, family: Family, binding: dict, listed: set[Atom]) -> list[Atom]:
         if not family.params:  # one binding: the outer one
-            return [_ground(family.atom, binding)] if holds(family.condition, binding, listed) else []
+            return (
+                [_ground(family.atom, binding)] if holds(family.condition, binding, listed) else []
+            )
         return [
             _ground(family.atom, b)
             for b in self.bindings(family.params, binding)
@@ -428,7 +432,9 @@ def variable_init(
     for variable in expansion.domain.variables:
         for binding in expansion.bindings(variable.params, {}):
             atoms = list(
-                dict.fromkeys(a for f in variable.values for a in expansion.family(f, binding, listed))
+                dict.fromkeys(
+                    a for f in variable.values for a in expansion.family(f, binding, listed)
+                )
             )
             if any(a in listed for a in atoms):
                 continue

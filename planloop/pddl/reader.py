@@ -1030,9 +1030,7 @@ def _read_problem(
     )
 
 
-def _read_variables_init(
-    expansion: dialects.Expansion, init, denied, unknown, clauses
-) -> None:
+def _read_variables_init(expansion: dialects.Expansion, init, denied, unknown, clauses) -> None:
     """Add the initial constraints of the domain's variables and defined facts over the
     problem's objects to ``unknown`` and ``clauses`` (see :mod:`.dialects`)."""
     listed = set(init)
