@@ -37,9 +37,9 @@ like the others).
   ``oneof`` over up to 20,000 atoms, a precondition true in every world that no split
   separates, ``gold_path`` where a ``oneof`` over 300 atoms meets 14 toggles, and issue
   40's: K-replanner's ``at-most-one`` over up to 12,000 atoms, one sensing step
-  observing up to 5,000 atoms, an ``or`` of every pair of 200 atoms, 40,000 random
+  observing up to 5,000 atoms, an ``or`` of every pair of 150 atoms, 20,000 random
   binary clauses, cp2fsc ``:variable`` values under 13 nested foralls or of two
-  parameters over 400 objects, and a duplicate ``:variable``, through
+  parameters over 200 objects, and a duplicate ``:variable``, through
   ``gym.make("ContingentPDDL-v0")``, ``reset`` and one step (or ``gold_path()``).
   Contract: a step, or a one-line ValueError naming ``max_belief_work``,
   ``max_expansion``, ``max_ground_facts``, ``gold_path``'s budget or the empty initial
@@ -794,13 +794,13 @@ class BeliefTarget:
 
     def _pairs(self, rng: random.Random) -> tuple[str, str, str]:
         """An ``or`` of each pair of n atoms: every value tried walks n - 1 clauses."""
-        n = rng.choice([100, 200])
+        n = rng.choice([100, 150])
         pairs = " ".join(f"(or (u o{i}) (u o{j}))" for i in range(n) for j in range(i + 1, n))
         return self._wide(n, "(k)", f"(k) {pairs}")
 
     def _binary(self, rng: random.Random) -> tuple[str, str, str]:
-        """m random binary clauses over 1,000 atoms."""
-        m, n = rng.choice([10_000, 40_000]), 1_000
+        """m random binary clauses over 1,000 atoms (sizes kept to the case's budget)."""
+        m, n = rng.choice([10_000, 20_000]), 1_000
         clauses = " ".join(
             "(or (u o{}) (u o{}))".format(*rng.sample(range(n), 2)) for _ in range(m)
         )
@@ -818,7 +818,7 @@ class BeliefTarget:
                 value = f"(forall ({name} - t) {value})"
             variables, params = f"(:variable v {value})", " ".join(f"{v} - t" for v in names)
         else:
-            n = rng.choice([60, 200, 400])
+            n = rng.choice([60, 200])
             variables, params = "(:variable (v ?x ?y - t) (a ?x ?y) (b ?x ?y))", "?x - t"
         domain = VARIABLE_DOMAIN.format(params=params, variables=variables)
         objects = " ".join(f"o{i}" for i in range(n))
