@@ -48,10 +48,16 @@ like the others).
   one kind in turn: an ``or`` whose first disjunct is known true over n unknown atoms
   (a precondition or in the goal), ``or`` clauses chaining n atoms with no solution, a
   ``oneof`` over up to 20,000 atoms, a precondition true in every world that no split
-  separates, and ``gold_path`` where a ``oneof`` over 300 atoms meets 14 toggles, through
+  separates, ``gold_path`` where a ``oneof`` over 300 atoms meets 14 toggles, and issue
+  40's: K-replanner's ``at-most-one`` over up to 12,000 atoms, one sensing step
+  observing up to 5,000 atoms, an ``or`` of every pair of 150 atoms, 20,000 random
+  binary clauses, cp2fsc ``:variable`` values under 13 nested foralls or of two
+  parameters over 200 objects, and a duplicate ``:variable``, through
   ``gym.make("ContingentPDDL-v0")``, ``reset`` and one step (or ``gold_path()``).
-  Contract: a step, or a ValueError naming ``max_belief_work``, ``gold_path``'s budget
-  or the empty initial belief, within 5 s (``gold_path``: 30 s), never a MemoryError.
+  Contract: a step, or a one-line ValueError naming ``max_belief_work``,
+  ``max_expansion``, ``max_ground_facts``, ``gold_path``'s budget or the empty initial
+  belief (a duplicate: its line and column), within 5 s (``gold_path``: 30 s), never a
+  MemoryError.
 """
 
 from __future__ import annotations
@@ -60,6 +66,7 @@ import inspect
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -970,8 +977,33 @@ BELIEF_DOMAIN = """(define (domain wide)
   (:action look :parameters (?x) :observe (u ?x))
   (:action toggle :parameters (?x) :precondition (t ?x)
     :effect (and (when (u ?x) (not (u ?x))) (when (not (u ?x)) (u ?x)))))"""
-BELIEF_KINDS = ("disjunction", "chain", "oneof", "tautology", "gold")
-BELIEF_REFUSALS = ("(max_belief_work)", "the initial belief is empty", "more than its budget")
+SENSING_DOMAIN = """(define (domain wide) (:requirements :strips :contingent)
+  (:constants {objects}) (:predicates (u ?x) (done))
+  (:action go :effect (done)) (:action look :observe (and {atoms})))"""
+VARIABLE_DOMAIN = """(define (domain wide) (:requirements :strips :typing :contingent) (:types t)
+  (:predicates (a ?x ?y - t) (b ?x ?y - t) (p {params}) (done))
+  {variables}
+  (:action go :effect (done)))"""
+BELIEF_KINDS = (
+    "disjunction",
+    "chain",
+    "oneof",
+    "tautology",
+    "gold",
+    "at-most-one",
+    "sensing",
+    "pairs",
+    "binary",
+    "variables",
+    "duplicate",
+)
+BELIEF_REFUSALS = (
+    "(max_belief_work)",
+    "(max_expansion)",
+    "(max_ground_facts)",
+    "the initial belief is empty",
+    "more than its budget",
+)
 
 
 class BeliefTarget:
@@ -993,15 +1025,15 @@ class BeliefTarget:
         from planloop.envs.contingent import ContingentPDDLEnv
 
         kind = BELIEF_KINDS[index % len(BELIEF_KINDS)]
-        n, pre, init, goal = getattr(self, f"_{kind}")(rng)
-        objects = " ".join(f"o{i}" for i in range(n))
-        domain = BELIEF_DOMAIN.format(pre=pre)
-        problem = (
-            f"(define (problem w) (:domain wide) (:objects {objects}) (:init {init}) "
-            f"(:goal {goal}))"
-        )
-        record.label, record.input = f"belief:{kind}", (pre[:150], problem[:150])
-        env = gym.make("ContingentPDDL-v0", domain=domain, problem=problem, max_obs_length=10**6)
+        domain, problem, command = getattr(self, f"_{kind.replace('-', '_')}")(rng)
+        record.label, record.input = f"belief:{kind}", (domain[-150:], problem[:150])
+        try:
+            env = gym.make(
+                "ContingentPDDL-v0", domain=domain, problem=problem, max_obs_length=10**7
+            )
+        except ValueError as exc:
+            self._refused(kind, exc, record)
+            return
         try:
             env.reset(seed=index)
             if kind == "gold":
@@ -1009,54 +1041,130 @@ class BeliefTarget:
                 assert isinstance(contingent, ContingentPDDLEnv)
                 contingent.gold_path()
             else:
-                _, _, _, _, info = env.step("(go)")
+                _, _, _, _, info = env.step(command)
                 if info["action_error"]["kind"] not in ("", "inapplicable"):
                     record.violation("NotAStep", repr(info["action_error"])[:200])
         except ValueError as exc:
-            if not any(words in str(exc) for words in BELIEF_REFUSALS):
-                record.violation("UnnamedRefusal", str(exc)[:200])
+            self._refused(kind, exc, record)
         finally:
             env.close()
+
+    @staticmethod
+    def _refused(kind: str, exc: ValueError, record) -> None:
+        """A refusal is one named limit, or (``duplicate``) the duplicate at its place."""
+        text = str(exc)
+        if kind == "duplicate":
+            if not re.search(r"line \d+, col \d+: duplicate variable 'v'", text):
+                record.violation("UnplacedDuplicate", text[:200])
+        elif not any(words in text for words in BELIEF_REFUSALS) or "\n" in text.strip():
+            record.violation("UnnamedRefusal", text[:200])
+
+    @staticmethod
+    def _wide(n: int, pre: str, init: str, goal: str = "(done)") -> tuple[str, str, str]:
+        objects = " ".join(f"o{i}" for i in range(n))
+        problem = (
+            f"(define (problem w) (:domain wide) (:objects {objects}) (:init {init}) "
+            f"(:goal {goal}))"
+        )
+        return BELIEF_DOMAIN.format(pre=pre), problem, "(go)"
 
     @staticmethod
     def _unknown(n: int) -> str:
         return "(k) " + " ".join(f"(unknown (u o{i}))" for i in range(n))
 
-    def _disjunction(self, rng: random.Random) -> tuple[int, str, str, str]:
+    def _disjunction(self, rng: random.Random) -> tuple[str, str, str]:
         n = rng.choice([10, 22, 30])
         disjunction = "(or (k) " + " ".join(f"(u o{i})" for i in range(n)) + ")"
         if rng.random() < 0.5:
-            return n, disjunction, self._unknown(n), "(done)"
-        return n, "(k)", self._unknown(n), f"(and (done) {disjunction})"
+            return self._wide(n, disjunction, self._unknown(n))
+        return self._wide(n, "(k)", self._unknown(n), f"(and (done) {disjunction})")
 
-    @staticmethod
-    def _chain(rng: random.Random) -> tuple[int, str, str, str]:
+    def _chain(self, rng: random.Random) -> tuple[str, str, str]:
         n = rng.choice([12, 30, 40])
         chain = " ".join(f"(or (u o{i}) (u o{i + 1}))" for i in range(n - 1))
-        return n, "(k)", f"(k) {chain} (or (u o{n - 1})) (or (not (u o{n - 1})))", "(done)"
+        return self._wide(n, "(k)", f"(k) {chain} (or (u o{n - 1})) (or (not (u o{n - 1})))")
 
-    @staticmethod
-    def _oneof(rng: random.Random) -> tuple[int, str, str, str]:
+    def _oneof(self, rng: random.Random) -> tuple[str, str, str]:
         n = rng.choice([100, 2_000, 20_000])
         atoms = " ".join(f"(u o{i})" for i in range(n))
         pre = rng.choice(["(k)", f"(or (k) {atoms})", f"(or {atoms})"])
-        return n, pre, f"(k) (oneof {atoms})", "(done)"
+        return self._wide(n, pre, f"(k) (oneof {atoms})")
 
-    def _tautology(self, rng: random.Random) -> tuple[int, str, str, str]:
+    def _tautology(self, rng: random.Random) -> tuple[str, str, str]:
         n = rng.choice([8, 16, 30])
         ladder = [
             "(and " + " ".join(f"(u o{j})" for j in range(i)) + f" (not (u o{i})))"
             for i in range(n)
         ]
         every = "(and " + " ".join(f"(u o{j})" for j in range(n)) + ")"
-        return n, "(or " + " ".join(ladder) + f" {every})", self._unknown(n), "(done)"
+        return self._wide(n, "(or " + " ".join(ladder) + f" {every})", self._unknown(n))
 
-    @staticmethod
-    def _gold(rng: random.Random) -> tuple[int, str, str, str]:
+    def _gold(self, rng: random.Random) -> tuple[str, str, str]:
         n, toggles = rng.choice([50, 300]), rng.choice([4, 14])
         atoms = " ".join(f"(u o{i})" for i in range(n))
         init = f"(oneof {atoms}) " + " ".join(f"(t o{i})" for i in range(toggles))
-        return n, "(k)", init, "(never)"
+        return self._wide(n, "(k)", init, "(never)")
+
+    def _at_most_one(self, rng: random.Random) -> tuple[str, str, str]:
+        """K-replanner's at-most-one over n atoms (issue 40: n(n-1)/2 clauses once)."""
+        n = rng.choice([300, 1_000, 12_000])
+        atoms = " ".join(f"(u o{i})" for i in range(n))
+        return self._wide(n, "(k)", f"(k) (at-most-one {atoms})")
+
+    @staticmethod
+    def _sensing(rng: random.Random) -> tuple[str, str, str]:
+        """One sensing step observing n unknown atoms (issue 40: quadratic in n)."""
+        n = rng.choice([1_000, 2_000, 5_000])
+        objects = " ".join(f"o{i}" for i in range(n))
+        atoms = " ".join(f"(u o{i})" for i in range(n))
+        init = " ".join(f"(unknown (u o{i}))" for i in range(n))
+        problem = f"(define (problem w) (:domain wide) (:init {init}) (:goal (done)))"
+        return SENSING_DOMAIN.format(objects=objects, atoms=atoms), problem, "(look)"
+
+    def _pairs(self, rng: random.Random) -> tuple[str, str, str]:
+        """An ``or`` of each pair of n atoms: every value tried walks n - 1 clauses."""
+        n = rng.choice([100, 150])
+        pairs = " ".join(f"(or (u o{i}) (u o{j}))" for i in range(n) for j in range(i + 1, n))
+        return self._wide(n, "(k)", f"(k) {pairs}")
+
+    def _binary(self, rng: random.Random) -> tuple[str, str, str]:
+        """m random binary clauses over 1,000 atoms (sizes kept to the case's budget)."""
+        m, n = rng.choice([10_000, 20_000]), 1_000
+        clauses = " ".join(
+            "(or (u o{}) (u o{}))".format(*rng.sample(range(n), 2)) for _ in range(m)
+        )
+        return self._wide(n, "(k)", f"(k) {clauses}")
+
+    @staticmethod
+    def _variables(rng: random.Random) -> tuple[str, str, str]:
+        """cp2fsc variables: a value under foralls nested d deep over 3 objects, or a
+        variable of two parameters over n objects."""
+        if rng.random() < 0.5:
+            depth, n = rng.choice([8, 13]), 3
+            names = [f"?v{i}" for i in range(depth)]
+            value = f"(p {' '.join(names)})"
+            for name in reversed(names):
+                value = f"(forall ({name} - t) {value})"
+            variables, params = f"(:variable v {value})", " ".join(f"{v} - t" for v in names)
+        else:
+            n = rng.choice([60, 200])
+            variables, params = "(:variable (v ?x ?y - t) (a ?x ?y) (b ?x ?y))", "?x - t"
+        domain = VARIABLE_DOMAIN.format(params=params, variables=variables)
+        objects = " ".join(f"o{i}" for i in range(n))
+        problem = (
+            f"(define (problem w) (:domain wide) (:objects {objects} - t) (:init) (:goal (done)))"
+        )
+        return domain, problem, "(go)"
+
+    @staticmethod
+    def _duplicate(rng: random.Random) -> tuple[str, str, str]:
+        """A second ``(:variable v ...)``: refused at its place, like any duplicate."""
+        first = "(:variable v (a o0 o0) (b o0 o0))"
+        second = rng.choice(["(:variable v (a o0 o0))", "(:obs-variable v (b o0 o0))"])
+        domain = VARIABLE_DOMAIN.format(params="?x - t", variables=f"{first}\n  {second}")
+        domain = domain.replace("(:types t)", "(:types t) (:constants o0 - t)")
+        problem = "(define (problem w) (:domain wide) (:init) (:goal (done)))"
+        return domain, problem, "(go)"
 
 
 TARGETS = {

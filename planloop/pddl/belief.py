@@ -15,8 +15,9 @@ the components are exactly the unknown ones and every other fact not in ``known`
 known to be false. A formula finds those facts as the backbone of its models: "is L
 known?" is "are the formula and not-L unsatisfiable?".
 
-Every query and update of a belief takes a :class:`Work`: a budget counted in work units
-(never seconds), past which it is a ValueError saying how big the work would be. A query
+Every query and update of a belief takes a :class:`Work`: a budget counted in work units,
+past which it is a ValueError saying how big the work would be, with a wall-clock
+backstop (``BACKSTOP_SECONDS`` a unit) should some work be undercounted. A query
 first simplifies its condition by what is known (a disjunction with a known true
 disjunct is known true), splits conjunctions and disjunctions whose parts read separate
 components, and enumerates worlds only of what remains (asking the solver, for a
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import math
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
@@ -38,17 +40,24 @@ from . import conditions as cond
 from .grounding import GroundAction
 from .sat import Sat, literal
 
+BACKSTOP_SECONDS = 30e-6  # a budget's wall-clock backstop: seconds a unit (a unit is ~1 us)
+BACKSTOP_FLOOR = 5.0  # and at least this many seconds
+
 
 class Work:
-    """A budget of work units: a world or assignment tested, a search node, a machine word
-    kept, a SAT call, conflict or clause. Spending past ``limit`` is a ValueError:
-    ``exceeded`` words it from what the work needs (``doing`` and how much)."""
+    """A budget of work units: a world or assignment tested, a clause visited, a search
+    node, a machine word kept, a SAT call, conflict or clause. Spending past ``limit`` is
+    a ValueError: ``exceeded`` words it from what the work needs (``doing`` and how
+    much). So is spending once ``limit`` units' backstop (``BACKSTOP_SECONDS`` each, at
+    least ``BACKSTOP_FLOOR``) has passed since the budget began: a machine 10 times
+    slower than counted, or work counted 30 times too low, stops there all the same."""
 
-    __slots__ = ("limit", "doing", "exceeded", "spent")
+    __slots__ = ("limit", "doing", "exceeded", "spent", "deadline")
 
     def __init__(self, limit: int, doing: str, exceeded: Callable[[str], str]):
         self.limit, self.doing, self.exceeded = limit, doing, exceeded
         self.spent = 0
+        self.deadline = time.monotonic() + max(limit * BACKSTOP_SECONDS, BACKSTOP_FLOOR)
 
     def left(self) -> int:
         """The units that may still be spent."""
@@ -61,6 +70,18 @@ class Work:
         if self.spent > self.limit:
             said = needed() if needed else f"more than {self.limit:,} work units"
             raise ValueError(self.exceeded(f"{self.doing} needs {said}"))
+        self.in_time()
+
+    def in_time(self) -> None:
+        """A ValueError once the backstop's time has passed."""
+        if time.monotonic() > self.deadline:
+            seconds = max(self.limit * BACKSTOP_SECONDS, BACKSTOP_FLOOR)
+            raise ValueError(
+                self.exceeded(
+                    f"{self.doing} needs more than {seconds:,.0f} s (the backstop of "
+                    f"{BACKSTOP_SECONDS * 1e6:.0f} us a work unit; {self.spent:,} units counted)"
+                )
+            )
 
 
 @dataclass(frozen=True)
@@ -283,7 +304,8 @@ class Belief:
             facts |= c.facts
         listed = _listed(merged)
         size = math.prod(len(a) for a in listed)
-        parts, formulas, sat, stays = [], [], self.sat, 0  # stays: facts of ``facts`` now true
+        parts, sat, stays = [], self.sat, 0  # stays: facts of ``facts`` now true
+        formulas: list[Component | Formula | None] = []  # and the components kept as they are
         if mixed and (len(listed) < len(merged) or size > max_component):
             sat = sat or Sat()
             formula, stays = self._merged(sat, merged, mixed, add, delete, facts, work)
@@ -300,7 +322,9 @@ class Belief:
                 assignments.append(((world & ~w_delete) | w_add) & facts)
             parts.append((facts, assignments))
         for c in rest:
-            if isinstance(c, Component):
+            if isinstance(c, Component) and not c.facts & (add | delete):
+                formulas.append(c)  # unchanged: kept as it is
+            elif isinstance(c, Component):
                 parts.append((c.facts, [((a & ~delete) | add) & c.facts for a in c.assignments]))
             else:  # the facts the action sets leave the formula
                 formulas.append(_without(c, add | delete))
@@ -357,53 +381,83 @@ class Belief:
                 check.append(fid)
         return formula_of(sat, lits, sorted(assumed), check, work, true)
 
-    def sense(self, fact: int, value: bool, work: Work) -> Belief:
-        """The belief once ``fact`` (an id) is known to have ``value``."""
-        bit = 1 << fact
-        if not bit & self.unknown:
+    def sense(self, values: dict[int, bool], work: Work) -> Belief:
+        """The belief once each fact of ``values`` (an id) is known to have its value, as
+        if sensed one by one in order (a fact already known is left alone): each
+        component they touch updated once, the others kept as they are. A listed
+        component costs its assignments for each fact sensed in it."""
+        component_of, unknown = self._component_of, self.unknown
+        touched: dict[int, list[int]] = {}
+        for fid in values:
+            if unknown >> fid & 1:
+                touched.setdefault(component_of[fid], []).append(fid)
+        if not touched:
             return self
-        holder = next(c for c in self.components if c.facts & bit)
-        others = [c for c in self.components if c is not holder]
-        if isinstance(holder, Formula):
-            lits = dict(holder.literals)
-            lit = lits[fact] if value else -lits[fact]
-            assumed = sorted({*holder.assumed, lit})
-            formula, true = formula_of(self._solver(), lits, assumed, lits, work)
-            return normal(
-                self.known | true, _parts(others), [formula, *_formulas(others)], self.sat
-            )
-        size = len(holder.assignments)
-        work.spend(size, lambda: f"{size:,} assignments tested")
-        kept = [a for a in holder.assignments if bool(a & bit) == value]
-        parts = [(holder.facts, kept), *_parts(others)]
-        return normal(self.known, parts, _formulas(others), self.sat)
+        known, parts = self.known, []
+        kept: list[Component | Formula | None] = []
+        for i, c in enumerate(self.components):
+            facts = touched.get(i)
+            if facts is None:
+                kept.append(c)
+            elif isinstance(c, Component):
+                assignments = list(c.assignments)
+                for fid in facts:
+                    size, bit = len(assignments), 1 << fid
+                    work.spend(size, _tested(size))
+                    if any(a & bit for a in assignments) and not all(a & bit for a in assignments):
+                        assignments = [a for a in assignments if bool(a & bit) == values[fid]]
+                parts.append((c.facts, assignments))
+            else:
+                formula, true = self._sensed(c, facts, values, work)
+                known |= true
+                kept.append(formula)
+        return normal(known, parts, kept, self.sat)
+
+    def _sensed(
+        self, c: Formula, facts: list[int], values: dict[int, bool], work: Work
+    ) -> tuple[Formula | None, int]:
+        """(the formula ``c`` once ``facts`` are sensed one by one, the facts that left it
+        true): each sensed fact still in it assumed, and its backbone found again."""
+        formula: Formula | None = c
+        true = 0
+        for fid in facts:
+            lits = dict(formula.literals) if formula is not None else {}
+            if fid not in lits:
+                continue  # known since an earlier fact was sensed
+            assert formula is not None
+            lit = lits[fid] if values[fid] else -lits[fid]
+            assumed = sorted({*formula.assumed, lit})
+            formula, more = formula_of(self._solver(), lits, assumed, lits, work)
+            true |= more
+        return formula, true
 
 
 def normal(
     known: int,
     parts: Iterable[tuple[int, Iterable[int]]],
-    formulas: Iterable[Formula | None] = (),
+    kept: Iterable[Component | Formula | None] = (),
     sat: Sat | None = None,
 ) -> Belief:
     """The belief of ``known`` facts (none of the parts' facts), listed components given
-    as (facts, assignments) and ``formulas`` (None: a formula left without facts) in
-    ``sat``: facts with one value in all of their listed component's assignments leave
-    it (for ``known`` when true); empty components are dropped. A part without
-    assignments is a ValueError (an empty belief)."""
-    components: list[Component | Formula] = [f for f in formulas if f is not None]
-    has_formula = bool(components)
+    as (facts, assignments) and components ``kept`` as they are (formulas in ``sat``,
+    listed ones already normal; None: a formula left without facts): facts with one
+    value in all of their part's assignments leave it (for ``known`` when true); empty
+    components are dropped. A part without assignments is a ValueError (an empty
+    belief)."""
+    components: list[Component | Formula] = [c for c in kept if c is not None]
+    has_formula = any(isinstance(c, Formula) for c in components)
     for facts, assignments in parts:
-        kept = set(assignments)
-        if not kept:
+        values = set(assignments)
+        if not values:
             raise ValueError("the belief is empty: no world satisfies what is known")
         always, ever = facts, 0
-        for a in kept:
+        for a in values:
             always &= a
             ever |= a
         known |= always
         facts &= ever & ~always
         if facts:
-            components.append(Component(facts, tuple(sorted({a & facts for a in kept}))))
+            components.append(Component(facts, tuple(sorted({a & facts for a in values}))))
     components.sort(key=lambda c: c.facts & -c.facts)
     return Belief(known, tuple(components), sat if has_formula else None)
 
@@ -453,6 +507,10 @@ def _without(c: Formula, facts: int) -> Formula | None:
         return None
     literals = tuple((f, lit) for f, lit in c.literals if left >> f & 1)
     return Formula(left, literals, c.assumed, c.sample & left)
+
+
+def _tested(size: int) -> Callable[[], str]:
+    return lambda: f"{size:,} assignments tested"
 
 
 def _first(c: Component | Formula) -> int:

@@ -26,7 +26,7 @@ import numpy as np
 from . import conditions as cond
 from .belief import Belief, Work, formula_of, ids, normal
 from .grounding import GroundAction, Task, UnmetFact, ground
-from .model import Atom, Domain, Problem
+from .model import CLAUSE_BOUNDS, Atom, Domain, Problem
 from .reader import parse
 from .sat import Sat
 from .source import DEFAULT_LIMITS, Limits
@@ -34,6 +34,7 @@ from .writer import write_domain, write_problem
 
 MAX_BELIEF = 2**16  # the most assignments of one component listed (past it, a formula)
 SEARCH_PER_ASSIGNMENT = 4  # values the search for them tries per max_belief, at most
+WORDS_PER_UNIT = 16  # machine words of listed assignments built per work unit (~60 ns a word)
 GOLD_BUDGET = 10_000_000  # the most work units gold_path spends
 NODE_WORDS = 64  # work units of each (world, belief) node gold_path keeps, its belief's aside
 
@@ -168,12 +169,9 @@ class ContingentTask:
         work = work or self.work(f"updating the belief by {action.text}")
         if not self.is_sensing(action):
             return belief.apply(action, self.max_belief, work), action.apply(world), ()
-        sensed = []
-        for fid in self.observed(action):
-            value = bool(world >> fid & 1)
-            belief = belief.sense(fid, value, work)
-            sensed.append(Sensed(self.task.facts[fid], value))
-        return belief, world, tuple(sensed)
+        values = {fid: bool(world >> fid & 1) for fid in self.observed(action)}
+        sensed = tuple(Sensed(self.task.facts[fid], value) for fid, value in values.items())
+        return belief.sense(values, work), world, sensed
 
     def _known(self, belief: Belief, action: GroundAction, work: Work) -> bool:
         if action.pre_pos & ~belief.known or action.pre_neg & (belief.known | belief.unknown):
@@ -268,17 +266,21 @@ def _initial_belief(
     """The worlds of ``problem``'s ``:init``: its facts true, each component of the
     uncertain facts (those sharing a clause) in each of its satisfying assignments (a
     formula of its clauses when :func:`_assignments` finds too many), every other fact
-    false. A fact both listed and uncertain is true."""
+    false. A fact both listed and uncertain is true. Reading the clauses costs a work unit
+    a literal and a unit an uncertain fact, spent first; a listed component, a unit an
+    assignment and one per ``WORDS_PER_UNIT`` machine words of its mask (40,000
+    two-valued components over 80,000 facts took 1.5 GB)."""
+    work.spend(len(uncertain) + sum(len(c.literals) for c in problem.clauses))
     variables = [task.fact_id(a) for a in uncertain]
-    index = {fid: i for i, fid in enumerate(variables)}
+    index = {atom: i for i, atom in enumerate(uncertain)}
     known = 0
     for atom in problem.init:
         known |= 1 << task.fact_id(atom)
     clauses = [
-        (c.kind == "oneof", [(index[task.fact_id(lit.atom)], lit.negated) for lit in c.literals])
+        (*CLAUSE_BOUNDS[c.kind], [(index[lit.atom], lit.negated) for lit in c.literals])
         for c in problem.clauses
     ]
-    clauses += [(False, [(i, False)]) for i, fid in enumerate(variables) if known >> fid & 1]
+    clauses += [(False, True, [(i, False)]) for i, fid in enumerate(variables) if known >> fid & 1]
     for fid in variables:
         known &= ~(1 << fid)
     group = list(range(len(variables)))  # union-find over the variables sharing a clause
@@ -289,7 +291,7 @@ def _initial_belief(
             i = group[i]
         return i
 
-    for _, literals in clauses:
+    for *_, literals in clauses:
         for var, _ in literals[1:]:
             group[root(var)] = root(literals[0][0])
     members: dict[int, list[int]] = {}
@@ -297,33 +299,34 @@ def _initial_belief(
         members.setdefault(root(i), []).append(i)
     of_group: dict[int, list] = {}
     for clause in clauses:
-        of_group.setdefault(root(clause[1][0][0]), []).append(clause)
+        of_group.setdefault(root(clause[2][0][0]), []).append(clause)
     parts, formulas, sat = [], [], None
     for key, items in members.items():
         local = {v: j for j, v in enumerate(items)}
         local_clauses = [
-            (exact, [(local[v], neg) for v, neg in lits]) for exact, lits in of_group.get(key, [])
+            (most, least, [(local[v], neg) for v, neg in lits])
+            for most, least, lits in of_group.get(key, [])
         ]
         names = ", ".join(str(task.facts[variables[i]]) for i in items[:4]) + (
             ", ..." if len(items) > 4 else ""
         )
         empty = ValueError(
             f"the initial belief is empty: no assignment of {names} satisfies "
-            f"the 'oneof' and 'or' of ':init'"
+            f"the clauses ('oneof', 'or', 'at-most-one') of ':init'"
         )
         solutions = _assignments(len(items), local_clauses, max_belief, work)
         if solutions is None:
             sat = sat or Sat()
             lits = {variables[i]: sat.new_var() for i in items}
-            for exact, literals in local_clauses:
+            for most, least, literals in local_clauses:
                 signed = [
                     -lits[variables[items[j]]] if negated else lits[variables[items[j]]]
                     for j, negated in literals
                 ]
-                if exact:
-                    sat.exactly_one(signed, work)
-                else:
+                if least:
                     sat.add([signed], work)
+                if most:
+                    sat.at_most_one(signed, work)
             if not sat.solve((), work):
                 raise empty
             formula, true = formula_of(sat, lits, [], list(lits), work)
@@ -332,6 +335,8 @@ def _initial_belief(
             continue
         if not solutions:
             raise empty
+        words = max(variables[i] for i in items) // 64 + 1  # of each assignment's mask
+        work.spend(len(solutions) * (1 + words // WORDS_PER_UNIT))
         masks = [sum(1 << variables[items[j]] for j in ids(s)) for s in solutions]
         parts.append((sum(1 << variables[i] for i in items), masks))
     return normal(known, parts, formulas, sat)
@@ -339,16 +344,17 @@ def _initial_belief(
 
 def _assignments(n: int, clauses: list, limit: int, work: Work) -> list[int] | None:
     """The assignments (bit j: variable j true) of ``n`` variables satisfying every
-    clause (exactly-one when its first item is True, else at least one; literals are
-    (variable, negated)): each variable alone for one ``oneof`` of them all, else by
-    depth-first search with the false value tried first, each value tried a work unit.
-    None (then the component is a formula) when :func:`_many` shows more than ``limit``
-    without a search, or there are more than ``limit``, or the search would try more than
-    ``SEARCH_PER_ASSIGNMENT * limit`` values or half the work left: past those, the
-    formula is the cheaper way (K-replanner's invariants over 17-82 facts)."""
+    clause ((at most one holds, at least one holds, literals), literals (variable,
+    negated)): each variable alone for one ``oneof`` of them all, else by depth-first
+    search with the false value tried first, each value tried a work unit and one per
+    clause it is in (the clauses it updates). None (then the component is a formula) when
+    :func:`_many` shows more than ``limit`` without a search, or there are more than
+    ``limit``, or the search would try more than ``SEARCH_PER_ASSIGNMENT * limit`` values
+    or spend half the work left: past those, the formula is the cheaper way
+    (K-replanner's invariants over 17-82 facts)."""
     if _many(n, clauses, limit):
         return None
-    if [exact for exact, _ in clauses] == [True] and sorted(clauses[0][1]) == [
+    if [c[:2] for c in clauses] == [(True, True)] and sorted(clauses[0][2]) == [
         (j, False) for j in range(n)
     ]:
         if n > limit:
@@ -356,15 +362,17 @@ def _assignments(n: int, clauses: list, limit: int, work: Work) -> list[int] | N
         work.spend(n)
         return [1 << j for j in range(n)]
     touching: list[list[tuple[int, bool]]] = [[] for _ in range(n)]
-    for c, (_, literals) in enumerate(clauses):
+    for c, (*_, literals) in enumerate(clauses):
         for var, negated in literals:
             touching[var].append((c, negated))
     trues = [0] * len(clauses)
-    free = [len(literals) for _, literals in clauses]
+    free = [len(literals) for *_, literals in clauses]
     value: list[bool | None] = [None] * n
     tried = [0] * n
     found: list[int] = []
-    tried_values, search = 0, min(SEARCH_PER_ASSIGNMENT * limit, work.left() // 2)
+    cost = [1 + len(t) for t in touching]  # work units of a value tried: its clauses
+    tried_values, spent = 0, 0
+    values, units = SEARCH_PER_ASSIGNMENT * limit, work.left() // 2
     mask = 0  # the variables true now
 
     def assign(i: int, v: bool) -> bool:
@@ -374,7 +382,8 @@ def _assignments(n: int, clauses: list, limit: int, work: Work) -> list[int] | N
         for c, negated in touching[i]:
             free[c] -= 1
             trues[c] += v != negated
-            if (clauses[c][0] and trues[c] > 1) or (not trues[c] and not free[c]):
+            most, least, _ = clauses[c]
+            if (most and trues[c] > 1) or (least and not trues[c] and not free[c]):
                 ok = False
         value[i] = v
         return ok
@@ -392,7 +401,7 @@ def _assignments(n: int, clauses: list, limit: int, work: Work) -> list[int] | N
         if i == n:
             found.append(mask)
             if len(found) > limit:
-                work.spend(tried_values)
+                work.spend(spent)
                 return None
             i -= 1
             continue
@@ -404,12 +413,13 @@ def _assignments(n: int, clauses: list, limit: int, work: Work) -> list[int] | N
             continue
         tried[i] += 1
         tried_values += 1
-        if tried_values > search:
-            work.spend(search)
+        spent += cost[i]
+        if tried_values > values or spent > units:
+            work.spend(spent)
             return None
         if assign(i, tried[i] == 2):
             i += 1
-    work.spend(tried_values)
+    work.spend(spent)
     return found
 
 
@@ -421,15 +431,15 @@ def _many(n: int, clauses: list, limit: int) -> bool:
     free) and at least 2^n' less the 2^(n' - k) assignments each clause of k literals
     rules out. False when the bound does not apply or does not show it."""
     fixed: dict[int, bool] = {}
-    for _, literals in clauses:
-        if len(literals) == 1:
+    for _, least, literals in clauses:
+        if len(literals) == 1 and least:
             var, negated = literals[0]
             if fixed.setdefault(var, not negated) == negated:
                 return False  # contradictory: no assignment at all
     free = n - len(fixed)
     left, ruled_out = 0, 0
-    for exact, literals in clauses:
-        if exact:
+    for most, _, literals in clauses:
+        if most:
             return False
         if any(fixed.get(var) == (not negated) for var, negated in literals):
             continue  # satisfied by a fixed variable

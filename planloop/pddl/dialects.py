@@ -7,8 +7,8 @@ these when it reads with ``contingent=True``.
   atoms), as PO-PRP's ``domain-clg.pddl`` writes the same domain: the agent senses by a
   command, not after every step. In ``:init``, ``(invariant l ...)`` and ``(at-least-one
   l ...)`` are ``or`` clauses, ``(exactly-one l ...)`` a ``oneof``, ``(at-most-one l
-  ...)`` one ``or`` of two negated literals per pair; an atom those name only negated is
-  false, as K-replanner reads it.
+  ...)`` an ``at-most-one`` clause (kept whole: n literals, not a clause per pair); an
+  atom those name only negated is false, as K-replanner reads it.
 - cp2fsc's multi-valued variables: ``(:variable NAME value ...)`` or ``(:variable (NAME
   ?x - t ...) value ...)``, a value an atom, ``(forall (?y - t) atom)`` or ``(forall (?y
   - t) (when C atom))`` with C over facts no action changes; for each binding exactly one
@@ -25,6 +25,7 @@ these when it reads with ``contingent=True``.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -61,7 +62,12 @@ if TYPE_CHECKING:
     from .reader import _FormulaReader, _Reader
 
 _KEYS = {":parameters": ":parameters", ":condition": ":precondition", ":sense": ":observe"}
-INVARIANTS = {"invariant": "or", "at-least-one": "or", "exactly-one": "oneof", "at-most-one": ""}
+INVARIANTS = {  # K-replanner's invariant -> the kind of clause it is
+    "invariant": "or",
+    "at-least-one": "or",
+    "exactly-one": "oneof",
+    "at-most-one": "at-most-one",
+}
 
 
 @dataclass(frozen=True)
@@ -134,21 +140,6 @@ def observed(r: _Reader, fr: _FormulaReader, nodes: list, scope) -> tuple[Atom, 
         if atom is not None:
             atoms.append(atom)
     return tuple(dict.fromkeys(atoms))
-
-
-def invariant_clauses(head: str, literals: list[Literal]) -> list[InitClause]:
-    """The clauses of a K-replanner invariant ``head`` over ``literals``."""
-    if INVARIANTS[head]:
-        return [InitClause(INVARIANTS[head], tuple(literals))]
-    return [
-        InitClause("or", (_negated(a), _negated(b)))
-        for i, a in enumerate(literals)
-        for b in literals[i + 1 :]
-    ]
-
-
-def _negated(literal: Literal) -> Literal:
-    return Literal(literal.atom, not literal.negated)
 
 
 # -- cp2fsc's multi-valued variables ---------------------------------------------------
@@ -380,21 +371,69 @@ def _after(action: Action, sensing_pre: Formula) -> Formula:
 
 
 # -- the problem side -------------------------------------------------------------------
+class Expansion:
+    """The bindings the variables and defined facts of a domain take over a problem's
+    ``objects`` (name -> type), each parameter's objects found once; :meth:`count` tells
+    how many bindings the expansion enumerates before it does."""
+
+    def __init__(self, domain: Domain, objects: dict[str, str]):
+        self.domain, self.objects = domain, objects
+        self._pools: dict[tuple[str, ...], list[str]] = {}
+
+    def pool(self, types: tuple[str, ...]) -> list[str]:
+        found = self._pools.get(types)
+        if found is None:
+            is_subtype = self.domain.is_subtype
+            found = self._pools[types] = [
+                o for o, t in self.objects.items() if is_subtype(t, types)
+            ]
+        return found
+
+    def size(self, params) -> int:
+        """How many bindings ``params`` take."""
+        return math.prod(len(self.pool(p.types)) for p in params)
+
+    def count(self) -> int:
+        """The bindings :func:`variable_init` and :func:`derived_init` enumerate: each
+        variable's or defined fact's, and for each of them those of its values."""
+        total = 0
+        for variable in self.domain.variables:
+            inner = sum(self.size(f.params) for f in variable.values)
+            total += self.size(variable.params) * (1 + inner)
+        for d in self.domain.derived:
+            total += self.size(d.params) * (1 + self.size(d.facts.params))
+        return total
+
+    def bindings(self, params, outer: dict) -> Iterator[dict]:
+        for values in product(*(self.pool(p.types) for p in params)):
+            binding = dict(outer)
+            binding.update(zip((p.name for p in params), values, strict=True))
+            yield binding
+
+    def family(self, family: Family, binding: dict, listed: set[Atom]) -> list[Atom]:
+        if not family.params:  # one binding: the outer one
+            return (
+                [_ground(family.atom, binding)] if holds(family.condition, binding, listed) else []
+            )
+        return [
+            _ground(family.atom, b)
+            for b in self.bindings(family.params, binding)
+            if holds(family.condition, b, listed)
+        ]
+
+
 def variable_init(
-    domain: Domain,
-    objects: dict[str, str],
-    listed: set[Atom],
-    denied: set[Atom],
+    expansion: Expansion, listed: set[Atom], denied: set[Atom]
 ) -> tuple[list[InitClause], list[Atom]]:
-    """The ``oneof`` clauses and unknown atoms of ``domain``'s variables over ``objects``
-    (name -> type): for each binding, the values ``:init`` does not deny, unless it lists
-    one (then the values are known)."""
+    """The ``oneof`` clauses and unknown atoms of the domain's variables over the
+    expansion's objects: for each binding, the values ``:init`` does not deny, unless it
+    lists one (then the values are known)."""
     clauses, unknown = [], []
-    for variable in domain.variables:
-        for binding in _bindings(domain, objects, variable.params, {}):
+    for variable in expansion.domain.variables:
+        for binding in expansion.bindings(variable.params, {}):
             atoms = list(
                 dict.fromkeys(
-                    a for f in variable.values for a in _family(domain, objects, f, binding, listed)
+                    a for f in variable.values for a in expansion.family(f, binding, listed)
                 )
             )
             if any(a in listed for a in atoms):
@@ -408,16 +447,16 @@ def variable_init(
 
 
 def derived_init(
-    domain: Domain, objects: dict[str, str], listed: set[Atom], uncertain: set[Atom]
+    expansion: Expansion, listed: set[Atom], uncertain: set[Atom]
 ) -> tuple[list[InitClause], list[Atom]]:
     """The clauses saying each defined fact holds exactly when one of its facts does
-    (over ``objects``), and the defined facts true in every world: of its facts, those
-    ``uncertain`` count; one ``listed`` makes it true."""
+    (over the expansion's objects), and the defined facts true in every world: of its
+    facts, those ``uncertain`` count; one ``listed`` makes it true."""
     facts: dict[Atom, list[Atom]] = {}
-    for d in domain.derived:
-        for binding in _bindings(domain, objects, d.params, {}):
+    for d in expansion.domain.derived:
+        for binding in expansion.bindings(d.params, {}):
             atom = _ground(d.atom, binding)
-            facts.setdefault(atom, []).extend(_family(domain, objects, d.facts, binding, listed))
+            facts.setdefault(atom, []).extend(expansion.family(d.facts, binding, listed))
     clauses, true = [], []
     for atom, found in facts.items():
         if any(f in listed and f not in uncertain for f in found):
@@ -428,22 +467,6 @@ def derived_init(
             clauses.append(InitClause("or", (Literal(atom, True), *(Literal(f) for f in free))))
             clauses += [InitClause("or", (Literal(atom), Literal(f, True))) for f in free]
     return clauses, true
-
-
-def _family(domain, objects, family: Family, binding: dict, listed: set[Atom]) -> list[Atom]:
-    return [
-        _ground(family.atom, b)
-        for b in _bindings(domain, objects, family.params, binding)
-        if holds(family.condition, b, listed)
-    ]
-
-
-def _bindings(domain: Domain, objects: dict[str, str], params, outer: dict) -> Iterator[dict]:
-    pools = [[o for o, t in objects.items() if domain.is_subtype(t, p.types)] for p in params]
-    for values in product(*pools):
-        binding = dict(outer)
-        binding.update(zip((p.name for p in params), values, strict=True))
-        yield binding
 
 
 def holds(f: Formula, binding: dict, facts: set[Atom]) -> bool:

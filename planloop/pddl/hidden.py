@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from .diagnostics import Diagnostic, PDDLError
-from .model import Atom, Domain, InitClause, Problem
+from .model import CLAUSE_BOUNDS, Atom, Domain, InitClause, Problem
 from .reader import _FormulaReader, _hidden_worlds, _Reader
 from .sexpr import SList, extract_define, line_of, read_form
 from .source import DEFAULT_LIMITS, Limits, read_source
@@ -114,7 +114,8 @@ def hidden_world(task: ContingentTask, atoms: Iterable[Atom]) -> int:
         _propagate(problem.clauses, value)
     for clause in problem.clauses:
         true = sum(value.get(lit.atom, False) != lit.negated for lit in clause.literals)
-        if true == 0 or (clause.kind == "oneof" and true > 1):
+        most, least = CLAUSE_BOUNDS[clause.kind]
+        if (least and true == 0) or (most and true > 1):
             raise ValueError(
                 f"the hidden world is not in the initial belief: it breaks "
                 f"{_clause_text(clause)} of ':init'"
@@ -132,6 +133,8 @@ def _propagate(clauses: tuple[InitClause, ...], value: dict[Atom, bool]) -> None
     while changed:
         changed = False
         for clause in clauses:
+            if not CLAUSE_BOUNDS[clause.kind][1]:
+                continue  # an at-most-one never needs an atom true
             unset = [lit for lit in clause.literals if lit.atom not in value]
             if len(unset) == 1 and not any(
                 value.get(lit.atom) == (not lit.negated) for lit in clause.literals

@@ -262,10 +262,14 @@ class Derived:
     facts: Family
 
 
+CLAUSE_BOUNDS = {"or": (False, True), "oneof": (True, True), "at-most-one": (True, False)}
+"""Each kind of :class:`InitClause`: (at most one literal holds, at least one does)."""
+
+
 @dataclass(frozen=True)
 class InitClause:
     """A contingent problem's constraint on its initial state: ``oneof`` (exactly one of
-    ``literals`` holds) or ``or`` (at least one does)."""
+    ``literals`` holds), ``or`` (at least one does) or ``at-most-one`` (K-replanner's)."""
 
     kind: str
     literals: tuple[Literal, ...]
@@ -282,7 +286,7 @@ class Problem:
     goal: Formula
     warnings: tuple[Diagnostic, ...] = field(default=(), compare=False)
     unknown: tuple[Atom, ...] = ()  # a contingent problem's '(unknown a)' atoms
-    clauses: tuple[InitClause, ...] = ()  # and its 'oneof' / 'or' constraints
+    clauses: tuple[InitClause, ...] = ()  # and its 'oneof' / 'or' / 'at-most-one' ones
     hidden: tuple[tuple[Atom, ...], ...] = ()  # its ':hidden' worlds: the true unknown atoms
 
     def __post_init__(self) -> None:

@@ -627,11 +627,17 @@ def _read_variables(r: _Reader, fr: _FormulaReader, found, actions, models, pred
     ``actions`` compiled (replacing ``actions``' entries): (the state variables, the
     facts the observations define)."""
     variables, observable = [], set()
+    names: set[str] = set()
     for key in (":variable", ":obs-variable"):
         for node in found.get(key, []):
             variable = dialects.read_variable(r, fr, node)
             if variable is None:
                 continue
+            if variable.name in names:
+                where = node[1][0] if isinstance(node[1], SList) else node[1]
+                r.error(f"duplicate variable {quote(variable.name)}", where)
+                continue
+            names.add(variable.name)
             if key == ":obs-variable":
                 observable |= {value.atom.predicate for value in variable.values}
             else:
@@ -1001,7 +1007,14 @@ def _read_problem(
         init_nodes = _read_uncertain(r, fr, init_nodes, unknown, clauses)
     init, denied = _read_init(r, fr, init_nodes, unknown, clauses)
     if contingent and (domain.variables or domain.derived):
-        _read_variables_init(domain, everything, init, denied, unknown, clauses)
+        expansion = dialects.Expansion(domain, everything)
+        limits.check(
+            "max_expansion",
+            expansion.count(),
+            "problem",
+            "bindings of the domain's ':variable' values and defined facts",
+        )
+        _read_variables_init(expansion, init, denied, unknown, clauses)
     goal = fr.formula(goal_node, {}) if goal_node is not None else And(())
     hidden = _hidden_worlds(r, fr, found.get(":hidden", []))
     r.raise_if_errors()
@@ -1018,15 +1031,15 @@ def _read_problem(
     )
 
 
-def _read_variables_init(domain: Domain, objects, init, denied, unknown, clauses) -> None:
-    """Add the initial constraints of ``domain``'s variables and defined facts over
-    ``objects`` to ``unknown`` and ``clauses`` (see :mod:`.dialects`)."""
+def _read_variables_init(expansion: dialects.Expansion, init, denied, unknown, clauses) -> None:
+    """Add the initial constraints of the domain's variables and defined facts over the
+    problem's objects to ``unknown`` and ``clauses`` (see :mod:`.dialects`)."""
     listed = set(init)
-    more, free = dialects.variable_init(domain, objects, listed, set(denied))
+    more, free = dialects.variable_init(expansion, listed, set(denied))
     clauses += more
     unknown.update((atom, SList()) for atom in free)
     uncertain = set(unknown) | {lit.atom for c in clauses for lit in c.literals}
-    more, true = dialects.derived_init(domain, objects, listed, uncertain)
+    more, true = dialects.derived_init(expansion, listed, uncertain)
     clauses += more
     init += [atom for atom in true if atom not in listed]
 
@@ -1118,7 +1131,7 @@ def _read_uncertain(
                 r.error(f"{quote(head)} takes at least one literal", node)
             elif None not in literals:
                 read = [literal for literal in literals if literal is not None]  # all of them
-                clauses += dialects.invariant_clauses(str(head), read)
+                clauses.append(InitClause(dialects.INVARIANTS[head], tuple(read)))
                 for lit in read:
                     invariant[lit.atom] = invariant.get(lit.atom, False) or not lit.negated
         else:

@@ -31,7 +31,7 @@ CALL_WORK = 64  # work units of a solver call (100-150 us on Wumpus 10-20 here)
 VARIABLES_PER_UNIT = 8  # and one more per this many variables (4 ms a call at 40,000)
 LITERALS_PER_UNIT = 4  # a model's literals read per work unit
 CONFLICT_WORK = 16  # of each conflict (about 40 us proving 9 pigeons fit no 8 holes)
-PAIRWISE = 6  # an exactly-one of up to this many literals is encoded pairwise
+PAIRWISE = 6  # an at-most-one of up to this many literals is encoded pairwise
 
 
 def literal(lit: int) -> cond.Condition:
@@ -71,14 +71,18 @@ class Sat:
         self._solver.append_formula(added)
 
     def exactly_one(self, lits: Sequence[int], work: Work) -> None:
-        """Constrain exactly one of ``lits`` to hold (a sequential counter past
-        ``PAIRWISE`` of them)."""
-        clauses = [list(lits)]
+        """Constrain exactly one of ``lits`` to hold."""
+        self.add([list(lits)], work)
+        self.at_most_one(lits, work)
+
+    def at_most_one(self, lits: Sequence[int], work: Work) -> None:
+        """Constrain at most one of ``lits`` to hold: a clause for each pair of up to
+        ``PAIRWISE`` of them, else a sequential counter (3 clauses a literal)."""
         if len(lits) <= PAIRWISE:
-            clauses += [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1 :]]
+            clauses = [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1 :]]
         else:  # s_i: one of the first i+1 literals holds
             s = [self.new_var() for _ in lits[:-1]]
-            clauses.append([-lits[0], s[0]])
+            clauses = [[-lits[0], s[0]]]
             for i in range(1, len(lits) - 1):
                 clauses += [[-lits[i], s[i]], [-s[i - 1], s[i]], [-lits[i], -s[i - 1]]]
             clauses.append([-lits[-1], -s[-1]])

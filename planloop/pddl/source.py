@@ -26,7 +26,7 @@ class Limits:
     naming its field and how big the input or the work would be.
 
     Counted in bytes and work units, never seconds, so a refusal does not depend on the
-    machine. The defaults sit well above the largest IPC classical instances (files up to
+    machine (but for the belief's wall-clock backstop, past any count). The defaults sit well above the largest IPC classical instances (files up to
     4 MB, 4,225 objects, 47,379 initial facts, 4,225 goal atoms, nesting 12 deep, type
     hierarchies 5 deep) and keep each input to a few seconds of work here; the depths also
     keep the recursive passes (grounding, writing) far from Python's recursion limit.
@@ -45,16 +45,21 @@ class Limits:
     max_expansion        1,000,000   bindings grounding one task enumerates: each quantifier
                                      (``forall``, ``exists``) counts the product of its
                                      variables' objects before it expands, each conditional
-                                     effect 1, each action parameter binding tried 1
+                                     effect 1, each action parameter binding tried 1; and
+                                     (counted before they expand) the bindings of cp2fsc's
+                                     ``:variable`` values and defined facts
     max_ground_actions   400,000     actions grounded (about 0.7 KB and 12-20 us each here:
                                      a 400-block Blocksworld, 320,800 actions, loads in 4-6 s)
     max_ground_facts     250,000     facts a grounded task names (a state is their bitset)
     max_belief_work      1,000,000   work units of one query of a contingent belief (whether an
                                      action is known applicable, the admissible actions, the
                                      goal test, a step) or of its initial belief: each world or
-                                     assignment tested, each value tried searching the
-                                     assignments ``oneof`` and ``or`` allow, and for a
-                                     formula each SAT call, conflict and clause added
+                                     assignment tested, each literal of ``:init``'s clauses
+                                     read, each value tried searching the assignments the
+                                     clauses allow and each clause it updates, 16 machine
+                                     words of listed assignments built, and for a formula
+                                     each SAT call, conflict and clause added; a wall-clock
+                                     backstop stops one at 30 us a unit (30 s here)
     ==================== =========== ==========================================================
     """
 

@@ -115,7 +115,7 @@ def test_invariants_are_clauses_and_an_atom_only_negated_is_false():
     )
     assert _clauses(problem) == {
         ("or", (("(open c2)", False), ("(open c3)", False))),
-        ("or", (("(open c2)", True), ("(open c3)", True))),
+        ("at-most-one", (("(open c2)", False), ("(open c3)", False))),
         ("oneof", (("(warm c2)", False), ("(warm c3)", False))),
         ("or", (("(warm c1)", False), ("(open c3)", True))),
         ("or", (("(warm c1)", True), ("(warm c3)", True))),
