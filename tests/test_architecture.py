@@ -219,3 +219,10 @@ def test_every_public_exception_is_a_planloop_error():
     )
     assert wrong == []
     assert issubclass(PDDLError, ValueError) and issubclass(LLMError, RuntimeError)
+
+
+def test_sat_spends_a_budget_it_declares_not_the_beliefs():
+    """``sat`` takes any budget with ``left`` and ``spend`` (its ``Work`` protocol); the
+    belief's class satisfies it, but ``sat`` never imports ``belief``."""
+    taken = {target for target, _ in imports("planloop.pddl.sat", typing_only=True)}
+    assert "planloop.pddl.belief" not in taken
