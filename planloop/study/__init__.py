@@ -30,7 +30,6 @@ from .flags import (
     positive_int,
     run_options,
     study_parser,
-    temperature,
 )
 from .jobs import Job, Study
 from .models import check_model, open_model, study_model, with_request
@@ -79,7 +78,6 @@ __all__ = [
     "study_parser",
     "success_cell",
     "tally",
-    "temperature",
     "with_published",
     "with_request",
 ]
