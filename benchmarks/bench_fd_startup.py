@@ -23,8 +23,9 @@ import os
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
+
+from timing import timed
 
 from planloop.envs.blocksworld import generate_problem
 from planloop.pddl import solve
@@ -41,13 +42,12 @@ def timings(blocks: int, runs: int) -> dict[str, list[float]]:
     of ``runs`` - 1 other tasks of that size."""
     same = [generate_problem(blocks, seed=3, style="ipc")] * runs
     other = [generate_problem(blocks, seed=100 + n, style="ipc") for n in range(runs - 1)]
-    return {"same": [timed(p) for p in same], "other": [timed(p) for p in other]}
+    return {"same": [solve_timed(p) for p in same], "other": [solve_timed(p) for p in other]}
 
 
-def timed(problem: str) -> float:
-    start = time.perf_counter()
-    result = solve(DOMAIN, problem, planner="lama-first")
-    seconds = time.perf_counter() - start
+def solve_timed(problem: str) -> float:
+    """The seconds lama-first takes to solve ``problem`` (it must)."""
+    (seconds,), result = timed(lambda: solve(DOMAIN, problem, planner="lama-first"))
     if not result.solved:
         raise SystemExit(f"not solved: {result.status}: {result.message}")
     return seconds

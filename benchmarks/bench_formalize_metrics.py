@@ -18,23 +18,15 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import time
 from functools import partial
+
+from timing import best
 
 from planloop.envs.problem_sets import DOMAINS
 from planloop.formalizer.problems import Reference, inject, score, verify
 from planloop.pddl import solve
 
 CANDIDATES = ("reference", "renamed_objects", "missing_fact")
-
-
-def best_ms(call, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        call()
-        times.append((time.perf_counter() - start) * 1000)
-    return min(times)
 
 
 def measure(size: int, seeds: int, repeat: int) -> list[dict]:
@@ -54,7 +46,9 @@ def measure(size: int, seeds: int, repeat: int) -> list[dict]:
                 verdict = verify(domain, answer)
                 metrics = score(domain, reference, verdict)
                 assert (metrics["eq"] == 1) == (kind != "missing_fact"), (name, seed, kind)
-                timings[kind].append(best_ms(partial(score, domain, reference, verdict), repeat))
+                timings[kind].append(
+                    1000 * best(partial(score, domain, reference, verdict), repeat)
+                )
         rows.append(
             {
                 "domain": name,

@@ -41,13 +41,13 @@ import math
 import platform
 import re
 import statistics
-import time
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Callable, TypeVar
 
 import gymnasium as gym
+from timing import timed
 
 import planloop  # noqa: F401  (registers the environments)
 from planloop.envs.alfworld import ALFWorldEnv
@@ -188,11 +188,10 @@ def alfworld_rounds(generated: int) -> list[Round]:
 T = TypeVar("T")
 
 
-def timed(call: Callable[[], T]) -> tuple[float, T]:
+def timed_ms(call: Callable[[], T]) -> tuple[float, T]:
     """The milliseconds ``call()`` took, and its result."""
-    start = time.perf_counter()
-    result = call()
-    return 1e3 * (time.perf_counter() - start), result
+    times, result = timed(call)
+    return 1e3 * times[0], result
 
 
 def afresh(rounds: list[Round]) -> list[bool]:
@@ -219,9 +218,9 @@ def time_rounds(rounds: list[Round], repeat: int, trials: int) -> list[dict]:
     auto: list[PlanResult | None] = [None] * len(rounds)
     for _ in range(repeat):  # whole passes in walk order, as a loop meets the rounds
         for i, r in enumerate(rounds):
-            ms, fd[i] = timed(partial(solve, r.domain, r.problem, planner="lama-first"))
+            ms, fd[i] = timed_ms(partial(solve, r.domain, r.problem, planner="lama-first"))
             fd_ms[i] = min(fd_ms[i], ms)
-            ms, auto[i] = timed(partial(solve, r.domain, r.problem, planner="auto"))
+            ms, auto[i] = timed_ms(partial(solve, r.domain, r.problem, planner="auto"))
             auto_ms[i] = min(auto_ms[i], ms)
     rows = []
     for i, (r, fresh) in enumerate(zip(rounds, afresh(rounds), strict=True)):
@@ -252,7 +251,7 @@ def time_rounds(rounds: list[Round], repeat: int, trials: int) -> list[dict]:
         for episode in _episodes(rows):
             for trial in range(trials):
                 for i in episode:
-                    ms, _ = timed(
+                    ms, _ = timed_ms(
                         partial(cache.solve, rounds[i].domain, rounds[i].problem, planner="auto")
                     )
                     cached[i][trial] = min(cached[i][trial], ms)

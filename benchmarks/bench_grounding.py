@@ -23,11 +23,12 @@ import multiprocessing
 import platform
 import statistics
 import tempfile
-import time
 import warnings
 from importlib.metadata import version
 from pathlib import Path
 from typing import Callable, TypeVar
+
+from timing import timed
 
 from planloop.envs.blocksworld import generate_problem
 from planloop.pddl import ground, load, parse
@@ -41,16 +42,10 @@ DOMAIN = (
 T = TypeVar("T")
 
 
-def timed(call: Callable[[], T], repeat: int) -> tuple[list[float], T]:
-    """The seconds each of ``repeat`` calls took, each cold (what planloop keeps of
-    earlier readings and groundings forgotten first), and the last call's result."""
-    times = []
-    for _ in range(repeat):
-        clear_all()
-        start = time.perf_counter()
-        result = call()
-        times.append(time.perf_counter() - start)
-    return times, result
+def cold(call: Callable[[], T], repeat: int) -> tuple[list[float], T]:
+    """:func:`timing.timed` with what planloop keeps of earlier readings and groundings
+    forgotten before each call."""
+    return timed(call, repeat, before=clear_all)
 
 
 def pddlgym_run(domain: Path, folder: Path, repeat: int) -> tuple[list[float], int]:
@@ -66,7 +61,7 @@ def pddlgym_run(domain: Path, folder: Path, repeat: int) -> tuple[list[float], i
         env.action_space.all_ground_literals(obs)
         return env
 
-    times, env = timed(build, repeat)
+    times, env = cold(build, repeat)
     return times, len(env.action_space._all_ground_literals)
 
 
@@ -75,9 +70,7 @@ def up_run(domain: Path, folder: Path, repeat: int) -> tuple[list[float], None]:
     from unified_planning.shortcuts import get_environment
 
     get_environment().credits_stream = None
-    times, _ = timed(
-        lambda: PDDLReader().parse_problem(str(domain), str(folder / "p.pddl")), repeat
-    )
+    times, _ = cold(lambda: PDDLReader().parse_problem(str(domain), str(folder / "p.pddl")), repeat)
     return times, None
 
 
@@ -134,9 +127,9 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
 
     text = generate_problem(args.blocks, seed=args.seed, style="ipc")
-    load_times, task = timed(lambda: load(DOMAIN, text), args.repeat)
-    parse_times, (domain, problem) = timed(lambda: parse(DOMAIN, text), args.repeat)
-    ground_times, _ = timed(lambda: ground(domain, problem), args.repeat)
+    load_times, task = cold(lambda: load(DOMAIN, text), args.repeat)
+    parse_times, (domain, problem) = cold(lambda: parse(DOMAIN, text), args.repeat)
+    ground_times, _ = cold(lambda: ground(domain, problem), args.repeat)
     actions = len(task.actions)
     rows = [
         row("planloop", "load = parse + ground", load_times, actions),

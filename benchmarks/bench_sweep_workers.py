@@ -21,6 +21,8 @@ import planloop  # noqa: F401
 from planloop.pddl import solve
 from planloop.policies.doubles import following_model, goal_of
 from planloop.protocols.baking import study as sweep
+from planloop.results import ResultsFile
+from planloop.study.spec import run_spec
 
 
 def plans_by_goal(env_id: str, instances) -> dict[str, list[str]]:
@@ -51,16 +53,11 @@ def main(argv=None) -> int:
             for run in ("first", "rerun"):
                 model = following_model(lambda m: plans[goal_of(m)], delay=args.delay)
                 start = time.monotonic()
-                records = sweep.run_sweep(
-                    args.env,
-                    model,
-                    horizons,
-                    instances,
-                    trials,
-                    out,
-                    workers=workers,
-                    temperature=0.0,
-                )
+                flags = ["--env", args.env, "--horizons", ",".join(map(str, horizons))]
+                flags += ["--instances", f"0:{len(instances)}", "--trials", str(trials)]
+                flags += ["--workers", str(workers), "--out", str(out)]
+                run_spec(sweep.SPEC, [*flags, "--temperature", "0"], model, show=False)
+                records = list(ResultsFile(out / "episodes.jsonl").records)
                 seconds = time.monotonic() - start
                 rows.append(
                     (

@@ -13,7 +13,6 @@ truncations at evenly spaced positions), all checked to get the same verdict.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import platform
 import time
@@ -21,6 +20,7 @@ from functools import partial
 from pathlib import Path
 
 import unified_planning
+from timing import best
 from unified_planning.engines import SequentialPlanValidator
 from unified_planning.io import PDDLReader
 from unified_planning.plans import ActionInstance, SequentialPlan
@@ -73,20 +73,6 @@ def up_plan(problem, plan: list[str]) -> SequentialPlan:
     )
 
 
-def best_time(call, repeat: int) -> float:
-    """The fastest of ``repeat`` calls, in seconds, with the garbage collector off."""
-    best = float("inf")
-    gc.disable()
-    try:
-        for _ in range(repeat):
-            start = time.perf_counter()
-            call()
-            best = min(best, time.perf_counter() - start)
-    finally:
-        gc.enable()
-    return best
-
-
 def bench_problem(
     domain: Path, problem: Path, validator, repeat: int, positions: int
 ) -> list[dict]:
@@ -111,8 +97,8 @@ def bench_problem(
             verdict = validate(task, plan).valid
             assert verdict == bool(validator.validate(up_problem, sequential).status)
             assert verdict == (kind == "valid")
-            ours += best_time(partial(validate, task, plan), repeat)
-            theirs += best_time(partial(validator.validate, up_problem, sequential), repeat)
+            ours += best(partial(validate, task, plan), repeat, gc_off=True)
+            theirs += best(partial(validator.validate, up_problem, sequential), repeat, gc_off=True)
         rows.append(
             {
                 "problem": str(problem.relative_to(DATA)),

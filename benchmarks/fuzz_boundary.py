@@ -480,13 +480,13 @@ class ResultsTarget:
             shutil.rmtree(self.folder, ignore_errors=True)
 
     def run(self, rng: random.Random, index: int, record) -> None:
-        from planloop.results import ResultsFile
-        from planloop.study.jobs import Study
-        from planloop.study.planner_baseline import (
+        from planloop.protocols.planner_baseline.study import (
             PlannerBaselineRecord,
             by_configuration,
             summarize,
         )
+        from planloop.results import ResultsFile
+        from planloop.study.jobs import Study
 
         study = Study("planner_baseline", "Mystery-BW-v0", record=PlannerBaselineRecord)
         lines = [
@@ -925,36 +925,25 @@ HOSTILE_VALUES = (
 
 
 def _study_flags() -> dict:
-    """Each study's parser maker (its parser and :class:`PaperFlags`, or None) and config."""
+    """Each study's parser maker (its parser and :class:`PaperFlags`, or None) and config,
+    both from its :class:`~planloop.study.spec.StudySpec`."""
 
-    def planner_baseline():
-        from planloop.study import study_parser
-        from planloop.study.planner_baseline import PlannerBaselineConfig
-
-        def parser():
-            made = study_parser(None, env="Mystery-BW-v0", out="x", llm_required=None)
-            PlannerBaselineConfig.add_arguments(made)
-            return made, None
-
-        return parser, PlannerBaselineConfig
-
-    def protocol(package: str, config: str):
+    def spec_of(module: str):
         def made():
             import importlib
 
-            study = importlib.import_module(f"planloop.protocols.{package}.study")
-            configs = importlib.import_module(f"planloop.protocols.{package}.config")
-            return study.flags, getattr(configs, config)
+            spec = importlib.import_module(module).SPEC
+            return spec.parser, spec.config
 
         return made
 
     return {
-        "formalize": protocol("nl_pddl", "FormalizeConfig"),
-        "mystery": protocol("mystery", "MysteryConfig"),
-        "horizon_sweep": protocol("baking", "HorizonConfig"),
-        "agentic": protocol("agentic", "AgenticConfig"),
-        "pddlego": protocol("pddlego_plus", "PDDLegoConfig"),
-        "planner_baseline": planner_baseline,
+        "formalize": spec_of("planloop.protocols.nl_pddl.study"),
+        "mystery": spec_of("planloop.protocols.mystery.study"),
+        "horizon_sweep": spec_of("planloop.protocols.baking.study"),
+        "agentic": spec_of("planloop.protocols.agentic.study"),
+        "pddlego": spec_of("planloop.protocols.pddlego_plus.study"),
+        "planner_baseline": spec_of("planloop.protocols.planner_baseline.study"),
     }
 
 

@@ -53,14 +53,15 @@ from __future__ import annotations
 import sys
 
 from planloop.llm import ChatModel
-from planloop.protocols.agentic import study
+from planloop.protocols.agentic.study import SPEC
 from planloop.study import study_main
+from planloop.study.spec import run_spec
 
 
 @study_main
 def main(argv: list[str] | None = None, model: ChatModel | None = None, show: bool = True) -> int:
-    """The study (:func:`planloop.protocols.agentic.study.run`) with this help."""
-    return study.run(argv, model, show, description=__doc__)
+    """The study (:data:`planloop.protocols.agentic.study.SPEC`) with this help."""
+    return run_spec(SPEC, argv, model, show, description=__doc__)
 
 
 if __name__ == "__main__":

@@ -34,14 +34,15 @@ from __future__ import annotations
 import sys
 
 from planloop.llm import ChatModel
-from planloop.protocols.baking import study
+from planloop.protocols.baking.study import SPEC
 from planloop.study import study_main
+from planloop.study.spec import run_spec
 
 
 @study_main
 def main(argv: list[str] | None = None, model: ChatModel | None = None, show: bool = True) -> int:
-    """The study (:func:`planloop.protocols.baking.study.run`) with this help."""
-    return study.run(argv, model, show, description=__doc__)
+    """The study (:data:`planloop.protocols.baking.study.SPEC`) with this help."""
+    return run_spec(SPEC, argv, model, show, description=__doc__)
 
 
 if __name__ == "__main__":

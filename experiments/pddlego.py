@@ -12,8 +12,9 @@ from __future__ import annotations
 import sys
 
 from planloop.llm import ChatModel
-from planloop.protocols.pddlego_plus.study import GROUND_TRUTH, paper_tables, run, twx_missing
+from planloop.protocols.pddlego_plus.study import GROUND_TRUTH, SPEC, paper_tables, twx_missing
 from planloop.study import study_main
+from planloop.study.spec import run_spec
 
 __all__ = ["GROUND_TRUTH", "main", "paper_tables", "twx_missing"]  # what reproduce.py reads
 
@@ -22,7 +23,7 @@ __all__ = ["GROUND_TRUTH", "main", "paper_tables", "twx_missing"]  # what reprod
 def main(argv: list[str] | None = None, model: ChatModel | None = None, show: bool = True) -> int:
     """The study; ``model`` replaces the one ``--llm`` names, ``show=False`` prints no
     table or path (the files are written all the same)."""
-    return run(argv, model, show)
+    return run_spec(SPEC, argv, model, show)
 
 
 if __name__ == "__main__":

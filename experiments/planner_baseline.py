@@ -20,14 +20,15 @@ from __future__ import annotations
 
 import sys
 
+from planloop.protocols.planner_baseline import SPEC
 from planloop.study import study_main
-from planloop.study.planner_baseline import run
+from planloop.study.spec import run_spec
 
 
 @study_main
 def main(argv: list[str] | None = None) -> int:
-    """The study (:func:`planloop.study.planner_baseline.run`) with this help."""
-    return run(argv, description=__doc__)
+    """The study (:data:`planloop.protocols.planner_baseline.SPEC`) with this help."""
+    return run_spec(SPEC, argv, description=__doc__)
 
 
 if __name__ == "__main__":

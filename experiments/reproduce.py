@@ -11,14 +11,8 @@ studies it runs print only their progress.
     python experiments/reproduce.py mystery --llm openai:gpt-4 --out results/papers
     python experiments/reproduce.py baking --llm URL@MODEL --limit 1   # a smoke run
 
-PAPER is one of pddlego-plus (PDDLego+ and PlanGen; CoinCollector: TextWorld Express's
-games, 5 sizes x 4 seeds x 5 trials, needing java; ALFWorld: 5 task types x 20 games),
-mystery (600 instances; direct one-shot, direct zero-shot,
-pipeline at K = 2 attempts), nl-pddl (Table 3), agentic (Tables I, II and III and the
-token cost; the 6 shipped IPC-2000 instances unless ``-- -o domain=FOLDER/domain.pddl -o
-problem=FOLDER/instances`` names the paper's 102, see
-``planloop/envs/data/ipc2000_blocks/README.md``) or baking (the horizon table).
-``--limit N`` plays the first N instances (trials for baking, problems per cell for
+PAPER is one of the papers of ``planloop.protocols`` (listed below, each with what it
+plays). ``--limit N`` plays the first N instances (trials for baking, problems per cell for
 nl-pddl; instances and at most N trials for pddlego-plus) of every cell. Flags after ``--`` go to every study the paper runs, as
 overrides of its protocol (named in each table's caption). The studies' results stay in
 ``DIR/<paper>/`` (rerunning resumes). ALFWorld's games are the first 20 of each task type
@@ -34,12 +28,8 @@ import sys
 from pathlib import Path
 
 from planloop.llm import ChatModel
-from planloop.protocols.agentic.study import reproduction as agentic
-from planloop.protocols.baking.study import reproduction as baking
-from planloop.protocols.mystery.study import reproduction as mystery
-from planloop.protocols.nl_pddl.study import reproduction as nl_pddl
-from planloop.protocols.pddlego_plus.reproduction import reproduction as pddlego_plus
-from planloop.protocols.reproduction import Reproduction, Runner, heading, reproduce, write_tables
+from planloop.protocols.registry import papers
+from planloop.protocols.reproduction import Runner, heading, reproduce, write_tables
 from planloop.study import (
     StudyError,
     check_model,
@@ -48,14 +38,6 @@ from planloop.study import (
     study_main,
 )
 from planloop.study.flags import CALL_TIMEOUT, episode_count, worker_count
-
-PAPERS: dict[str, Reproduction] = {
-    "pddlego-plus": pddlego_plus,
-    "mystery": mystery,
-    "nl-pddl": nl_pddl,
-    "agentic": agentic,
-    "baking": baking,
-}
 
 
 @study_main
@@ -66,12 +48,14 @@ def main(argv: list[str] | None = None, model: ChatModel | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     extra = argv[argv.index("--") + 1 :] if "--" in argv else []
     argv = argv[: argv.index("--")] if "--" in argv else argv
+    known = papers()
     parser = argparse.ArgumentParser(
         description=__doc__,
         usage="%(prog)s [-h] PAPER --llm SPEC [options] [-- STUDY FLAGS]",
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="papers:\n" + "\n".join(f"  {n}: {p.summary}" for n, p in known.items()),
     )
-    parser.add_argument("paper", choices=PAPERS)
+    parser.add_argument("paper", choices=known)
     parser.add_argument(
         "--llm",
         required=True,
@@ -96,7 +80,8 @@ def main(argv: list[str] | None = None, model: ChatModel | None = None) -> int:
     )
     parser.add_argument("--out", type=Path, default=Path("results/papers"), metavar="DIR")
     args = parser.parse_args(argv)
-    if args.llm == "groundtruth" and args.paper not in ("pddlego-plus", "nl-pddl"):
+    paper = known[args.paper]
+    if args.llm == "groundtruth" and not paper.ground_truth:
         raise StudyError(f"{args.paper} has no ground-truth formalizer: give a model")
     built = None
     if model is None and args.llm != "groundtruth":
@@ -104,11 +89,11 @@ def main(argv: list[str] | None = None, model: ChatModel | None = None) -> int:
         check_model(built)
     folder = args.out / args.paper
     runner = Runner(args.llm, args.workers, args.limit, model, extra)
-    runs = reproduce(args.paper, *PAPERS[args.paper](runner, folder))
+    runs = reproduce(args.paper, *paper.reproduction(runner, folder))
     args.out.mkdir(parents=True, exist_ok=True)
-    paths = write_tables(args.paper, runs, args.out, args.limit)
+    paths = write_tables(paper.protocol, runs, args.out, args.limit)
     mine = [tables for run, tables in runs.items() if run.spec == args.llm]
-    print(heading(args.paper, args.limit))
+    print(heading(paper.protocol, args.limit))
     for name in dict.fromkeys(name for tables in mine for name in tables):
         print("\n" + "\n\n".join(tables[name] for tables in mine if name in tables))
     files = ", ".join(sorted(p.name for p in folder.iterdir() if not p.name.startswith(".")))

@@ -20,6 +20,7 @@ from typing import Any, TypedDict
 
 import numpy as np
 
+from .errors import PlanloopError
 from .schema import schema_problem
 
 Record = dict[str, Any]  # one episode's record: a line of a results file, read back
@@ -94,7 +95,7 @@ def parse_record(line: bytes) -> tuple[object, str | None]:
         return None, "not JSON"
 
 
-class ResultsError(ValueError):
+class ResultsError(PlanloopError, ValueError):
     """A results path that cannot hold records, said in one line."""
 
 

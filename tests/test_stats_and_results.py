@@ -130,8 +130,8 @@ WRONG = {
 def test_a_record_of_the_wrong_schema_is_set_aside_and_replayed(tmp_path, fields, reason):
     """A record with the right key but a field the table reads of the wrong type is set
     aside like a torn line, said in one line, and not counted as done."""
+    from planloop.protocols.planner_baseline.study import PlannerBaselineRecord
     from planloop.study.jobs import Study
-    from planloop.study.planner_baseline import PlannerBaselineRecord
 
     study = Study("planner_baseline", "Mystery-BW-v0", record=PlannerBaselineRecord)
     good = {

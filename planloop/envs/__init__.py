@@ -2,50 +2,44 @@
 
 from gymnasium.envs.registration import register, registry
 
-from .contingent import CONTINGENT_ENVIRONMENTS
-from .pddl_env import PDDLEnv
-from .twx import TWX_ENVIRONMENTS
-from .view import Outcome, TaskView
-
-ENVIRONMENTS = {
-    "PDDL-v0": ("planloop.envs.pddl_env:PDDLEnv", 200),
-    "Blocksworld-v0": ("planloop.envs.blocksworld:blocksworld_env", 100),
-    "Mystery-BW-v0": ("planloop.envs.blocksworld:mystery_env", 100),
-    "MysteryRandom-BW-v0": ("planloop.envs.blocksworld:mystery_random_env", 100),
-    "CoinCollector-v0": ("planloop.envs.coin:coin_collector", 200),
-    "ALFWorld-v0": ("planloop.envs.alfworld:ALFWorldEnv", 50),
-    "Baking-v0": ("planloop.envs.baking:baking_env", 100),
-    **CONTINGENT_ENVIRONMENTS,
-}
-FULLY_OBSERVABLE = (
-    "PDDL-v0",
-    "Blocksworld-v0",
-    "Mystery-BW-v0",
-    "MysteryRandom-BW-v0",
-    "Baking-v0",
+from .catalog import (
+    CATALOG,
+    CONTINGENT_ENVIRONMENTS,
+    ENVIRONMENTS,
+    FULLY_OBSERVABLE,
+    TWX_ENVIRONMENTS,
+    EnvEntry,
+    entries,
+    entry,
 )
+from .pddl_env import PDDLEnv
+from .view import Outcome, TaskView
 
 
 def register_envs() -> None:
-    """Register every planloop environment id with gymnasium (idempotent): ENVIRONMENTS
-    (native, no extra needed) and TWX_ENVIRONMENTS (TextWorld Express's own games, the
-    ``twx`` extra and java)."""
-    for env_id, (entry_point, max_steps) in {**ENVIRONMENTS, **TWX_ENVIRONMENTS}.items():
-        if env_id not in registry:
+    """Register every environment of the :data:`CATALOG` with gymnasium (idempotent);
+    TextWorld Express's own games need the ``twx`` extra and java when made."""
+    for env in CATALOG:
+        if env.id not in registry:
             register(
-                id=env_id,
-                entry_point=entry_point,
-                max_episode_steps=max_steps,
+                id=env.id,
+                entry_point=env.entry_point,
+                max_episode_steps=env.max_episode_steps,
                 disable_env_checker=False,
             )
 
 
 __all__ = [
+    "CATALOG",
+    "CONTINGENT_ENVIRONMENTS",
     "ENVIRONMENTS",
+    "EnvEntry",
     "FULLY_OBSERVABLE",
     "TWX_ENVIRONMENTS",
     "Outcome",
     "PDDLEnv",
     "TaskView",
+    "entries",
+    "entry",
     "register_envs",
 ]

@@ -15,6 +15,7 @@ from typing import Literal, TypeVar, overload
 
 import numpy as np
 
+from ..errors import PlanloopError
 from ..pddl import Limits
 from ..pddl.diagnostics import quote, received
 from ..pddl.model import Problem
@@ -25,7 +26,7 @@ RESET_OPTIONS = ("instance",)
 CONTINGENT_RESET_OPTIONS = RESET_OPTIONS + ("hidden",)  # a contingent env's chosen world
 
 
-class MissingPath(FileNotFoundError, ValueError):
+class MissingPath(PlanloopError, FileNotFoundError, ValueError):
     """A path argument that names nothing on disk (a ValueError, and a FileNotFoundError)."""
 
 

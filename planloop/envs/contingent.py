@@ -30,13 +30,6 @@ from .pddl_env import problem_sources
 from .text_env import Step, TextEnv
 from .view import Outcome, TaskView
 
-CONTINGENT_ENVIRONMENTS = {
-    "ContingentPDDL-v0": ("planloop.envs.contingent:ContingentPDDLEnv", 500),
-    "Contingent-Doors-v0": ("planloop.envs.contingent:doors_env", 500),
-    "Contingent-Blocks-v0": ("planloop.envs.contingent:blocks_env", 50),
-    "Contingent-ColorBalls-v0": ("planloop.envs.contingent:colorballs_env", 500),
-    "Contingent-Logistics-v0": ("planloop.envs.contingent:logistics_env", 100),
-}
 MAX_BELIEF_LIMIT = 2**31 - 1
 MAX_CONTINGENT_OBS = 2**16  # characters: the sample's shows at most ~5,800 (doors15, reset)
 CACHE = 16  # grounded problems kept

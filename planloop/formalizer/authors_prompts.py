@@ -25,6 +25,7 @@ import ast
 import re
 from pathlib import Path
 
+from ..errors import PlanloopError
 from .templates import PromptTemplate, escape
 
 SOURCES = {"coin": "interactive_CoinCollector.py", "alfworld": "interactive_Alfworld.py"}
@@ -49,7 +50,7 @@ LAYOUT = (  # their pieces in slots, between the template's own {if} and {end}
 )
 
 
-class ConversionError(ValueError):
+class ConversionError(PlanloopError, ValueError):
     """The checkout does not hold the code this converter reads, said in one line."""
 
 

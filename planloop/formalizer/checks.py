@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..errors import PlanloopError
 from ..pddl import Diagnostic, Domain, PDDLError, parse, solve
 from ..pddl.diagnostics import summary
 from ..pddl.model import And
@@ -19,7 +20,7 @@ from .mapping import CommandMapper
 STAGES = ("syntax", "goal", "planner", "mapping")
 
 
-class CheckFailure(Exception):
+class CheckFailure(PlanloopError):
     """A formalization that cannot be acted on; ``stage`` is one of STAGES. ``warnings``
     are the reader's, when the files could be read; ``errors``, the reader's errors when
     they could not."""

@@ -8,6 +8,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ..errors import PlanloopError
+
 _FENCE = re.compile(r"```[ \t]*([\w-]*)[ \t]*\n(.*?)```", re.DOTALL)
 _BLANKS = r"(?:\s|\\[nrt])*"  # whitespace, also as JSON escapes
 _DEFINE = re.compile(rf"\({_BLANKS}define{_BLANKS}\({_BLANKS}(domain|problem)\b", re.IGNORECASE)
@@ -22,7 +24,7 @@ _ESCAPE = re.compile(r'\\(u(?![dD][89a-fA-F])[0-9a-fA-F]{4}|["\\/bfnrt])')
 _ESCAPED = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 
 
-class ExtractionError(ValueError):
+class ExtractionError(PlanloopError, ValueError):
     """The reply holds no usable DF or PF; the message says what was missing."""
 
 

@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import PlanloopError
 from .request import TRIGGERS, Request
 
 MAX_BYTES = 256 * 1024
@@ -47,7 +48,7 @@ NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 TOKEN = re.compile(rf"\{{\{{((?:if not |if )?{NAME})\}}\}}|\{{(if not |if )?({NAME})\}}")
 
 
-class TemplateError(ValueError):
+class TemplateError(PlanloopError, ValueError):
     """A template that cannot be used, said in one line."""
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import astuple, dataclass, field
 from typing import Literal, Protocol
 
+from ..errors import PlanloopError
+
 LLMErrorKind = Literal[
     "rate_limited",
     "server",
@@ -19,7 +21,7 @@ LLMErrorKind = Literal[
 ]
 
 
-class LLMError(RuntimeError):
+class LLMError(PlanloopError, RuntimeError):
     """A model call that failed for good (after retries); ``kind`` says why:
     ``rate_limited``, ``server``, ``timeout``, ``connection``, ``bad_request``, ``auth``,
     ``bad_response`` (a reply that is not a well-formed chat completion), ``client`` (the

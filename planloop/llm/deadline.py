@@ -19,6 +19,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Callable, Iterator, TypeVar
 
+from ..errors import PlanloopError
+
 # Only one httpx generation is installed, the one the openai client needs: the other's
 # import is not found, so these lines ignore import-not-found as well as the redefinition.
 try:  # the httpx generation the installed openai client uses
@@ -33,7 +35,7 @@ _BUDGET: ContextVar[_Budget | None] = ContextVar("planloop_llm_bytes_left", defa
 T = TypeVar("T")
 
 
-class ReplyTooLarge(Exception):
+class ReplyTooLarge(PlanloopError):
     """A server sent more than the bytes a call may read (``decompressed``: its reply
     decompressed to more)."""
 

@@ -13,20 +13,80 @@ in place of ``max_tokens``. A default any other model refuses
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
-REQUEST_PARAMS = (
-    "temperature",
-    "top_p",
-    "frequency_penalty",
-    "presence_penalty",
-    "reasoning_effort",
-    "seed",
-    "max_tokens",
-    "max_completion_tokens",
-    "stop",
-)  # what a study or a caller may set; anything else is refused by name
+
+def _number(what: str, low: float, high: float) -> Callable[[str], float]:
+    """A reader of a number from ``low`` to ``high`` (a ValueError naming ``what``)."""
+
+    def read(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not low <= value <= high:  # NaN fails too
+            raise ValueError(f"{what} is a number from {low:g} to {high:g}, not {text!r:.80}")
+        return value
+
+    return read
+
+
+def _integer(low: int | None) -> Callable[[str], int]:
+    """A reader of an integer (of at least ``low``, unless None)."""
+    least = "" if low is None else f" of at least {low}"
+
+    def read(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or (low is not None and value < low):
+            raise ValueError(f"expected an integer{least}, not {text!r:.80}")
+        return value
+
+    return read
+
+
+@dataclass(frozen=True)
+class RequestParam:
+    """A request parameter a study or a caller may set: its ``name``, what a study's flag
+    says of it (``help``) and how the flag's text is read (``read``, a ValueError for a
+    value out of range; or ``choices``); ``flag=False``: set by a caller only."""
+
+    name: str
+    help: str = ""
+    read: Callable[[str], object] | None = None
+    choices: tuple[str, ...] | None = None
+    metavar: str | None = None
+    flag: bool = True
+
+
+PARAMS: tuple[RequestParam, ...] = (
+    RequestParam(
+        "temperature", "sampling temperature, 0-2", _number("a temperature", 0, 2), metavar="T"
+    ),
+    RequestParam("top_p", "nucleus sampling, 0-1", _number("top_p", 0, 1), metavar="P"),
+    RequestParam("frequency_penalty", "-2 to 2", _number("a penalty", -2, 2), metavar="X"),
+    RequestParam("presence_penalty", "-2 to 2", _number("a penalty", -2, 2), metavar="X"),
+    RequestParam(
+        "reasoning_effort",
+        "OpenAI reasoning models' effort",
+        choices=("minimal", "low", "medium", "high"),
+    ),
+    RequestParam("seed", "the provider's sampling seed", _integer(None), metavar="N"),
+    RequestParam(
+        "max_tokens",
+        "tokens per reply (sent as max_completion_tokens to reasoning models)",
+        _integer(1),
+        metavar="N",
+    ),
+    RequestParam("max_completion_tokens", flag=False),
+    RequestParam("stop", flag=False),
+)  # every parameter a request may carry, each declared once: a new one is one entry here
+REQUEST_PARAMS = tuple(param.name for param in PARAMS)  # anything else is refused by name
 SAMPLING = ("temperature", "top_p")  # what a reasoning model takes only at its own value
 _REASONING = re.compile(r"(o1|o3|o4|gpt-5)([-._].*)?")
 _QUOTED = re.compile(r"(?:parameter|value):\s*'([a-z_]+)'", re.IGNORECASE)

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+from ..errors import PlanloopError
 from ..pddl import Domain, PDDLError, Problem, quote
 from ..pddl.source import ACCESS, NotRegular, existing_path, open_regular
 
@@ -38,7 +39,7 @@ FLAGS = {"max_bytes": "--max-bytes", "max_ground_actions": "--max-ground-actions
 _FILE_EVENTS = frozenset({"open", "os.listdir", "os.scandir"})  # the audit events checked
 
 
-class SandboxError(ValueError):
+class SandboxError(PlanloopError, ValueError):
     """Input the sandbox refuses; the message says why."""
 
 

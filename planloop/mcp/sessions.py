@@ -35,8 +35,9 @@ import gymnasium as gym
 from gymnasium.envs.registration import load_env_creator
 
 from ..envs import ENVIRONMENTS, FULLY_OBSERVABLE, arguments
-from ..envs.contingent import CONTINGENT_ENVIRONMENTS
+from ..envs.catalog import CONTINGENT_ENVIRONMENTS
 from ..envs.session import EngineSession
+from ..errors import PlanloopError
 from ..pddl import Limits, PDDLError, parse
 from ..pddl.contingent import MAX_BELIEF
 from .sandbox import (
@@ -66,7 +67,7 @@ _KEYS = {  # session method -> the keys of its answer
 _STARTED = ("goal", "instance", "domain", "problem", *STATE)
 
 
-class SessionError(ValueError):
+class SessionError(PlanloopError, ValueError):
     """Bad input to a session operation; the message says what is wrong."""
 
 

@@ -8,7 +8,7 @@ from .heuristics import RelaxedTask
 from .model import Atom, Domain, Problem
 from .obfuscate import PLANBENCH_MYSTERY, Renaming, make_renaming
 from .plancache import PlanCache
-from .planners import PLANNER_NAMES, PLANNERS, PlanResult, solve
+from .planners import PLANNER_NAMES, PLANNERS, PlanResult, PlanStatus, solve
 from .plans import Step, parse_command, parse_plan
 from .reader import parse, parse_domain, parse_problem
 from .render import (
@@ -46,6 +46,7 @@ __all__ = [
     "PlanCache",
     "PlanReport",
     "PlanResult",
+    "PlanStatus",
     "Problem",
     "RelaxedTask",
     "Renaming",

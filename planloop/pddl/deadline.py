@@ -6,10 +6,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from ..errors import PlanloopError
+
 Check = Callable[[], None]
 
 
-class SearchTimeout(Exception):
+class SearchTimeout(PlanloopError):
     """The work ran out of time."""
 
 

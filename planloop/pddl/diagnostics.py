@@ -6,6 +6,8 @@ import reprlib
 from dataclasses import dataclass
 from typing import Literal
 
+from ..errors import PlanloopError
+
 Severity = Literal["error", "warning"]
 """An ``error`` refuses the text; a ``warning`` is a form read as planners read it."""
 
@@ -78,7 +80,7 @@ def summary(diagnostics, limit: int = 3) -> str:
     return f"{shown} [and {rest} more]" if rest > 0 else shown
 
 
-class PDDLError(ValueError):
+class PDDLError(PlanloopError, ValueError):
     """The project's one error type for bad PDDL input; carries the diagnostics."""
 
     def __init__(self, diagnostics: list[Diagnostic] | tuple[Diagnostic, ...]):

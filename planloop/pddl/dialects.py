@@ -59,7 +59,7 @@ from .model import (
 from .sexpr import SList, Sym
 
 if TYPE_CHECKING:
-    from .reader import _FormulaReader, _Reader
+    from .reader import FormulaReader, Reader
 
 _KEYS = {":parameters": ":parameters", ":condition": ":precondition", ":sense": ":observe"}
 INVARIANTS = {  # K-replanner's invariant -> the kind of clause it is
@@ -82,7 +82,7 @@ class Rule:
 
 
 # -- K-replanner ----------------------------------------------------------------------
-def read_sensor(r: _Reader, fr: _FormulaReader, node: SList) -> Action | None:
+def read_sensor(r: Reader, fr: FormulaReader, node: SList) -> Action | None:
     """A ``(:sensor NAME :parameters (...) :condition C :sense atom ...)`` as the sensing
     action NAME."""
     if len(node) < 2 or not isinstance(node[1], Sym) or node[1].startswith(":"):
@@ -120,7 +120,7 @@ def read_sensor(r: _Reader, fr: _FormulaReader, node: SList) -> Action | None:
     return Action(str(name), params, precondition, (), observed(r, fr, fields[":observe"], scope))
 
 
-def observed(r: _Reader, fr: _FormulaReader, nodes: list, scope) -> tuple[Atom, ...]:
+def observed(r: Reader, fr: FormulaReader, nodes: list, scope) -> tuple[Atom, ...]:
     """The atoms an ``:observe`` or ``:sense`` names: atoms, or one ``and`` of atoms."""
     if len(nodes) == 1 and isinstance(nodes[0], SList) and nodes[0] and nodes[0][0] == "and":
         nodes = nodes[0][1:]
@@ -143,7 +143,7 @@ def observed(r: _Reader, fr: _FormulaReader, nodes: list, scope) -> tuple[Atom, 
 
 
 # -- cp2fsc's multi-valued variables ---------------------------------------------------
-def rules(r: _Reader, fr: _FormulaReader, node, scope, what: str) -> list[Rule]:
+def rules(r: Reader, fr: FormulaReader, node, scope, what: str) -> list[Rule]:
     """The rules of a sensing model or of a variable's value (``what``, for messages)."""
     found: list[Rule] = []
     _rules(r, fr, node, scope, (), (), found, what)
@@ -181,7 +181,7 @@ def _rules(r, fr, node, scope, params, conditions, found, what) -> None:
         )
 
 
-def read_variable(r: _Reader, fr: _FormulaReader, node: SList) -> Variable | None:
+def read_variable(r: Reader, fr: FormulaReader, node: SList) -> Variable | None:
     """A ``(:variable NAME value ...)`` or ``(:variable (NAME ?x - t ...) value ...)``
     (or ``:obs-variable``); None, with an error, when malformed."""
     head = node[1] if len(node) > 2 else None
@@ -209,7 +209,7 @@ def read_variable(r: _Reader, fr: _FormulaReader, node: SList) -> Variable | Non
     return Variable(name, params, tuple(values))
 
 
-def check_values(r: _Reader, variable: Variable, node: SList, fixed: set[str]) -> None:
+def check_values(r: Reader, variable: Variable, node: SList, fixed: set[str]) -> None:
     """An error unless each value's condition reads only ``fixed`` predicates (no action
     changes them, none is unknown) with no quantifier."""
     for value in variable.values:
@@ -224,7 +224,7 @@ def check_values(r: _Reader, variable: Variable, node: SList, fixed: set[str]) -
 
 
 def compile_sensing(
-    r: _Reader,
+    r: Reader,
     actions: dict[str, Action],
     models: dict[str, tuple[list[Rule], dict]],
     observable: set[str],

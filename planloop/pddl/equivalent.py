@@ -12,6 +12,7 @@ from __future__ import annotations
 import heapq
 import os
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import islice, product
@@ -44,7 +45,7 @@ MAX_EXPANSION = 100_000  # atoms a goal's quantifiers may expand to
 MAX_SWAP_OBJECTS = 100  # objects of one type whose pairs are tried to improve an explanation
 
 Edge = tuple[tuple, tuple[str, ...]]  # (label, args)
-Mapping = dict[str, str]
+ObjectMap = dict[str, str]  # an object of one side -> its image on the other
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ class Equivalence:
     """
 
     equal: bool
-    mapping: Mapping = field(default_factory=dict)
+    mapping: ObjectMap = field(default_factory=dict)
     init_equal: bool = False
     goal_equal: bool = False
     goal_equivalent: bool = False
@@ -144,10 +145,10 @@ def _compare(a: _Side, b: _Side) -> Equivalence:
     """Search a renaming for init and goal, then for init alone, and explain."""
     goal_b = _key(b.goal)
 
-    def structural(m: Mapping) -> bool:
+    def structural(m: ObjectMap) -> bool:
         return _key(_rename(a.goal, m)) == goal_b
 
-    def semantic(m: Mapping) -> bool:
+    def semantic(m: ObjectMap) -> bool:
         # Searched with only when both goals simplified (_semantic_search, ``tables``).
         assert a.simple is not None and b.simple is not None
         return _same_states(_rename(a.simple, m), b.simple)
@@ -187,7 +188,7 @@ def _compare(a: _Side, b: _Side) -> Equivalence:
     return Equivalence(False, {}, False, goal_equal, goal_equivalent, reason)
 
 
-def _semantic_search(a: _Side, b: _Side, semantic, budget: _Budget, init: bool) -> Mapping | None:
+def _semantic_search(a: _Side, b: _Side, semantic, budget: _Budget, init: bool) -> ObjectMap | None:
     """A renaming (matching the init facts too when ``init``) that maps the atoms of
     the simplified goals onto each other and under which they hold in the same states."""
     if a.simple is None or b.simple is None:
@@ -211,7 +212,7 @@ def _literal_conjunction(*formulas: Formula) -> bool:
 class _Graph:
     """A problem's objects and labelled hyperedges, indexed by edge and position."""
 
-    def __init__(self, objects: dict[str, str], edges: set[Edge]):
+    def __init__(self, objects: Mapping[str, str], edges: set[Edge]):
         self.objects = objects
         self.edges = edges
         self.incident: dict[str, list[tuple]] = {x: [] for x in objects}
@@ -248,7 +249,9 @@ class _Search:
     def __init__(self, ga: _Graph, gb: _Graph, budget: _Budget):
         self.ga, self.gb, self.budget = ga, gb, budget
 
-    def first(self, ok: Callable[[Mapping], bool] | None) -> tuple[Mapping | None, Mapping | None]:
+    def first(
+        self, ok: Callable[[ObjectMap], bool] | None
+    ) -> tuple[ObjectMap | None, ObjectMap | None]:
         """(The first renaming, the first of at most MAX_MAPPINGS that ``ok`` accepts)."""
         first = None
         for m in islice(self.mappings(), MAX_MAPPINGS):
@@ -257,7 +260,7 @@ class _Search:
                 return first, m
         return first, None
 
-    def mappings(self) -> Iterator[Mapping]:
+    def mappings(self) -> Iterator[ObjectMap]:
         ga, gb = self.ga, self.gb
         if ga.fixed != gb.fixed or len(ga.edges) != len(gb.edges):
             return
@@ -272,7 +275,7 @@ class _Search:
         if not order:
             yield {}
             return
-        mapping: Mapping = {}
+        mapping: ObjectMap = {}
         used: set[str] = set()
 
         def candidates(x: str) -> Iterator[str]:
@@ -302,7 +305,7 @@ def _candidates(
     ga: _Graph,
     gb: _Graph,
     x: str,
-    mapping: Mapping,
+    mapping: ObjectMap,
     used: set[str],
     same_colour: list[str],
     colour: int,
@@ -399,7 +402,7 @@ def _order(g: _Graph, colours: dict[str, int], classes: dict[int, list]) -> list
     return order
 
 
-def _best_effort(ga: _Graph, gb: _Graph) -> Mapping:
+def _best_effort(ga: _Graph, gb: _Graph) -> ObjectMap:
     """A renaming that matches many edges, found greedily, to explain a mismatch: each
     object in search order goes to the free object that keeps most of its edges to
     objects already placed, then keeps its colour for more rounds of refinement."""
@@ -413,7 +416,7 @@ def _best_effort(ga: _Graph, gb: _Graph) -> Mapping:
         for index, (_, cb) in zip(by_colour, levels, strict=True):
             index[cb[obj]].append(obj)
     free = set(gb.objects)
-    mapping: Mapping = {}
+    mapping: ObjectMap = {}
     y: str | None
 
     def agreement(x: str, y: str) -> int:
@@ -439,7 +442,7 @@ def _best_effort(ga: _Graph, gb: _Graph) -> Mapping:
     return _swap_improved(ga, gb, mapping)
 
 
-def _swap_improved(ga: _Graph, gb: _Graph, mapping: Mapping) -> Mapping:
+def _swap_improved(ga: _Graph, gb: _Graph, mapping: ObjectMap) -> ObjectMap:
     """``mapping`` with the images of two objects of one type swapped while that keeps
     more edges (for types of at most MAX_SWAP_OBJECTS objects)."""
     groups = defaultdict(list)
@@ -466,7 +469,7 @@ def _swap_improved(ga: _Graph, gb: _Graph, mapping: Mapping) -> Mapping:
     return mapping
 
 
-def _count_kept(edges, mapping: Mapping, gb: _Graph) -> int:
+def _count_kept(edges, mapping: ObjectMap, gb: _Graph) -> int:
     return sum((label, tuple(mapping.get(t, t) for t in args)) in gb.edges for label, args in edges)
 
 
@@ -486,7 +489,7 @@ def _colour_levels(ga: _Graph, gb: _Graph) -> list[tuple[dict[str, int], dict[st
         levels.append(step)
 
 
-def _near(ga: _Graph, gb: _Graph, x: str, mapping: Mapping) -> set[str]:
+def _near(ga: _Graph, gb: _Graph, x: str, mapping: ObjectMap) -> set[str]:
     """``gb``'s objects that would keep one of ``x``'s edges to objects already paired."""
     near: set[str] = set()
     for label, pos, args in ga.incident[x]:
@@ -496,7 +499,7 @@ def _near(ga: _Graph, gb: _Graph, x: str, mapping: Mapping) -> set[str]:
     return near
 
 
-def _kept(ga: _Graph, gb: _Graph, x: str, y: str, mapping: Mapping) -> int:
+def _kept(ga: _Graph, gb: _Graph, x: str, y: str, mapping: ObjectMap) -> int:
     """How many of ``x``'s edges to paired objects become edges of ``gb`` with x -> y."""
     kept = 0
     for label, _, args in ga.incident[x]:
@@ -508,7 +511,7 @@ def _kept(ga: _Graph, gb: _Graph, x: str, y: str, mapping: Mapping) -> int:
 
 
 # -- explanations ------------------------------------------------------------------
-def _init_reason(a: _Side, b: _Side, m: Mapping) -> str:
+def _init_reason(a: _Side, b: _Side, m: ObjectMap) -> str:
     inverse = {y: x for x, y in m.items()}
     for fact in a.init_order:
         image = _rename(fact, m)
@@ -523,7 +526,7 @@ def _init_reason(a: _Side, b: _Side, m: Mapping) -> str:
     return "no renaming of the objects maps a's init onto b's init"
 
 
-def _goal_reason(goal_a: Formula, goal_b: Formula, m: Mapping) -> str:
+def _goal_reason(goal_a: Formula, goal_b: Formula, m: ObjectMap) -> str:
     inverse = {y: x for x, y in m.items()}
     literals_a, literals_b = set(_literals(goal_a)), set(_literals(goal_b))
     for positive, atom in _literals(goal_a):
@@ -562,7 +565,7 @@ def _literals(f: Formula, positive: bool = True) -> Iterator[tuple[bool, Atom]]:
         yield from _literals(f.body, positive)
 
 
-def _rename(f, m: Mapping):
+def _rename(f, m: ObjectMap):
     """``f`` (an atom or a formula) with its objects renamed by ``m``."""
 
     def leaf(node):

@@ -24,13 +24,14 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
+from ..errors import PlanloopError
 from .fd_worker_process import die_with_parent, kill_group
 
 KILL_WAIT_SECONDS = 5.0  # then a worker that has not confirmed a kill is killed itself
 STOP_POLL_SECONDS = 0.02  # how often a wait checks its stop event (planners' too)
 
 
-class WorkerLost(RuntimeError):
+class WorkerLost(PlanloopError, RuntimeError):
     """The worker could not start, or died before the job ended."""
 
 

@@ -204,7 +204,7 @@ class Grounder:
         """Every action of the domain that the static facts allow, in grounding order."""
         count = 0
         for schema in self.shared.domain.actions.values():
-            conjuncts = _conjuncts(schema.precondition)
+            conjuncts = flat_conjuncts(schema.precondition)
             budget = self.limits.max_ground_actions - count
             self._budget(f"action {quote(schema.name)}")
             instantiate = self._instantiator(schema, simplify=True)
@@ -426,7 +426,7 @@ class Grounder:
             return And(
                 tuple(
                     c
-                    for c in _conjuncts(schema.precondition)
+                    for c in flat_conjuncts(schema.precondition)
                     if (check := self._static_check(c)) is None or not names & set(_terms(check[1]))
                 )
             )
@@ -514,7 +514,11 @@ class Grounder:
         ):
             return lambda b: isinstance(f, Forall)  # over a type without objects
         if isinstance(f, Exists):
-            body, params, conjuncts = self._grounder(f.body, simplify), f.params, _conjuncts(f.body)
+            body, params, conjuncts = (
+                self._grounder(f.body, simplify),
+                f.params,
+                flat_conjuncts(f.body),
+            )
             return lambda b: cond.disjoin(body(x) for x in self._bindings(params, conjuncts, b))
         if isinstance(f, Forall):
             body, params = self._grounder(f.body, simplify), f.params
@@ -610,10 +614,10 @@ def static_facts(domain: Domain, problem: Problem) -> Mapping[str, frozenset[tup
     return FrozenDict({p: frozenset(args) for p, args in static.items()})
 
 
-def _conjuncts(f: Formula) -> list[Formula]:
+def flat_conjuncts(f: Formula) -> list[Formula]:
     """The conjuncts of ``f``, nested conjunctions flattened."""
     if isinstance(f, And):
-        return [c for part in f.args for c in _conjuncts(part)]
+        return [c for part in f.args for c in flat_conjuncts(part)]
     return [f]
 
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+from ..errors import PlanloopError
 from . import conditions as cond
 from .collection import collection_paused
 from .deadline import Check
@@ -27,7 +28,7 @@ __all__ = ["ActionLookupError", "GroundAction", "Task", "UnmetFact", "ground", "
 _FEW_CHANGES = 64  # Task._true updates its last set for at most this many changed facts
 
 
-class ActionLookupError(ValueError):
+class ActionLookupError(PlanloopError, ValueError):
     """An action that cannot be instantiated: ``kind`` is ``unknown`` or ``malformed``."""
 
     def __init__(self, kind: str, message: str):

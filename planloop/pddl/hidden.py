@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from .diagnostics import Diagnostic, PDDLError
 from .model import CLAUSE_BOUNDS, Atom, Domain, InitClause, Problem
-from .reader import _FormulaReader, _hidden_worlds, _Reader
+from .reader import FormulaReader, Reader, hidden_worlds
 from .sexpr import SList, extract_define, line_of, read_form
 from .source import DEFAULT_LIMITS, Limits, read_source
 
@@ -42,7 +42,7 @@ def read_hidden(
     if not isinstance(source, (str, os.PathLike)):
         source = "(:hidden\n" + "\n".join(source) + ")"
     text = read_source(source, "problem", limits)
-    r = _Reader(text, "problem", contingent=True)
+    r = Reader(text, "problem", contingent=True)
     if _DEFINE.search(text):
         form, _ = extract_define(text, "problem", limits)
         sections = [s for s in form[2:] if isinstance(s, SList) and s and s[0] == ":hidden"]
@@ -55,8 +55,8 @@ def read_hidden(
         r.error("no '(:hidden ...)' section")
     everything = dict(domain.constants)
     everything.update(problem.objects)
-    fr = _FormulaReader(r, (domain.types, domain.predicates, domain.functions), everything)
-    worlds = _hidden_worlds(r, fr, [s for s in sections if s and s[0] == ":hidden"])
+    fr = FormulaReader(r, (domain.types, domain.predicates, domain.functions), everything)
+    worlds = hidden_worlds(r, fr, [s for s in sections if s and s[0] == ":hidden"])
     r.raise_if_errors()
     return tuple(worlds)
 

@@ -7,6 +7,7 @@ for ``(either ...)``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Union
 
@@ -173,10 +174,10 @@ class Domain:
 
     name: str
     requirements: tuple[str, ...]
-    types: dict[str, str]  # each declared type -> its parent
-    constants: dict[str, str]  # constant -> its type
-    predicates: dict[str, Predicate]
-    actions: dict[str, Action]
+    types: Mapping[str, str]  # each declared type -> its parent
+    constants: Mapping[str, str]  # constant -> its type
+    predicates: Mapping[str, Predicate]
+    actions: Mapping[str, Action]
     functions: tuple[str, ...] = ()
     external_constants: tuple[str, ...] = ()  # used by actions, left to the problem to declare
     warnings: tuple[Diagnostic, ...] = field(default=(), compare=False)
@@ -280,7 +281,7 @@ class Problem:
 
     name: str
     domain_name: str
-    objects: dict[str, str]  # object -> its type (the domain's constants not included)
+    objects: Mapping[str, str]  # object -> its type (the domain's constants not included)
     init: tuple[Atom, ...]
     goal: Formula
     warnings: tuple[Diagnostic, ...] = field(default=(), compare=False)

@@ -37,12 +37,13 @@ from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal, get_args
 
 from . import fd_worker
 from .deadline import Check, SearchTimeout, both, deadline_check
 from .diagnostics import PDDLError, received
 from .fd_worker_process import die_with_parent
-from .grounder import _conjuncts
+from .grounder import flat_conjuncts
 from .grounding import Task, ground
 from .heuristics import RelaxedTask
 from .invariants import impossible_pair
@@ -55,7 +56,8 @@ from .search import astar, breadth_first, greedy_best_first, width_first
 from .source import DEFAULT_LIMITS, Limits, source_path
 from .writer import write_domain, write_problem
 
-STATUSES = ("solved", "unsolvable", "timeout", "out_of_memory", "invalid_input", "error")
+PlanStatus = Literal["solved", "unsolvable", "timeout", "out_of_memory", "invalid_input", "error"]
+STATUSES: tuple[PlanStatus, ...] = get_args(PlanStatus)
 FAST_DOWNWARD_PLANNERS = {
     "lama-first": "lama-first",
     "seq-sat-lama-2011": "seq-sat-lama-2011",
@@ -91,7 +93,7 @@ class PlanResult:
     """What a planner returned. ``plan`` holds ``(action args)`` strings when solved;
     ``exit_code`` is Fast Downward's last exit code (None when it did not run or finish)."""
 
-    status: str
+    status: PlanStatus
     plan: tuple[str, ...] | None
     message: str
     seconds: float
@@ -334,7 +336,7 @@ def _most_ground_actions(d: Domain, p: Problem) -> int:
     for action in d.actions.values():
         unary = [
             f
-            for f in _conjuncts(action.precondition)
+            for f in flat_conjuncts(action.precondition)
             if isinstance(f, Atom) and f.predicate in static and len(f.args) == 1
         ]
         total += math.prod(
@@ -428,7 +430,7 @@ def search_options(planner: str) -> list[str]:
     return options
 
 
-def _classify(code: int) -> str:
+def _classify(code: int) -> PlanStatus:
     if code in (0, 1, 2, 3):
         return "solved"
     if 10 <= code <= 13:
@@ -573,7 +575,12 @@ def _solve_fast_downward(
     downward = fast_downward_paths()[1]
     deadline = start + timeout
 
-    def result(status, message, plan=None, code=None):
+    def result(
+        status: PlanStatus,
+        message: str,
+        plan: tuple[str, ...] | None = None,
+        code: int | None = None,
+    ) -> PlanResult:
         return PlanResult(status, plan, message, time.monotonic() - start, planner, code)
 
     d, p = _constants_in_domain(d, p)

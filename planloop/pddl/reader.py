@@ -26,6 +26,7 @@ and cp2fsc, compiled to this one (see :mod:`.dialects`).
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import replace
 from functools import cached_property
 
@@ -94,7 +95,7 @@ _NUMERIC = frozenset(
 _COST_FUNCTION = "total-cost"
 
 
-class _Reader:
+class Reader:
     """Shared state of one domain or problem read: the text and the errors so far."""
 
     def __init__(self, text: str, stage: str, strict: bool = False, contingent: bool = False):
@@ -273,10 +274,10 @@ class _Reader:
             seen.add(name)
 
 
-class _FormulaReader:
+class FormulaReader:
     """Reads formulas and effects against a domain's predicates and a set of objects."""
 
-    def __init__(self, reader: _Reader, domain_parts, objects: dict[str, str]):
+    def __init__(self, reader: Reader, domain_parts, objects: dict[str, str]):
         self.r = reader
         self.types, self.predicates, self.functions = domain_parts
         self.objects = objects
@@ -473,13 +474,13 @@ def _read_sections(source, stage: str, limits: Limits, strict: bool, contingent:
     (domain or problem) text or file ``source``; the reader holds the warnings so far."""
     text = read_source(source, stage, limits)
     form, warnings = extract_define(text, stage, limits, strict)
-    r = _Reader(text, stage, strict, contingent)
+    r = Reader(text, stage, strict, contingent)
     r.warnings.extend(warnings)
     name, sections = r.header(form, stage)
     return r, form, name, _sections(r, sections)
 
 
-def _sections(r: _Reader, sections) -> dict[str, list[SList]]:
+def _sections(r: Reader, sections) -> dict[str, list[SList]]:
     """Section key -> its sections, in order. A repeated section of declarations or facts
     is read as one (a warning; an error when strict); any other repeated section but
     ``:action`` is an error."""
@@ -573,7 +574,7 @@ def _read_domain(
     )
     predicates = _predicates(r, _body(found, ":predicates"), types)
     functions = tuple(str(n[0]) for n in _body(found, ":functions") if isinstance(n, SList) and n)
-    fr = _FormulaReader(r, (types, predicates, functions), constants)
+    fr = FormulaReader(r, (types, predicates, functions), constants)
     actions: dict[str, Action] = {}
     unread: list[UnreadAction] = []
     models: dict = {}  # an action's sensing model: its rules and scope
@@ -621,7 +622,7 @@ def _read_domain(
 _DIALECT_DOMAIN = (":sensor", ":variable", ":obs-variable", ":default-sensing-model")
 
 
-def _read_variables(r: _Reader, fr: _FormulaReader, found, actions, models, predicates):
+def _read_variables(r: Reader, fr: FormulaReader, found, actions, models, predicates):
     """cp2fsc's ``:variable`` and ``:obs-variable`` sections, and the sensing models of
     ``actions`` compiled (replacing ``actions``' entries): (the state variables, the
     facts the observations define)."""
@@ -654,7 +655,7 @@ def _read_variables(r: _Reader, fr: _FormulaReader, found, actions, models, pred
     return tuple(v for v, _ in variables), derived
 
 
-def _leave_out(r: _Reader, action: Action, before: int, empty: tuple[str, ...]) -> UnreadAction:
+def _leave_out(r: Reader, action: Action, before: int, empty: tuple[str, ...]) -> UnreadAction:
     """Move the errors since ``before`` into an UnreadAction (FF's reading of an action
     whose parameter type ``empty`` no constant has), with a warning for the first."""
     errors = tuple(r.errors[before:])
@@ -673,7 +674,7 @@ def _leave_out(r: _Reader, action: Action, before: int, empty: tuple[str, ...]) 
     return UnreadAction(action.name, tuple(p.types for p in action.params), errors)
 
 
-def _ancestors(types: dict[str, str], t: str) -> list[str]:
+def _ancestors(types: Mapping[str, str], t: str) -> list[str]:
     """``t`` and the types above it in ``types`` (type -> parent), ending with ``object``;
     a cycle ends the chain."""
     chain = [t]
@@ -682,14 +683,14 @@ def _ancestors(types: dict[str, str], t: str) -> list[str]:
     return chain if chain[-1] == ROOT_TYPE else chain + [ROOT_TYPE]
 
 
-def _has_objects(types: dict[str, str], objects: dict[str, str], of: tuple[str, ...]) -> bool:
+def _has_objects(types: Mapping[str, str], objects: Mapping[str, str], of: tuple[str, ...]) -> bool:
     """Whether some object of ``objects`` has one of the types ``of`` (or a subtype)."""
     return ROOT_TYPE in of or any(
         a in of for t in set(objects.values()) for a in _ancestors(types, t)
     )
 
 
-def _requirements(r: _Reader, body) -> tuple[str, ...]:
+def _requirements(r: Reader, body) -> tuple[str, ...]:
     requirements = []
     for req in body:
         if not isinstance(req, Sym):
@@ -707,7 +708,7 @@ def _requirements(r: _Reader, body) -> tuple[str, ...]:
     return tuple(dict.fromkeys(requirements))
 
 
-def _types(r: _Reader, body, limits: Limits) -> dict[str, str]:
+def _types(r: Reader, body, limits: Limits) -> dict[str, str]:
     """Each declared type -> its parent. A type listed among its own subtypes is a type of
     its own; a parent never declared is a subtype of ``object``; a type declared twice
     under one parent (or under ``object`` and a parent) is declared once."""
@@ -744,7 +745,7 @@ def _types(r: _Reader, body, limits: Limits) -> dict[str, str]:
 
 
 def _declare(
-    r: _Reader, pairs, types: dict[str, str], what: str, taken: dict[str, str] | None = None
+    r: Reader, pairs, types: Mapping[str, str], what: str, taken: Mapping[str, str] | None = None
 ) -> dict[str, str]:
     """Names -> their single type, from (name, types, cause) (see ``declarations``). A name
     declared again with the same type, or with a subtype or supertype of it, keeps the
@@ -778,12 +779,12 @@ def _declare(
     return declared
 
 
-def _narrower(types: dict[str, str], a: str, b: str) -> str | None:
+def _narrower(types: Mapping[str, str], a: str, b: str) -> str | None:
     """Of two types, the one that is a subtype of the other, or None."""
     return b if a in _ancestors(types, b) else a if b in _ancestors(types, a) else None
 
 
-def _predicates(r: _Reader, body, types: dict[str, str]) -> dict[str, Predicate]:
+def _predicates(r: Reader, body, types: dict[str, str]) -> dict[str, Predicate]:
     predicates: dict[str, Predicate] = {}
     for node in body:
         if not isinstance(node, SList) or not node or not isinstance(node[0], Sym):
@@ -811,7 +812,7 @@ class _AnyType:
         return True
 
 
-def _check_type_depth(r: _Reader, types: dict[str, str], body, limits: Limits) -> None:
+def _check_type_depth(r: Reader, types: dict[str, str], body, limits: Limits) -> None:
     """An error for each cycle of parents (``a - b``, ``b - a``), naming its types once;
     :class:`PDDLError` for a type more than ``limits.max_type_depth`` deep. Each type is
     walked once."""
@@ -852,7 +853,7 @@ def _check_type_depth(r: _Reader, types: dict[str, str], body, limits: Limits) -
 
 
 def _read_action(
-    r: _Reader, fr: _FormulaReader, node: SList, models: dict | None = None
+    r: Reader, fr: FormulaReader, node: SList, models: dict | None = None
 ) -> Action | None:
     """An action; in the contingent reading, a ``:sensing-model``'s rules and scope go
     to ``models`` (name -> them) for :func:`.dialects.compile_sensing`."""
@@ -999,7 +1000,7 @@ def _read_problem(
     for action in domain.unread_actions:  # the domain's errors, where the domain has them
         if all(_has_objects(domain.types, everything, t) for t in action.param_types):
             r.errors.extend(action.errors)
-    fr = _FormulaReader(r, (domain.types, domain.predicates, domain.functions), everything)
+    fr = FormulaReader(r, (domain.types, domain.predicates, domain.functions), everything)
     unknown: dict[Atom, SList] = {}
     clauses: list[InitClause] = []
     if contingent:
@@ -1015,7 +1016,7 @@ def _read_problem(
         )
         _read_variables_init(expansion, init, denied, unknown, clauses)
     goal = fr.formula(goal_node, {}) if goal_node is not None else And(())
-    hidden = _hidden_worlds(r, fr, found.get(":hidden", []))
+    hidden = hidden_worlds(r, fr, found.get(":hidden", []))
     r.raise_if_errors()
     return Problem(
         str(name),
@@ -1043,7 +1044,7 @@ def _read_variables_init(expansion: dialects.Expansion, init, denied, unknown, c
     init += [atom for atom in true if atom not in listed]
 
 
-def _hidden_worlds(r: _Reader, fr: _FormulaReader, sections) -> list[tuple[Atom, ...]]:
+def hidden_worlds(r: Reader, fr: FormulaReader, sections) -> list[tuple[Atom, ...]]:
     """The worlds of ``(:hidden atom ...)`` sections: each lists the atoms true in one
     world (a ``(not atom)`` says what is false anyway)."""
     worlds = []
@@ -1062,7 +1063,7 @@ def _hidden_worlds(r: _Reader, fr: _FormulaReader, sections) -> list[tuple[Atom,
     return worlds
 
 
-def _domain_name(r: _Reader, sections, domain: Domain, form) -> str | None:
+def _domain_name(r: Reader, sections, domain: Domain, form) -> str | None:
     if not sections:
         r.error("missing '(:domain NAME)'", form)
         return None
@@ -1081,7 +1082,7 @@ def _domain_name(r: _Reader, sections, domain: Domain, form) -> str | None:
     return section[1]
 
 
-def _goal_node(r: _Reader, sections, form):
+def _goal_node(r: Reader, sections, form):
     if not sections:
         r.error("missing ':goal' section", form)
         return None
@@ -1092,8 +1093,8 @@ def _goal_node(r: _Reader, sections, form):
 
 
 def _read_uncertain(
-    r: _Reader,
-    fr: _FormulaReader,
+    r: Reader,
+    fr: FormulaReader,
     nodes,
     unknown: dict[Atom, SList],
     clauses: list[InitClause],
@@ -1149,7 +1150,7 @@ def _read_uncertain(
     return rest
 
 
-def _init_literal(r: _Reader, fr: _FormulaReader, node, head: str = "") -> Literal | None:
+def _init_literal(r: Reader, fr: FormulaReader, node, head: str = "") -> Literal | None:
     """An atom or ``(not atom)`` of a ``oneof``, an ``or`` or an invariant ``head`` in
     ``:init``."""
     negated = isinstance(node, SList) and len(node) == 2 and node[0] == "not"
@@ -1163,7 +1164,7 @@ def _init_literal(r: _Reader, fr: _FormulaReader, node, head: str = "") -> Liter
 
 
 def _read_init(
-    r: _Reader, fr: _FormulaReader, nodes, unknown: dict[Atom, SList], clauses: list[InitClause]
+    r: Reader, fr: FormulaReader, nodes, unknown: dict[Atom, SList], clauses: list[InitClause]
 ) -> tuple[list[Atom], list[Atom]]:
     """The facts of ``:init`` and the atoms it denies. A negative literal is read as
     nothing (a warning; an error when strict), but one denying an atom of ``clauses`` makes
@@ -1206,7 +1207,7 @@ def _read_init(
     return list(listed), [atom for atom, _ in denied]
 
 
-def _contradiction(r: _Reader, atom: Atom, how: str, said: SList, denial: SList) -> None:
+def _contradiction(r: Reader, atom: Atom, how: str, said: SList, denial: SList) -> None:
     """The error for ``atom``, ``how`` (true or unknown) at ``said`` and false at
     ``denial``, placed at the later of the two and naming the other's place."""
     first, second = sorted((said, denial), key=lambda n: (n.line, n.col))

@@ -9,6 +9,7 @@ gets a generic phrasing.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -233,7 +234,7 @@ def describe_problem(
     )
 
 
-def describe_objects(objects: dict[str, str], templates: Templates = GENERIC) -> str:
+def describe_objects(objects: Mapping[str, str], templates: Templates = GENERIC) -> str:
     """The objects grouped by type, in order of declaration: "There are 2 rooms: ..."."""
     groups: dict[str, list[str]] = {}
     for name, type_name in objects.items():

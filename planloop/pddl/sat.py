@@ -18,13 +18,21 @@ read.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Protocol
 
 from . import conditions as cond
 
-if TYPE_CHECKING:
-    from .belief import Work
+
+class Work(Protocol):
+    """The budget a SAT call spends (a belief query's,
+    :class:`planloop.pddl.belief.Work`): what is ``left``, and ``spend``, which raises a
+    ValueError past the budget (``needed()`` saying what the work would need)."""
+
+    def left(self) -> int: ...
+
+    def spend(self, units: int, needed: Callable[[], str] | None = None) -> None: ...
+
 
 SOLVER = "cadical195"
 CALL_WORK = 64  # work units of a solver call (100-150 us on Wumpus 10-20 here)

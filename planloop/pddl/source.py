@@ -15,6 +15,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import BinaryIO, Protocol
 
+from ..errors import PlanloopError
 from .diagnostics import Diagnostic, PDDLError, quote, received
 
 
@@ -115,7 +116,7 @@ class Access(Protocol):
 ACCESS: ContextVar[Access | None] = ContextVar("planloop_access", default=None)
 
 
-class NotRegular(OSError):
+class NotRegular(PlanloopError, OSError):
     """A path that names a folder, device or pipe where a file was to be read."""
 
 

@@ -9,6 +9,8 @@ the written domain is the unit-cost version of the one read.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from .model import (
     ROOT_TYPE,
     Action,
@@ -166,7 +168,7 @@ def _effects_text(effects, typed: bool) -> str:
     return "(and " + " ".join(effect_text(e, typed) for e in effects) + ")"
 
 
-def _depths(types: dict[str, str]) -> dict[str, int]:
+def _depths(types: Mapping[str, str]) -> dict[str, int]:
     """Each type of ``types`` (type -> parent, no cycle) -> how many types are above it;
     each type is walked once."""
     depth: dict[str, int] = {}

@@ -84,7 +84,7 @@ class DirectPlanPolicy(PolicyBase):
         model,
         max_attempts: int | None = 5,
         max_seconds: float | None = None,
-        temperature: float = 0.7,
+        temperature: float | None = 0.7,
         prompt: DirectPrompt = "pddl",
         examples: Sequence[Example] = (),
     ):

@@ -5,16 +5,33 @@ simulation errors the outer loop, and the files grow as the world is discovered.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
 
 from ..envs.feedback import action_failure
 from ..formalizer import CheckFailure, CommandMapper, Request, Trigger, check
 from ..formalizer.checks import warning_records
 from ..llm import Usage
 from ..pddl import Domain, solve
-from ..protocols.pddlego_plus.config import PDDLegoConfig, Unmapped
 from .base import GIVE_UP, RESTART, PolicyBase
 
-DEFAULT = PDDLegoConfig()  # the study's defaults are the policy's
+Unmapped = Literal["solver_error", "play"]  # a plan step naming no command: how it is met
+
+
+@dataclass(frozen=True)
+class PDDLegoDefaults:
+    """The policy's settings a study exposes, each with its one default (the PDDLego+
+    study's config takes its defaults from :data:`DEFAULT`)."""
+
+    retries: int = 5  # solver retries per try, and simulation retries per plan cycle
+    error_fixing: bool = True
+    planner: str = "auto"
+    rollback: bool = False
+    strict_pddl: bool = False
+    unmapped: Unmapped = "solver_error"
+
+
+DEFAULT = PDDLegoDefaults()
 
 
 class PDDLegoPolicy(PolicyBase):
@@ -47,9 +64,9 @@ class PDDLegoPolicy(PolicyBase):
     to the inner loop; ``explain_refusal(command, game_text)`` words the message for a
     refused command (None from it lets the refusal pass, the plan goes on). Every
     episode records the authors' ``trial_record`` in ``details["tries"]``: per step, one
-    ``[try, solver retries]`` pair per try. Every default is
-    :class:`~planloop.protocols.pddlego_plus.PDDLegoConfig`'s; :meth:`from_config`
-    builds the policy of a study's settings.
+    ``[try, solver retries]`` pair per try. The defaults a study exposes are
+    :data:`DEFAULT`'s (``planloop.protocols.pddlego_plus.episodes.policy_of`` builds the
+    policy of the study's settings).
     """
 
     name = "pddlego"
@@ -86,37 +103,6 @@ class PDDLegoPolicy(PolicyBase):
         self.max_steps, self.unmapped, self.explain_refusal = max_steps, unmapped, explain_refusal
         self.usage = Usage()
         self.details: dict = {}
-
-    @classmethod
-    def from_config(
-        cls,
-        writer,
-        config: PDDLegoConfig,
-        *,
-        frozen_df: str | None = None,
-        solver=solve,
-        truth: Callable[[], str | None] | None = None,
-        explain_refusal: Callable[[str, str], str | None] | None = None,
-    ) -> PDDLegoPolicy:
-        """The policy of a study's ``config`` (one :meth:`PDDLegoConfig.for_env` made:
-        ``max_steps`` a count or None)."""
-        return cls(
-            writer,
-            max_solver_retries=config.retries,
-            max_simulation_retries=config.simulation_retries
-            if config.simulation_retries is not None
-            else config.retries,
-            error_fixing=config.error_fixing,
-            planner=config.planner,
-            frozen_df=frozen_df,
-            solver=solver,
-            truth=truth,
-            rollback=config.rollback,
-            strict_pddl=config.strict_pddl,
-            max_steps=config.step_cap,
-            unmapped=config.unmapped,
-            explain_refusal=explain_refusal,
-        )
 
     # -- the step interface -------------------------------------------------------------
     def reset(self, obs: str, info: dict) -> None:

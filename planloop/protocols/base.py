@@ -7,6 +7,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from ..study.runs import run_caption
+
 
 @dataclass(frozen=True)
 class PaperTable:
@@ -65,3 +67,9 @@ class Protocol:
                 f"{key}={value}" for key, value in overrides.items()
             )
         return text
+
+
+def paper_heading(table: PaperTable, records: list[dict]) -> str:
+    """A paper table's heading over the records of one run: ``### Success``, then
+    ``this run: groundtruth; paper: o3-mini``."""
+    return f"### {table.title}\n\n{run_caption(records, table.paper_model)}"

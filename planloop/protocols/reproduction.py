@@ -14,7 +14,7 @@ from ..llm import ChatModel
 from ..results import Record, ResultsFile
 from ..study import Ended, latest_records
 from ..study.runs import Run, split_runs
-from . import PROTOCOLS
+from .base import Protocol as PaperProtocol
 
 Tables = Callable[[list[Record]], dict[str, str]]  # one run's records -> its tables, by name
 
@@ -64,23 +64,22 @@ def reproduce(paper: str, records: list[Record], tables: Tables) -> dict[Run, di
     return {run: tables(group) for run, group in split_runs(ours).items()}
 
 
-def heading(paper: str, limit: int | None) -> str:
+def heading(protocol: PaperProtocol, limit: int | None) -> str:
     """The protocol and its n, over a paper's tables."""
-    protocol = PROTOCOLS[paper]
     smoke = f" (a smoke run: the first {limit} of every cell)" if limit is not None else ""
     return f"# {protocol.paper}\n\n{protocol.caption()}; the paper's n: {protocol.n}{smoke}"
 
 
 def write_tables(
-    paper: str, runs: dict[Run, dict[str, str]], out: Path, limit: int | None
+    protocol: PaperProtocol, runs: dict[Run, dict[str, str]], out: Path, limit: int | None
 ) -> list[Path]:
     """Each table as ``out/<paper>-<name>.md``: the protocol and its n, then the table
     of each run."""
     names = dict.fromkeys(name for tables in runs.values() for name in tables)
     paths = []
     for name in names:
-        path = out / f"{paper}-{re.sub(r'[^a-z0-9]+', '-', name.lower())}.md"
-        sections = [heading(paper, limit), *(tables[name] for tables in runs.values())]
+        path = out / f"{protocol.name}-{re.sub(r'[^a-z0-9]+', '-', name.lower())}.md"
+        sections = [heading(protocol, limit), *(tables[name] for tables in runs.values())]
         path.write_text("\n\n".join(sections) + "\n")
         paths.append(path)
     return paths

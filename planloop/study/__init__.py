@@ -1,5 +1,5 @@
 """The harness every study script uses: shared flags, the model and its check,
-resumable parallel episodes, a progress display, tables, plots and the run's HTML report.
+resumable parallel episodes, a progress display, tables and plots.
 
 A script in ``experiments/`` then holds its conditions, its record fields and its table::
 
@@ -30,13 +30,11 @@ from .flags import (
     positive_int,
     run_options,
     study_parser,
-    temperature,
 )
 from .jobs import Job, Study
 from .models import check_model, open_model, study_model, with_request
 from .plots import save_success_plot, show_success_plot
 from .progress import Progress
-from .report import write_report
 from .runner import every_instance, latest_records, make_env, run_study
 from .tables import (
     markdown_table,
@@ -80,8 +78,6 @@ __all__ = [
     "study_parser",
     "success_cell",
     "tally",
-    "temperature",
     "with_published",
     "with_request",
-    "write_report",
 ]

@@ -14,13 +14,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
 
+from ..errors import PlanloopError
 from ..pipes import pipe_safe_output
 from ..results import ResultsError
 
 EXIT_ERROR, EXIT_INTERRUPTED, EXIT_TERMINATED = 2, 130, 143
 
 
-class StudyError(Exception):
+class StudyError(PlanloopError):
     """A study cannot run, for a reason said in one line."""
 
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..llm import parse_spec
 from ..llm.openai_chat import DEFAULTS as MODEL_DEFAULTS
+from ..llm.requests import PARAMS as REQUEST_PARAMETERS
 from .backends import BACKENDS
 from .jobs import MAX_EPISODES
 
@@ -118,63 +119,28 @@ def positive_float(text: str) -> float:
     return value
 
 
-def temperature(text: str) -> float:
-    """A sampling temperature: a number from 0 to 2 (the OpenAI API's range)."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= 2:
-        raise argparse.ArgumentTypeError(f"a temperature is a number from 0 to 2, not {text!r:.80}")
-    return value
+def _flag_reader(read: Callable[[str], object]) -> Callable[[str], object]:
+    """``read`` as an argparse type: its ValueError an ArgumentTypeError."""
 
+    def typed(text: str) -> object:
+        try:
+            return read(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
 
-def unit_interval(text: str) -> float:
-    """A number from 0 to 1 (``top_p``)."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, not {text!r:.80}")
-    return value
-
-
-def penalty(text: str) -> float:
-    """A frequency or presence penalty: a number from -2 to 2 (the OpenAI API's range)."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = 9.0
-    if not -2 <= value <= 2:
-        raise argparse.ArgumentTypeError(f"a penalty is a number from -2 to 2, not {text!r:.80}")
-    return value
-
-
-def integer(text: str) -> int:
-    """Any integer (a sampling seed)."""
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, not {text!r:.80}") from None
+    return typed
 
 
 REQUEST_FLAGS: dict[str, dict] = {
-    "temperature": {"type": temperature, "metavar": "T", "help": "sampling temperature, 0-2"},
-    "top_p": {"type": unit_interval, "metavar": "P", "help": "nucleus sampling, 0-1"},
-    "frequency_penalty": {"type": penalty, "metavar": "X", "help": "-2 to 2"},
-    "presence_penalty": {"type": penalty, "metavar": "X", "help": "-2 to 2"},
-    "reasoning_effort": {
-        "choices": ("minimal", "low", "medium", "high"),
-        "help": "OpenAI reasoning models' effort",
-    },
-    "seed": {"type": integer, "metavar": "N", "help": "the provider's sampling seed"},
-    "max_tokens": {
-        "type": positive_int,
-        "metavar": "N",
-        "help": "tokens per reply (sent as max_completion_tokens to reasoning models)",
-    },
-}  # the request parameters every study with a model takes, by dest (see RequestSettings)
+    param.name: {
+        "help": param.help,
+        **({"type": _flag_reader(param.read)} if param.read else {}),
+        **({"choices": param.choices} if param.choices else {}),
+        **({"metavar": param.metavar} if param.metavar else {}),
+    }
+    for param in REQUEST_PARAMETERS
+    if param.flag
+}  # the request flags every study with a model takes, by dest: planloop.llm.requests.PARAMS
 
 
 def add_conditions(

@@ -1,7 +1,7 @@
 """The schema of a study's episode records (see :mod:`planloop.schema`), declared once:
 what the harness writes and what the tables read. A study whose ``play`` writes fields
 of its own that its tables read extends :class:`EpisodeRecord` (as
-:class:`~planloop.study.planner_baseline.PlannerBaselineRecord` does) and names it in
+:class:`~planloop.protocols.planner_baseline.study.PlannerBaselineRecord` does) and names it in
 its :class:`~planloop.study.jobs.Study`; a line read back that does not fit is set aside
 like a torn one (see :class:`~planloop.results.ResultsFile`) and its episode runs again."""
 

@@ -14,8 +14,6 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from ..protocols.base import PaperTable
-
 
 @dataclass(frozen=True)
 class Run:
@@ -106,9 +104,3 @@ def run_caption(records: list[dict], paper_model: str = "") -> str:
     refused = dropped(records)
     parts += [f"dropped by the model: {', '.join(refused)}"] if refused else []
     return "; ".join(parts)
-
-
-def paper_heading(table: PaperTable, records: list[dict]) -> str:
-    """A paper table's heading over the records of one run: ``### Success``, then
-    ``this run: groundtruth; paper: o3-mini``."""
-    return f"### {table.title}\n\n{run_caption(records, table.paper_model)}"

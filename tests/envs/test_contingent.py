@@ -12,7 +12,8 @@ import pytest
 from gymnasium.envs.registration import register, registry
 from gymnasium.utils.env_checker import check_env
 
-from planloop.envs.contingent import CONTINGENT_ENVIRONMENTS, ContingentPDDLEnv
+from planloop.envs import CONTINGENT_ENVIRONMENTS
+from planloop.envs.contingent import ContingentPDDLEnv
 from planloop.pddl import PDDLError, parse
 
 TESTS = Path(__file__).parent.parent / "data" / "contingent"

@@ -11,7 +11,8 @@ import gymnasium as gym
 import pytest
 from gymnasium.envs.registration import register, registry
 
-from planloop.envs.contingent import CONTINGENT_ENVIRONMENTS, GROUPED
+from planloop.envs import CONTINGENT_ENVIRONMENTS
+from planloop.envs.contingent import GROUPED
 from planloop.pddl import parse
 from planloop.pddl.model import Atom
 

@@ -15,8 +15,8 @@ import gymnasium as gym
 import pytest
 
 import planloop  # noqa: F401  (registers the environments)
-from planloop.envs import ENVIRONMENTS, TWX_ENVIRONMENTS
-from planloop.envs.info import ALFWorldInfo, CoinInfo, ContingentInfo, PDDLInfo
+from planloop.envs import CATALOG, ENVIRONMENTS, TWX_ENVIRONMENTS
+from planloop.envs.info import ALFWorldInfo, CoinInfo
 from planloop.envs.text_env import TextEnv
 from planloop.pddl.search import breadth_first
 
@@ -35,20 +35,7 @@ KWARGS = {
     },
     "ALFWorld-v0": {"data_dir": DATA / "alfworld/games"},
 }
-FAMILIES = {
-    "PDDL-v0": PDDLInfo,
-    "Blocksworld-v0": PDDLInfo,
-    "Mystery-BW-v0": PDDLInfo,
-    "MysteryRandom-BW-v0": PDDLInfo,
-    "Baking-v0": PDDLInfo,
-    "CoinCollector-v0": CoinInfo,
-    "ALFWorld-v0": ALFWorldInfo,
-    **dict.fromkeys(
-        [i for i in ENVIRONMENTS if i.startswith("Contingent")],
-        ContingentInfo,
-    ),
-    **dict.fromkeys(TWX_ENVIRONMENTS, CoinInfo),
-}
+FAMILIES = {env.id: env.info for env in CATALOG}  # each environment's declared info
 UNWON = ("Contingent-Doors-v0", "Contingent-ColorBalls-v0")  # too large to win in a test
 TWX = pytest.mark.skipif(
     importlib.util.find_spec("textworld_express") is None or shutil.which("java") is None,

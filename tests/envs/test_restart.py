@@ -5,8 +5,7 @@ import gymnasium as gym
 import pytest
 
 import planloop  # noqa: F401
-from planloop.envs import ENVIRONMENTS
-from planloop.envs.contingent import CONTINGENT_ENVIRONMENTS
+from planloop.envs import CONTINGENT_ENVIRONMENTS, ENVIRONMENTS
 from planloop.policies import RESTART, run_episode
 
 from conftest import DATA

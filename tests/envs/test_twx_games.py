@@ -8,7 +8,8 @@ import pytest
 from gymnasium.envs.registration import register, registry
 from gymnasium.utils.env_checker import check_env
 
-from planloop.envs.twx import GAMES, TWX_ENVIRONMENTS
+from planloop.envs import TWX_ENVIRONMENTS
+from planloop.envs.twx import GAMES
 
 pytestmark = pytest.mark.slow  # whole studies and campaigns: -m "not slow" skips them
 

@@ -133,3 +133,32 @@ def test_a_reply_over_the_byte_cap_is_refused_unread_and_not_retried():
         model = chat(server, "m")
         model.max_reply_bytes = 1_000_000
         assert len(model.complete(HELLO).text) == 500_000  # under the cap: whole
+
+
+def test_a_request_parameter_is_declared_once_and_every_study_takes_its_flag():
+    """``planloop.llm.requests.PARAMS`` is the one list: the names a request may carry,
+    and each study's request flags with their ranges, are read from it."""
+    import argparse
+    import re
+
+    from planloop.llm.requests import PARAMS, REQUEST_PARAMS
+    from planloop.study.flags import REQUEST_FLAGS, study_parser
+
+    assert REQUEST_PARAMS == tuple(p.name for p in PARAMS)
+    assert set(REQUEST_FLAGS) == {p.name for p in PARAMS if p.flag}
+    parser = study_parser(None, env="Baking-v0", out="x")
+    parser.exit_on_error = False  # an error raised, not printed
+    flags = {a.dest: a for a in parser._actions}
+    for param in PARAMS:
+        assert (param.name in flags) == param.flag
+    args = parser.parse_args(["--temperature", "0.5", "--seed", "-3", "--top-p", "1"])
+    assert (args.temperature, args.seed, args.top_p) == (0.5, -3, 1.0)
+    for flag, value, said in (
+        ("--temperature", "2.5", "a temperature is a number from 0 to 2, not '2.5'"),
+        ("--temperature", "nan", "a temperature is a number from 0 to 2, not 'nan'"),
+        ("--frequency-penalty", "x", "a penalty is a number from -2 to 2, not 'x'"),
+        ("--max-tokens", "0", "expected an integer of at least 1, not '0'"),
+        ("--reasoning-effort", "max", "invalid choice: 'max'"),
+    ):
+        with pytest.raises(argparse.ArgumentError, match=re.escape(said)):
+            parser.parse_args([flag, value])

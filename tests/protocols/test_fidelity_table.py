@@ -4,7 +4,7 @@ in it the flag of every setting its protocol fixes."""
 import re
 from pathlib import Path
 
-from planloop.protocols import PROTOCOLS
+from planloop.protocols.registry import papers
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "reproducing.md"
 
@@ -28,8 +28,9 @@ def tables() -> dict[str, str]:
 
 def test_every_paper_has_a_table_naming_the_flag_of_each_setting():
     found = tables()
-    assert set(found) == set(PROTOCOLS)
-    for name, protocol in PROTOCOLS.items():
+    assert set(found) == set(papers())
+    for name, paper in papers().items():
+        protocol = paper.protocol
         for key in protocol.settings:
             flag = "--" + key.replace("_", "-")
             assert f"`{flag}`" in found[name], (name, flag)

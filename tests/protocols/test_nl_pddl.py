@@ -8,7 +8,7 @@ from planloop.protocols.nl_pddl.config import SIZED
 
 
 def resolved(*argv):
-    parser, flags = formalize.flags()
+    parser, flags = formalize.SPEC.parser()
     return flags.resolve(parser.parse_args(list(argv)))
 
 

@@ -27,7 +27,7 @@ STUDIES = {  # name: (config, protocol, study module, the flags every run needs)
 
 def resolved(name, argv):
     config, _, study, needed = STUDIES[name]
-    parser, paper = study.flags()
+    parser, paper = study.SPEC.parser()
     args = parser.parse_args([*needed, *argv])
     settings = paper.resolve(args, "m")
     return config.from_args(args), settings

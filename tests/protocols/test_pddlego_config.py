@@ -12,6 +12,7 @@ from planloop.formalizer import ModelWriter, Prompt
 from planloop.llm import ScriptedModel
 from planloop.policies import PDDLegoPolicy
 from planloop.protocols.pddlego_plus import PDDLEGO_PLUS, PDDLegoConfig, study
+from planloop.protocols.pddlego_plus.episodes import policy_of
 
 POLICY_SETTINGS = {  # the policy's parameter: the setting whose default it takes
     "max_solver_retries": "retries",
@@ -25,7 +26,7 @@ POLICY_SETTINGS = {  # the policy's parameter: the setting whose default it take
 
 
 def resolved(argv):
-    parser, paper = study.flags()
+    parser, paper = study.SPEC.parser()
     args = parser.parse_args([*argv, "--llm", "groundtruth"])
     settings = paper.resolve(args)
     return PDDLegoConfig.from_args(args), settings
@@ -51,8 +52,8 @@ def test_the_study_defines_no_flag_of_its_own():
 
 
 def test_the_policys_defaults_are_the_configs():
-    """Each of the policy's defaults is read from the config (``DEFAULT.<setting>``), not
-    written a second time."""
+    """The policy owns its settings: each default is written once (``DEFAULT.<setting>``
+    in the policy's signature), and the study's config takes it from there."""
     init = ast.parse(textwrap.dedent(inspect.getsource(PDDLegoPolicy.__init__)))
     args = init.body[0].args
     named = [a.arg for a in args.args][-len(args.defaults) :]
@@ -68,11 +69,11 @@ def test_the_policys_defaults_are_the_configs():
 def test_the_policy_of_the_default_config_is_the_default_policy():
     writer = ModelWriter(ScriptedModel([]), Prompt("coin", "detailed"))
     config = PDDLegoConfig().for_env("CoinCollector-v0", "coin")
-    built, plain = PDDLegoPolicy.from_config(writer, config), PDDLegoPolicy(writer)
+    built, plain = policy_of(writer, config), PDDLegoPolicy(writer)
     assert vars(built).keys() == vars(plain).keys()
     assert all(getattr(built, k) == getattr(plain, k) for k in vars(plain) if k not in ("usage",))
     with pytest.raises(ValueError, match="paper"):
-        PDDLegoPolicy.from_config(writer, PDDLegoConfig(max_steps="paper"))
+        policy_of(writer, PDDLegoConfig(max_steps="paper"))
 
 
 def test_the_protocol_is_an_instance_of_the_config():

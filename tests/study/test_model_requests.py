@@ -9,7 +9,11 @@ import pytest
 pytest.importorskip("openai")
 
 from planloop.llm.fake_server import FakeChatServer, openai_rules, refusing  # noqa: E402
-from planloop.protocols import AGENTIC, BAKING, MYSTERY, NL_PDDL, PDDLEGO_PLUS  # noqa: E402
+from planloop.protocols.agentic import AGENTIC  # noqa: E402
+from planloop.protocols.baking import BAKING  # noqa: E402
+from planloop.protocols.mystery import MYSTERY  # noqa: E402
+from planloop.protocols.nl_pddl import NL_PDDL  # noqa: E402
+from planloop.protocols.pddlego_plus import PDDLEGO_PLUS  # noqa: E402
 
 from conftest import load_experiment  # noqa: E402
 

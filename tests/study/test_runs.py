@@ -5,10 +5,10 @@ import json
 
 import pytest
 
-from planloop.protocols import PDDLEGO_PLUS
+from planloop.protocols.base import paper_heading
+from planloop.protocols.pddlego_plus import PDDLEGO_PLUS
 from planloop.study.runs import (
     dropped,
-    paper_heading,
     run_caption,
     run_key,
     single_run,

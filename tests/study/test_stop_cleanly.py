@@ -124,7 +124,7 @@ def test_damaged_results_lines_are_set_aside_and_reported_once(tmp_path, capsys)
 
 
 def test_a_report_is_written_whatever_the_text_inside(tmp_path):
-    from planloop.study import write_report
+    from planloop.protocols.pddlego_plus.report import write_report
 
     record = {
         "key": "k",

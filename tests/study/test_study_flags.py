@@ -157,7 +157,7 @@ def paper_flags(protocol, temperature=None):
 
 
 def test_request_flags_set_outside_paper_are_recorded_and_always_sent():
-    from planloop.protocols import PDDLEGO_PLUS
+    from planloop.protocols.pddlego_plus import PDDLEGO_PLUS
 
     parser, flags = paper_flags(PDDLEGO_PLUS)
     argv = ["--llm", "openai:o3-mini", "--top-p", "0.5", "--reasoning-effort", "low"]
@@ -170,7 +170,7 @@ def test_request_flags_set_outside_paper_are_recorded_and_always_sent():
 
 
 def test_no_request_flag_keeps_the_settings_of_earlier_runs():
-    from planloop.protocols import MYSTERY
+    from planloop.protocols.mystery import MYSTERY
 
     parser, flags = paper_flags(MYSTERY, temperature=0.2)
     args = parser.parse_args(["--llm", "x", "--temperature", "0.5"])
@@ -187,7 +187,7 @@ def test_no_request_flag_keeps_the_settings_of_earlier_runs():
     ],
 )
 def test_paper_sends_the_protocols_request_for_the_model(model, defaults):
-    from planloop.protocols import PDDLEGO_PLUS
+    from planloop.protocols.pddlego_plus import PDDLEGO_PLUS
 
     parser, flags = paper_flags(PDDLEGO_PLUS)
     args = parser.parse_args(["--llm", model, "--paper"])
@@ -197,7 +197,7 @@ def test_paper_sends_the_protocols_request_for_the_model(model, defaults):
 
 
 def test_a_request_flag_beside_paper_is_an_override_in_the_caption():
-    from planloop.protocols import MYSTERY
+    from planloop.protocols.mystery import MYSTERY
 
     parser, flags = paper_flags(MYSTERY, temperature=0.0)
     args = parser.parse_args(["--llm", "openai:gpt-4", "--paper", "--temperature", "0.3"])

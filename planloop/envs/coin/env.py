@@ -89,7 +89,7 @@ class CoinCollectorEnv(TextEnv[CoinInfo]):
         self.moves += 1
         if command in world.view.commands:
             obs, refused = world.execute(command)
-            error = caused_error() if refused is None else _error("inapplicable", refused)
+            error = caused_error() if refused is None else refused_error("inapplicable", refused)
             self._valid = self._random.shuffle(list(world.view.actions))
         else:
             obs, error = text.UNKNOWN, self._invalid(command)
@@ -141,9 +141,9 @@ class CoinCollectorEnv(TextEnv[CoinInfo]):
         elif command.startswith("take ") and command[5:] in world.items:
             unmet = (fact("in-room", command[5:], world.room),)
             room = world.house.room(world.room)
-            return _error("inapplicable", refusal(room, command, text.UNKNOWN, unmet))
+            return refused_error("inapplicable", refusal(room, command, text.UNKNOWN, unmet))
         cause = command_cause(command, self._valid, f"the {world.room}")
-        return _error(kind, Refusal(text.UNKNOWN, (), cause))
+        return refused_error(kind, Refusal(text.UNKNOWN, (), cause))
 
     def _emit(self, world: World, obs: str, error: CausedError) -> str:
         self._info = step_info(
@@ -164,6 +164,6 @@ class CoinCollectorEnv(TextEnv[CoinInfo]):
         return self._show(observation(self.feedback, obs, error))
 
 
-def _error(kind: FailureKind, refused: Refusal) -> CausedError:
+def refused_error(kind: FailureKind, refused: Refusal) -> CausedError:
     """The ``action_error`` of a command refused as ``kind``."""
     return caused_error(kind, refused.message, refused.unmet, refused.cause)

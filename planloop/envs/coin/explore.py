@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .text import _PREFIXES
+from ...errors import PlanloopError
+from .text import OBJECT_PREFIXES
 from .vocab import DIRECTIONS
 
 Step = Callable[[str], tuple[str, str]]  # command -> (the game's answer, the room's look)
@@ -24,7 +25,7 @@ _REVEALED = re.compile(r"You open the (.+?), revealing the (.+?)\. ")
 _ARTICLE = re.compile(r"^an? ")
 
 
-class UnreadableHouse(ValueError):
+class UnreadableHouse(PlanloopError, ValueError):
     """A text that does not read as CoinCollector's."""
 
 
@@ -95,7 +96,7 @@ def read_room(look: str) -> tuple[str, list[dict], dict[str, tuple[str | None, s
     if sentences[-1] != "":
         raise UnreadableHouse(f"a room description that does not end a sentence: {look!r:.200}")
     for i, sentence in enumerate(sentences[:-1]):
-        prefix = _PREFIXES[i % len(_PREFIXES)]
+        prefix = OBJECT_PREFIXES[i % len(OBJECT_PREFIXES)]
         if not sentence.startswith(prefix):
             raise UnreadableHouse(f"object {i} of the {found.group(1)} reads {sentence!r:.200}")
         objects.append(_object(sentence[len(prefix) :]))

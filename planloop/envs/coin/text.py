@@ -15,7 +15,7 @@ CAPACITY = 2
 INVENTORY_FULL = (
     f"Your inventory currently has {CAPACITY} items, and is full.  You can't pick up another item. "
 )
-_PREFIXES = (
+OBJECT_PREFIXES = (
     "In one part of the room you see ",
     "There is also ",
     "You also see ",
@@ -59,7 +59,7 @@ def exit_sentence(direction: str, room: str, door: str | None, is_open: bool) ->
 def room_description(room: str, objects: Sequence[str], exits: Sequence[str]) -> str:
     """``objects`` are object phrases in order; ``exits`` exit sentences in order."""
     parts = [f"You are in the {room}. "]
-    parts += [_PREFIXES[i % 4] + phrase + ". " for i, phrase in enumerate(objects)]
+    parts += [OBJECT_PREFIXES[i % 4] + phrase + ". " for i, phrase in enumerate(objects)]
     return "".join(parts) + "\n" + "".join(exits)
 
 

@@ -11,7 +11,7 @@ from ..text_env import MAX_OBS, Step
 from ..twx.base import TWXEnv
 from ..twx.gateway import signals_held
 from .causes import command_cause
-from .env import _error
+from .env import refused_error
 from .explore import explore
 from .generate import check_house
 from .layout import House, load_layout
@@ -98,7 +98,7 @@ class TWXCoinCollectorEnv(TWXEnv):
         if refused is not None and refused.message == result[4]["feedback"]:
             # a valid command the game refuses (a closed door's move, an open door's
             # opening): an error, told as the native backend tells it
-            self._info["action_error"] = _error("inapplicable", refused)
+            self._info["action_error"] = refused_error("inapplicable", refused)
         return result
 
     # -- ground truth for evaluators (see the class's docstring) -----------------------

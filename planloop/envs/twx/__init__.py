@@ -22,13 +22,9 @@ GAMES = {
     "SimonSays": SimonSaysEnv,
     "PeckingOrder": PeckingOrderEnv,
 }
-TWX_ENVIRONMENTS = {
-    f"TWX-{name}-v0": (f"{__name__}:{env.__name__}", env.max_steps) for name, env in GAMES.items()
-}
 
 __all__ = [
     "GAMES",
-    "TWX_ENVIRONMENTS",
     "ArithmeticEnv",
     "CookingWorldEnv",
     "MapReaderEnv",

@@ -48,7 +48,7 @@ def formalize_problem(
     max_iterations: int = MAX_ITERATIONS,
     planner: str = "lama-first",
     timeout: float = 60.0,
-    temperature: float = 0.0,
+    temperature: float | None = 0.0,
 ) -> Formalization:
     """Ask ``model`` for the problem ``description`` states, check it, and repair it
     with the checks' feedback. A model call that fails for good raises LLMError."""

@@ -54,6 +54,7 @@ from .grounding import (
 from .opening import OPENINGS, BriefOpening, Opening, OpeningName, StudyOpening
 from .policy import (
     CHOICES,
+    DEFAULT,
     DEFAULTS,
     PROMPT_VERSION,
     ClosedLoopPolicy,
@@ -76,6 +77,7 @@ __all__ = [
     "ClosedLoopPolicy",
     "Conversation",
     "ConversationName",
+    "DEFAULT",
     "DEFAULTS",
     "FEEDBACKS",
     "Feedback",

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 from .prompts import ASK_ALL, ASK_NEXT, PAPER_REPLAN, PAPER_SEQUENCE
 
 if TYPE_CHECKING:
-    from .policy import ClosedLoopPolicy
+    from .context import LoopContext
 
 AskName = Literal["next", "sequence"]
 
@@ -18,7 +18,7 @@ class Ask(Protocol):
     def name(self) -> str: ...
 
     def propose(
-        self, loop: ClosedLoopPolicy, situation: str, state: str, first: bool
+        self, loop: LoopContext, situation: str, state: str, first: bool
     ) -> list[tuple[str, str]]:
         """The action names the model proposes, each with its instruction (the line that
         names it); ``first``: the attempt's first proposal. ``situation`` is the
@@ -32,7 +32,7 @@ class AskNext:
     name: Literal["next"] = "next"
 
     def propose(
-        self, loop: ClosedLoopPolicy, situation: str, state: str, first: bool
+        self, loop: LoopContext, situation: str, state: str, first: bool
     ) -> list[tuple[str, str]]:
         question = (
             ASK_ALL.format(situation=situation)
@@ -49,7 +49,7 @@ class AskSequence:
     name: Literal["sequence"] = "sequence"
 
     def propose(
-        self, loop: ClosedLoopPolicy, situation: str, state: str, first: bool
+        self, loop: LoopContext, situation: str, state: str, first: bool
     ) -> list[tuple[str, str]]:
         replan = bool(loop.lessons) and first
         reply = loop.chat(

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 from .prompts import BEFORE, LESSONS, PROGRESS
 
 if TYPE_CHECKING:
-    from .policy import ClosedLoopPolicy
+    from .context import LoopContext
 
 ConversationName = Literal["rebuild", "accumulate"]
 
@@ -17,17 +17,15 @@ class Conversation(Protocol):
     @property
     def name(self) -> str: ...
 
-    def prompt(self, loop: ClosedLoopPolicy, question: str) -> list[dict]:
+    def prompt(self, loop: LoopContext, question: str) -> list[dict]:
         """The messages that ask ``question``."""
         ...
 
-    def record(self, loop: ClosedLoopPolicy, reply: str) -> None:
+    def record(self, loop: LoopContext, reply: str) -> None:
         """Keep the model's ``reply`` to the question, if the conversation does."""
         ...
 
-    def introduce_step(
-        self, loop: ClosedLoopPolicy, recap: str, step: str, before: list[str]
-    ) -> str:
+    def introduce_step(self, loop: LoopContext, recap: str, step: str, before: list[str]) -> str:
         """Put a step's introduction (``recap`` then ``step``; the actions chosen
         ``before`` it) in context for per-variable grounding; the head of each of its
         parameter questions."""
@@ -40,7 +38,7 @@ class RebuiltConversation:
 
     name: Literal["rebuild"] = "rebuild"
 
-    def prompt(self, loop: ClosedLoopPolicy, question: str) -> list[dict]:
+    def prompt(self, loop: LoopContext, question: str) -> list[dict]:
         messages = list(loop.context)
         if loop.lessons:
             lessons = "\n".join(f"- {lesson}" for lesson in loop.lessons)
@@ -51,12 +49,10 @@ class RebuiltConversation:
             )
         return messages + [{"role": "user", "content": question}]
 
-    def record(self, loop: ClosedLoopPolicy, reply: str) -> None:
+    def record(self, loop: LoopContext, reply: str) -> None:
         pass
 
-    def introduce_step(
-        self, loop: ClosedLoopPolicy, recap: str, step: str, before: list[str]
-    ) -> str:
+    def introduce_step(self, loop: LoopContext, recap: str, step: str, before: list[str]) -> str:
         return recap + step + "\n" + BEFORE.format(before=", ".join(before) or "none")
 
 
@@ -66,16 +62,14 @@ class AccumulatedConversation:
 
     name: Literal["accumulate"] = "accumulate"
 
-    def prompt(self, loop: ClosedLoopPolicy, question: str) -> list[dict]:
+    def prompt(self, loop: LoopContext, question: str) -> list[dict]:
         loop.messages.append({"role": "user", "content": question})
         return list(loop.messages)
 
-    def record(self, loop: ClosedLoopPolicy, reply: str) -> None:
+    def record(self, loop: LoopContext, reply: str) -> None:
         loop.messages.append({"role": "assistant", "content": reply})
 
-    def introduce_step(
-        self, loop: ClosedLoopPolicy, recap: str, step: str, before: list[str]
-    ) -> str:
+    def introduce_step(self, loop: LoopContext, recap: str, step: str, before: list[str]) -> str:
         loop.chat(("" if before else recap) + step)
         return ""
 

@@ -9,7 +9,7 @@ from ..extract import extract_plan
 from .prompts import ASK_ARGS, PAPER_RECAP, PAPER_STEP, PAPER_VARIABLE
 
 if TYPE_CHECKING:
-    from .policy import ClosedLoopPolicy
+    from .context import LoopContext
 
 GroundingName = Literal["per_action", "per_variable"]
 
@@ -20,7 +20,7 @@ class Grounding(Protocol):
 
     def ground(
         self,
-        loop: ClosedLoopPolicy,
+        loop: LoopContext,
         name: str,
         instruction: str,
         situation: str,
@@ -40,7 +40,7 @@ class PerActionGrounding:
 
     def ground(
         self,
-        loop: ClosedLoopPolicy,
+        loop: LoopContext,
         name: str,
         instruction: str,
         situation: str,
@@ -77,7 +77,7 @@ class PerVariableGrounding:
 
     def ground(
         self,
-        loop: ClosedLoopPolicy,
+        loop: LoopContext,
         name: str,
         instruction: str,
         situation: str,

@@ -10,7 +10,7 @@ from .conversation import Conversation
 from .prompts import GENERIC_OPENING, STUDY_GOAL, STUDY_OPENINGS, STUDY_START, SYSTEM, TASK
 
 if TYPE_CHECKING:
-    from .policy import ClosedLoopPolicy
+    from .context import LoopContext
 
 OpeningName = Literal["brief", "study"]
 
@@ -28,7 +28,7 @@ class Opening(Protocol):
         ``objects`` and its ``goal``."""
         ...
 
-    def propose_first(self, loop: ClosedLoopPolicy, state: str) -> list[tuple[str, str]] | None:
+    def propose_first(self, loop: LoopContext, state: str) -> list[tuple[str, str]] | None:
         """The episode's first proposal from the starting ``state``, when the opening
         makes it (None: the ``ask`` switch does)."""
         ...
@@ -49,7 +49,7 @@ class BriefOpening:
             {"role": "user", "content": TASK.format(objects=objects, goal=goal)},
         ]
 
-    def propose_first(self, loop: ClosedLoopPolicy, state: str) -> list[tuple[str, str]] | None:
+    def propose_first(self, loop: LoopContext, state: str) -> list[tuple[str, str]] | None:
         return None
 
 
@@ -70,7 +70,7 @@ class StudyOpening:
     def context(self, intro: str, objects: str, goal: str) -> list[dict]:
         return []
 
-    def propose_first(self, loop: ClosedLoopPolicy, state: str) -> list[tuple[str, str]] | None:
+    def propose_first(self, loop: LoopContext, state: str) -> list[tuple[str, str]] | None:
         opening = STUDY_OPENINGS.get(loop.domain.name, GENERIC_OPENING)
         kinds = "\n".join(kind.replace("-", " ") for kind in loop.domain.types if kind != "object")
         loop.chat(opening.role)

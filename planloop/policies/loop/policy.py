@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Literal, TypeVar
 
 from ...envs.feedback import action_failure
@@ -17,14 +18,25 @@ from .grounding import GROUNDINGS, Grounding, GroundingName
 from .opening import OPENINGS, Opening, OpeningName
 
 PROMPT_VERSION = "loop-v1"
-DEFAULTS = {
-    "feedback": "cause",
-    "grounding": "per_action",
-    "conversation": "rebuild",
-    "ask": "next",
-    "opening": "brief",
-    "max_restarts": 5,
-}
+
+
+@dataclass(frozen=True)
+class LoopDefaults:
+    """The loop's settings a study exposes, each with its one default (the horizon
+    study's config takes them from :data:`DEFAULT`)."""
+
+    feedback: FeedbackName = "cause"
+    grounding: GroundingName = "per_action"
+    conversation: ConversationName = "rebuild"
+    ask: AskName = "next"
+    opening: OpeningName = "brief"
+    max_restarts: int | None = 5
+    max_actions: int = 50
+
+
+DEFAULT = LoopDefaults()
+SWITCHES = ("feedback", "grounding", "conversation", "ask", "opening", "max_restarts")
+DEFAULTS = {name: getattr(DEFAULT, name) for name in SWITCHES}  # the switches' defaults
 CHOICES = {
     "feedback": tuple(FEEDBACKS),
     "grounding": tuple(GROUNDINGS),
@@ -90,15 +102,15 @@ class ClosedLoopPolicy(PolicyBase):
         self,
         model,
         horizon: int | None = 1,
-        max_actions: int = 50,
-        max_restarts: int | None = 5,
+        max_actions: int = DEFAULT.max_actions,
+        max_restarts: int | None = DEFAULT.max_restarts,
         temperature: float | None = 0.0,
         seed: int | None = None,
-        feedback: FeedbackName | Feedback = "cause",
-        grounding: GroundingName | Grounding = "per_action",
-        conversation: ConversationName | Conversation = "rebuild",
-        ask: AskName | Ask = "next",
-        opening: OpeningName | Opening = "brief",
+        feedback: FeedbackName | Feedback = DEFAULT.feedback,
+        grounding: GroundingName | Grounding = DEFAULT.grounding,
+        conversation: ConversationName | Conversation = DEFAULT.conversation,
+        ask: AskName | Ask = DEFAULT.ask,
+        opening: OpeningName | Opening = DEFAULT.opening,
     ):
         if horizon is not None and horizon < 1:
             raise ValueError(f"horizon must be at least 1 (or None for open loop), not {horizon}")
@@ -267,13 +279,13 @@ class OpenLoopPolicy(ClosedLoopPolicy):
     def __init__(
         self,
         model,
-        max_actions: int = 50,
+        max_actions: int = DEFAULT.max_actions,
         temperature: float | None = 0.0,
         seed: int | None = None,
-        grounding: GroundingName | Grounding = "per_action",
-        conversation: ConversationName | Conversation = "rebuild",
-        ask: AskName | Ask = "next",
-        opening: OpeningName | Opening = "brief",
+        grounding: GroundingName | Grounding = DEFAULT.grounding,
+        conversation: ConversationName | Conversation = DEFAULT.conversation,
+        ask: AskName | Ask = DEFAULT.ask,
+        opening: OpeningName | Opening = DEFAULT.opening,
     ):
         super().__init__(
             model,

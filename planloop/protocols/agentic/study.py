@@ -1,12 +1,12 @@
 """The agentic study: Fast Downward lama-first and seq-sat-lama-2011, a direct LLM
 baseline and the agentic loop, each with one wall-clock budget per instance; their
-policies, the study's flags and ``run``, which plays them and writes the tables of
-:mod:`.tables` (``main``: the same as a command, ``experiments/agentic.py``'s), and
-``reproduction``, the paper's tables under its protocol."""
+policies and ``SPEC``, the study declared (played by :func:`planloop.study.spec.run_spec`,
+writing the tables of :mod:`.tables`; ``main``: the same as a command,
+``experiments/agentic.py``'s), and ``reproduction``, the paper's tables under its
+protocol."""
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 import gymnasium as gym
@@ -16,22 +16,11 @@ from ...policies import AgenticPolicy, DirectPlanPolicy, PlannerPolicy, run_epis
 from ...policies.base import Policy
 from ...policies.runner import Episode
 from ...results import Record
-from ...study import (
-    PaperFlags,
-    Study,
-    every_instance,
-    run_options,
-    run_study,
-    save_success_plot,
-    show_success_plot,
-    study_main,
-    study_model,
-    study_parser,
-    tally,
-)
-from ...study.flags import add_conditions
+from ...study import save_success_plot, show_success_plot, tally
+from ...study.backends import Play
 from ...study.jobs import Job
 from ...study.runs import run_caption, split_runs
+from ...study.spec import StudyRun, StudySpec, spec_main
 from ..reproduction import Runner, Tables
 from . import AGENTIC, CONDITIONS, PLANNER_CONDITIONS, ROWS
 from .config import AgenticConfig
@@ -40,7 +29,7 @@ from .tables import by_condition, paper_tables, report
 
 
 def make_policy(
-    condition: str, model: ChatModel | None, config: AgenticConfig, temperature: float
+    condition: str, model: ChatModel | None, config: AgenticConfig, temperature: float | None
 ) -> Policy:
     """The condition's policy for one instance, within ``config.seconds``; ``temperature``:
     the direct baseline's."""
@@ -90,81 +79,62 @@ def settings_line(config: AgenticConfig, temperature: float | None) -> str:
     return "; ".join(f"{k} {'no cap' if v is None else v}" for k, v in shown.items())
 
 
-def flags(description: str | None = __doc__) -> tuple[argparse.ArgumentParser, PaperFlags]:
-    """The study's parser: the shared flags, ``--conditions``, ``--paper`` and
-    :class:`AgenticConfig`'s; ``description``: the help's."""
-    parser = study_parser(description, env="PDDL-v0", out="results/agentic", llm_required=False)
-    add_conditions(parser, CONDITIONS, given_order=False)  # in Table II's order
-    paper = PaperFlags(parser, AGENTIC, temperature=0.2)
-    AgenticConfig.add_arguments(paper)
-    return parser, paper
+def play(run: StudyRun[AgenticConfig]) -> Play:
+    """One episode of a job's approach within the budget."""
+
+    def episode(env: gym.Env | None, job: Job) -> dict:
+        assert env is not None  # the study plays --env
+        condition = str(job.condition["condition"])
+        policy = make_policy(condition, run.model, run.config, run.temperature)
+        played = run_episode(env, policy, options={"instance": job.instance})
+        return episode_fields(policy, played, paper_place(env, job.instance))
+
+    return episode
 
 
-def run(
-    argv: list[str] | None = None,
-    model: ChatModel | None = None,
-    show: bool = True,
-    description: str | None = __doc__,
-) -> int:
-    """The study; ``model`` replaces the one ``--llm`` names, ``show=False`` prints no
-    table or path (the files are written all the same); ``description``: the help's.
-    Errors are raised: :data:`main` is the study as a command."""
-    parser, paper = flags(description)
-    args = parser.parse_args(argv)
-    settings = paper.resolve(args, model.name if model else None)
-    config = AgenticConfig.from_args(args, parser)
-    kwargs = env_kwargs(args.env, args.option)
-    uses_model = any(c not in PLANNER_CONDITIONS for c in args.conditions)
-    model, built = (
-        study_model(model, args.llm, args.call_timeout, settings.request)
-        if uses_model
-        else (model, None)
-    )
-    instances = args.instances or every_instance(args.env, kwargs)
-    study = Study(
-        "agentic",
-        args.env,
-        kwargs,
-        model.name if model else None,
-        args.llm,
-        settings={
-            **config.key(),
-            "temperature": args.temperature,
-            **settings.recorded(),
-        },
-    )
-
-    def play(env: gym.Env | None, job: Job) -> dict:
-        assert env is not None  # the study plays args.env
-        policy = make_policy(str(job.condition["condition"]), model, config, args.temperature)
-        episode = run_episode(env, policy, options={"instance": job.instance})
-        return episode_fields(policy, episode, paper_place(env, job.instance))
-
-    jobs = study.jobs([{"condition": c} for c in args.conditions], instances, args.trials)
-    records = run_study(study, jobs, play, check=built, model=model, **run_options(args))
-    caption = f"\n\n{AGENTIC.caption(settings.overrides)}" if settings.paper else ""
+def write_report(run: StudyRun[AgenticConfig], records: list[Record]) -> None:
+    """``results.md`` (every table of every run) and ``success.png``; printed: the short
+    tables."""
+    env, conditions = run.args.env, run.conditions
+    model = run.study.model if run.study else None
 
     def text(full: bool) -> str:
         return "\n\n".join(
-            f"## {args.env}, {run_caption(group)}\n\n{settings_line(config, args.temperature)}\n\n"
-            + report(group, args.conditions, caption, full)
+            f"## {env}, {run_caption(group)}\n\n{settings_line(run.config, run.temperature)}"
+            f"\n\n" + report(group, conditions, run.caption(), full)
             for group in split_runs(records).values()
         )
 
-    (args.out / "results.md").write_text(text(full=True) + "\n")
-    if show:
-        print(f"{text(full=False)}\n\nevery table: {args.out / 'results.md'}")
-    groups = by_condition(records, args.conditions)
-    (show_success_plot if show else save_success_plot)(
+    (run.out / "results.md").write_text(text(full=True) + "\n")
+    if run.show:
+        print(f"{text(full=False)}\n\nevery table: {run.out / 'results.md'}")
+    groups = by_condition(records, conditions)
+    (show_success_plot if run.show else save_success_plot)(
         {"success": [(ROWS[c], *tally(g)) for c, g in groups.items()]},
-        args.out / "success.png",
+        run.out / "success.png",
         "approach",
-        title=f"Solved within the budget per approach, {args.env}, {study.model or 'no model'}",
+        title=f"Solved within the budget per approach, {env}, {model or 'no model'}",
     )
-    return 0
 
 
-main = study_main(run, prog="agentic.py")  # the study as its script runs it
+SPEC = StudySpec(
+    name="agentic",
+    script="agentic.py",
+    description=__doc__,
+    config=AgenticConfig,
+    protocol=AGENTIC,
+    env="PDDL-v0",
+    out="results/agentic",
+    llm="optional",
+    conditions=CONDITIONS,
+    given_order=False,  # in Table II's order
+    temperature=0.2,
+    uses_model=lambda run: any(c not in PLANNER_CONDITIONS for c in run.conditions),
+    env_kwargs=lambda run: env_kwargs(run.args.env, run.args.option),
+    play=play,
+    report=write_report,
+)
+main = spec_main(SPEC)  # the study as its script runs it
 
 
 def reproduction(runner: Runner, out: Path) -> tuple[list[Record], Tables]:

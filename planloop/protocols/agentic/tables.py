@@ -16,8 +16,8 @@ from ...study import (
     tally,
     with_published,
 )
-from ...study.runs import paper_heading, single_run
-from ..base import PaperTable
+from ...study.runs import single_run
+from ..base import PaperTable, paper_heading
 from . import (
     AGENTIC,
     COLUMNS,

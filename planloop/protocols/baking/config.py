@@ -1,7 +1,7 @@
 """Every setting of the horizon study, with its one default: the study's flags, the
 protocol's settings and the settings each run is keyed by come from
-:class:`HorizonConfig`. The loop policies' switches default to the policies' own
-(:data:`planloop.policies.loop.DEFAULTS`)."""
+:class:`HorizonConfig`. The loop policies' switches and action limit default to the policies' own
+(:data:`planloop.policies.loop.DEFAULT`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,16 @@ import argparse
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ...policies.loop import CHOICES, DEFAULTS
+from ...policies.loop import (
+    CHOICES,
+    DEFAULTS,
+    AskName,
+    ConversationName,
+    FeedbackName,
+    GroundingName,
+    OpeningName,
+)
+from ...policies.loop import DEFAULT as LOOP
 from ...study.config import StudyConfig, setting
 from ...study.flags import positive_int
 
@@ -24,7 +33,7 @@ def parse_restarts(text: str) -> int | None:
 
 
 def _switch(name: str, help: str) -> Any:
-    return setting(DEFAULTS[name], help, choices=CHOICES[name])
+    return setting(getattr(LOOP, name), help, choices=CHOICES[name])
 
 
 @dataclass(frozen=True)
@@ -37,21 +46,29 @@ class HorizonConfig(StudyConfig):
         5, "trials per horizon and problem (the harness's --trials)", flag="", keyed="never"
     )
     max_actions: int = setting(
-        50, "actions per episode at most", type=positive_int, metavar="N", keyed="always"
+        LOOP.max_actions,
+        "actions per episode at most",
+        type=positive_int,
+        metavar="N",
+        keyed="always",
     )
-    feedback: str = _switch(
+    feedback: FeedbackName = _switch(
         "feedback",
         "on a failure the environment's cause, or the executed actions, the state before "
         "the failure and the failed action (state)",
     )
-    grounding: str = _switch("grounding", "one question per action, or per parameter")
-    conversation: str = _switch("conversation", "a new conversation per call, or one growing")
-    ask: str = _switch("ask", "ask for the next H actions, or the whole sequence (its first H run)")
-    opening: str = _switch(
+    grounding: GroundingName = _switch("grounding", "one question per action, or per parameter")
+    conversation: ConversationName = _switch(
+        "conversation", "a new conversation per call, or one growing"
+    )
+    ask: AskName = _switch(
+        "ask", "ask for the next H actions, or the whole sequence (its first H run)"
+    )
+    opening: OpeningName = _switch(
         "opening", "a brief task, or the study's introduction of the domain, state and goal"
     )
     max_restarts: int | None = setting(
-        DEFAULTS["max_restarts"],
+        LOOP.max_restarts,
         "explained restarts per episode, 'none' for no cap",
         type=parse_restarts,
         metavar="N",

@@ -1,12 +1,11 @@
 """The Mystery Blocksworld study: its conditions (direct generation, the repair
 pipeline and its ablations, the closed-loop and agentic policies, Fast Downward), their
-policies, its flags and ``run``, which plays them and writes the tables of
-:mod:`.tables` (``main``: the same as a command, ``experiments/mystery.py``'s), and
-``reproduction``, Table 1 at the paper's n."""
+policies, and ``SPEC``, the study declared (played by :func:`planloop.study.spec.run_spec`,
+writing the tables of :mod:`.tables`; ``main``: the same as a command,
+``experiments/mystery.py``'s), and ``reproduction``, Table 1 at the paper's n."""
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 from typing import Any
 
@@ -24,23 +23,11 @@ from ...policies import (
 from ...policies.base import Policy
 from ...policies.direct import Example
 from ...results import Record
-from ...study import (
-    PaperFlags,
-    Study,
-    StudyError,
-    every_instance,
-    run_options,
-    run_study,
-    save_success_plot,
-    show_success_plot,
-    study_main,
-    study_model,
-    study_parser,
-    tally,
-)
-from ...study.flags import add_conditions
+from ...study import StudyError, save_success_plot, show_success_plot, tally
+from ...study.backends import Play
 from ...study.jobs import Job
 from ...study.runs import run_caption, split_runs
+from ...study.spec import StudyRun, StudySpec, spec_main
 from ...wrappers import ProgressFeedback
 from ..reproduction import Runner, Tables
 from . import INSTANCES, MYSTERY, ROWS
@@ -133,96 +120,80 @@ def make_policy(
     )
 
 
-def flags(description: str | None = __doc__) -> tuple[argparse.ArgumentParser, PaperFlags]:
-    """The study's parser: the shared flags, ``--conditions``, ``--paper`` and
-    :class:`MysteryConfig`'s; ``description``: the help's."""
-    parser = study_parser(
-        description, env="Mystery-BW-v0", out="results/mystery", llm_required=False
-    )
-    add_conditions(parser, CONDITIONS, given_order=True)
-    paper = PaperFlags(parser, MYSTERY, temperature=0.2)
-    MysteryConfig.add_arguments(paper)
-    return parser, paper
-
-
-def run(
-    argv: list[str] | None = None,
-    model: ChatModel | None = None,
-    show: bool = True,
-    description: str | None = __doc__,
-) -> int:
-    """The study; ``model`` replaces the one ``--llm`` names, ``show=False`` prints no
-    table or path (the files are written all the same); ``description``: the help's.
-    Errors are raised: :data:`main` is the study as a command."""
-    parser, paper = flags(description)
-    args = parser.parse_args(argv)
-    settings = paper.resolve(args, model.name if model else None)
-    config = MysteryConfig.from_args(args, parser)
-    if any(c in PIPELINES for c in args.conditions):
+def validate(run: StudyRun[MysteryConfig]) -> None:
+    """A pipeline condition needs the repair pipeline's policy."""
+    if any(c in PIPELINES for c in run.conditions):
         pipeline_class()
-    uses_model = any(c != "planner" for c in args.conditions)
-    model, built = (
-        study_model(model, args.llm, args.call_timeout, settings.request)
-        if uses_model
-        else (model, None)
-    )
-    env_kwargs = dict(args.option)
-    instances = args.instances or every_instance(args.env, env_kwargs)
-    study = Study(
-        "mystery",
-        args.env,
-        env_kwargs,
-        model.name if model else None,
-        args.llm,
-        settings={**config.key(), "temperature": args.temperature, **settings.recorded()},
-    )
 
-    def play(env: gym.Env | None, job: Job) -> dict:
-        assert env is not None  # the study plays args.env
+
+def play(run: StudyRun[MysteryConfig]) -> Play:
+    """One episode of a job's condition, judged from what it played."""
+    config = run.config
+
+    def episode(env: gym.Env | None, job: Job) -> dict:
+        assert env is not None  # the study plays --env
         if config.progress_feedback != "off":
             env = ProgressFeedback(env, config.progress_feedback)
-        policy = make_policy(
-            str(job.condition["condition"]), model, env, job, config, args.temperature
-        )
+        condition = str(job.condition["condition"])
+        policy = make_policy(condition, run.model, env, job, config, run.temperature)
         return episode_fields(env, run_episode(env, policy, options={"instance": job.instance}))
 
-    jobs = study.jobs([{"condition": c} for c in args.conditions], instances, args.trials)
-    records = run_study(study, jobs, play, check=built, model=model, **run_options(args))
-    protocol = f"\n\n{MYSTERY.caption(settings.overrides)}" if settings.paper else ""
+    return episode
+
+
+def write_report(run: StudyRun[MysteryConfig], records: list[Record]) -> None:
+    """``results.md`` (every table of every run), ``success.png``, ``retry.png`` and
+    ``hazard.png``; printed: the short tables."""
+    env, config, conditions = run.args.env, run.config, run.conditions
+    model = run.study.model if run.study else None
 
     def text(full: bool) -> str:
         return "\n\n".join(
-            f"## {args.env}, {run_caption(group)}\n\n"
-            + report(group, args.conditions, config.attempts, config.top_k, full)
+            f"## {env}, {run_caption(group)}\n\n"
+            + report(group, conditions, config.attempts, config.top_k, full)
             for group in split_runs(records).values()
         )
 
-    (args.out / "results.md").write_text(text(full=True) + protocol + "\n")
-    if show:
-        print(f"{text(full=False)}{protocol}\n\nevery table: {args.out / 'results.md'}")
-    groups = by_condition(records, args.conditions)
-    (show_success_plot if show else save_success_plot)(
+    (run.out / "results.md").write_text(text(full=True) + run.caption() + "\n")
+    if run.show:
+        print(f"{text(full=False)}{run.caption()}\n\nevery table: {run.out / 'results.md'}")
+    groups = by_condition(records, conditions)
+    (show_success_plot if run.show else save_success_plot)(
         {"success": [(c, *tally(g)) for c, g in groups.items()]},
-        args.out / "success.png",
+        run.out / "success.png",
         "condition",
-        title=f"Success per condition, {args.env}, {study.model or 'no model'}",
+        title=f"Success per condition, {env}, {model or 'no model'}",
     )
     retry = {c: retry_points(g, config.attempts) for c, g in groups.items() if c != "planner"}
     if retry:
         save_success_plot(
             retry,
-            args.out / "retry.png",
+            run.out / "retry.png",
             "budget K (plans)",
             ordered=True,
             episodes=sum(len(groups[c]) for c in retry),
-            title=f"Success within K plans (the retry-benefit curve), {args.env}, "
-            f"{study.model or 'no model'}",
+            title=f"Success within K plans (the retry-benefit curve), {env}, {model or 'no model'}",
         )
-    save_hazard_plot(groups, args.out / "hazard.png", f"{args.env}, {study.model or 'no model'}")
-    return 0
+    save_hazard_plot(groups, run.out / "hazard.png", f"{env}, {model or 'no model'}")
 
 
-main = study_main(run, prog="mystery.py")  # the study as its script runs it
+SPEC = StudySpec(
+    name="mystery",
+    script="mystery.py",
+    description=__doc__,
+    config=MysteryConfig,
+    protocol=MYSTERY,
+    env="Mystery-BW-v0",
+    out="results/mystery",
+    llm="optional",
+    conditions=CONDITIONS,
+    temperature=0.2,
+    validate=validate,
+    uses_model=lambda run: any(c != "planner" for c in run.conditions),
+    play=play,
+    report=write_report,
+)
+main = spec_main(SPEC)  # the study as its script runs it
 
 
 def reproduction(runner: Runner, out: Path) -> tuple[list[Record], Tables]:

@@ -20,7 +20,8 @@ from ...study import (
     tally,
     with_published,
 )
-from ...study.runs import paper_heading, single_run
+from ...study.runs import single_run
+from ..base import paper_heading
 from . import MYSTERY, ROWS
 
 KINDS = {

@@ -84,7 +84,7 @@ def run_problem(
     condition: Mapping[str, Any],
     index: int,
     config: FormalizeConfig,
-    temperature: float,
+    temperature: float | None,
 ) -> dict:
     """Formalize one problem and judge every candidate against the reference."""
     instance = instance_of(condition, index)

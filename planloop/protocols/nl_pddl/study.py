@@ -1,33 +1,24 @@
 """The formalization study: its cells (each domain and size, a fixed set, or a user's
-folder; with ``scripted-defects`` each defect too), its flags and ``run``, which
-formalizes every problem (:mod:`.problems`) and writes the tables of :mod:`.tables`
-(``main``: the same as a command, ``experiments/formalize.py``'s), and
-``reproduction``, Table 3 under the paper's protocol."""
+folder; with ``scripted-defects`` each defect too) and ``SPEC``, the study declared
+(played by :func:`planloop.study.spec.run_spec`: it formalizes every problem,
+:mod:`.problems`, and writes the tables of :mod:`.tables`; ``main``: the same as a
+command, ``experiments/formalize.py``'s), and ``reproduction``, Table 3 under the
+paper's protocol."""
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 from ...envs.pddl_env import problem_sources
 from ...envs.problem_sets import problem_set
 from ...formalizer.problems import PROMPT_VERSION
-from ...llm import ChatModel
 from ...pddl import PDDLError, parse_problem
 from ...results import Record
-from ...study import (
-    PaperFlags,
-    Study,
-    StudyError,
-    model_failures,
-    run_options,
-    run_study,
-    study_main,
-    study_model,
-    study_parser,
-)
+from ...study import StudyError, model_failures
+from ...study.backends import Play
 from ...study.jobs import Job, check_episodes
 from ...study.runs import run_caption, split_runs
+from ...study.spec import StudyRun, StudySpec, spec_main
 from ..reproduction import Runner, Tables
 from . import NL_PDDL
 from .config import FormalizeConfig
@@ -91,99 +82,94 @@ def _within(instances: range | None, count: int, where: str) -> range:
     return instances
 
 
-def flags(description: str | None = __doc__) -> tuple[argparse.ArgumentParser, PaperFlags]:
-    """The study's parser: the shared flags, ``--paper`` and :class:`FormalizeConfig`'s;
-    ``description``: the help's."""
-    parser = study_parser(
-        description,
-        env=None,
-        out="results/formalize",
-        llm_choices_help="groundtruth, scripted-defects, openai:MODEL or URL@MODEL",
-    )
-    paper = PaperFlags(parser, NL_PDDL, temperature=0.0)
-    FormalizeConfig.add_arguments(paper)
-    return parser, paper
-
-
-def run(
-    argv: list[str] | None = None,
-    model: ChatModel | None = None,
-    show: bool = True,
-    description: str | None = __doc__,
-) -> int:
-    """The study; ``model`` replaces the one ``--llm`` names, ``show=False`` prints no
-    table or path (the files are written all the same); ``description``: the help's.
-    Errors are raised: :data:`main` is the study as a command."""
-    parser, paper = flags(description)
-    args = parser.parse_args(argv)
-    settings = paper.resolve(args, model.name if model else None)
-    config = FormalizeConfig.from_args(args, parser)
-    built = None
-    if model is None and not args.llm:
+def validate(run: StudyRun[FormalizeConfig]) -> None:
+    """The flags together, and every cell read before the first episode (``run.state``:
+    ``cells``, each condition with its problems)."""
+    config, args = run.config, run.args
+    if run.given_model is None and not args.llm:
         raise StudyError(
             "--llm is required: groundtruth, scripted-defects, openai:MODEL or URL@MODEL"
         )
     cells = conditions(config, args.instances)
-    if args.llm == "scripted-defects":
-        cells = [
-            ({**condition, "defect": d}, instances)
-            for condition, instances in cells
-            for d in config.defects.split(",")
-        ]
+    if run.player == "scripted-defects":
+        defects = config.defects.split(",")
+        cells = [({**c, "defect": d}, instances) for c, instances in cells for d in defects]
     check_episodes(sum(len(instances) for _, instances in cells) * args.trials)
-    if model is not None or args.llm not in BUILT_IN:
-        model, built = study_model(model, args.llm, args.call_timeout, settings.request)
-    llm = model or args.llm
-    study = Study(
-        "formalize",
-        None,
-        model=llm if isinstance(llm, str) else llm.name,
-        model_spec=args.llm,
-        settings={
-            **config.key(),
-            "temperature": args.temperature,
-            "prompt_version": PROMPT_VERSION,
-            "metrics": METRICS_JUDGED,
-            **settings.recorded(),
-        },
-    )
-    jobs = [
+    run.state["cells"] = cells
+
+
+def jobs(run: StudyRun[FormalizeConfig]) -> list[Job]:
+    """Each cell's problems, ``--trials`` times."""
+    assert run.study is not None  # made before the jobs
+    return [
         job
-        for condition, instances in cells
-        for job in study.jobs([condition], instances, args.trials)
+        for condition, instances in run.state["cells"]
+        for job in run.study.jobs([condition], instances, run.args.trials)
     ]
 
-    def play(_: object, job: Job) -> dict:
-        return run_problem(llm, dict(job.condition), job.instance, config, args.temperature)
 
-    records = run_study(study, jobs, play, check=built, model=model, **run_options(args))
-    fields = ("domain", "size", "defect") if args.llm == "scripted-defects" else ("domain", "size")
-    caption = f"\n\n{NL_PDDL.caption(settings.overrides)}" if settings.paper else ""
+def play(run: StudyRun[FormalizeConfig]) -> Play:
+    """One problem formalized by the model or the built-in player, judged."""
+    llm = run.model or run.player
+    assert llm is not None  # validate asked for one
+
+    def problem(_: object, job: Job) -> dict:
+        return run_problem(llm, dict(job.condition), job.instance, run.config, run.temperature)
+
+    return problem
+
+
+def write_report(run: StudyRun[FormalizeConfig], records: list[Record]) -> None:
+    """``results.md`` (a section per run) and ``repair.png``; printed: the final
+    candidates, and Table 3 under ``--paper``."""
+    config, paper = run.config, run.settings.paper
+    defects = run.player == "scripted-defects"
+    fields = ("domain", "size", "defect") if defects else ("domain", "size")
 
     def section(group: list[dict], full: bool) -> str:
         """One run's tables: the final candidates, then (``full``) the repair curve;
         under ``--paper``, Table 3."""
         text = f"## Formalization, {run_caption(group)}"
-        if full or not settings.paper:
+        if full or not paper:
             text += f"\n\n### Final candidates\n\n{group_table(group, fields)}"
         if full:
             text += "\n\n### Repair curve (the candidate kept after each iteration)\n\n"
             text += curve_table(group, config.max_iterations)
-        if settings.paper:
-            text += f"\n\n{paper_table(group)}{caption}"
+        if paper:
+            text += f"\n\n{paper_table(group)}{run.caption()}"
         return text + model_failures(group)
 
     runs = split_runs(records).values()
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "results.md").write_text("\n\n".join(section(g, True) for g in runs) + "\n")
-    if show:
+    run.out.mkdir(parents=True, exist_ok=True)
+    (run.out / "results.md").write_text("\n\n".join(section(g, True) for g in runs) + "\n")
+    if run.show:
         print("\n\n".join(section(g, False) for g in runs))
-        print(f"\nevery table: {args.out / 'results.md'}")
-    curve_plot(records, config.max_iterations, args.out / "repair.png", show)
-    return 0
+        print(f"\nevery table: {run.out / 'results.md'}")
+    curve_plot(records, config.max_iterations, run.out / "repair.png", run.show)
 
 
-main = study_main(run, prog="formalize.py")  # the study as its script runs it
+SPEC = StudySpec(
+    name="formalize",
+    script="formalize.py",
+    description=__doc__,
+    config=FormalizeConfig,
+    protocol=NL_PDDL,
+    out="results/formalize",
+    llm_help="groundtruth, scripted-defects, openai:MODEL or URL@MODEL",
+    players=BUILT_IN,
+    temperature=0.0,
+    validate=validate,
+    jobs=jobs,
+    keyed=lambda run: {
+        **run.config.key(),
+        "temperature": run.temperature,
+        "prompt_version": PROMPT_VERSION,
+        "metrics": METRICS_JUDGED,
+    },
+    play=play,
+    report=write_report,
+)
+main = spec_main(SPEC)  # the study as its script runs it
 
 
 def reproduction(runner: Runner, out: Path) -> tuple[list[Record], Tables]:

@@ -18,7 +18,8 @@ from ...study import (
     success_cell,
     with_published,
 )
-from ...study.runs import paper_heading, single_run
+from ...study.runs import single_run
+from ..base import paper_heading
 from . import NL_PDDL
 
 Metrics = dict[str, Any]  # one candidate's metrics, by name

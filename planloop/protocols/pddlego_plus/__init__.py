@@ -2,10 +2,7 @@
 (:mod:`.config`, one default each), its protocol and n as data (:mod:`.protocol`), the
 authors' answers to refused commands (:mod:`.feedback`), its tables (:mod:`.tables`,
 records in, markdown out), one episode (:mod:`.episodes`) and the study (:mod:`.study`: ``main``, ``paper_tables``,
-``twx_missing``, what ``experiments/pddlego.py`` and ``reproduce.py`` call).
-
-The episodes and the study are not imported here: the policy reads its defaults from
-:mod:`.config`, and they import the policy."""
+``twx_missing``, what ``experiments/pddlego.py`` and ``reproduce.py`` call)."""
 
 from .config import PDDLegoConfig, step_limit
 from .feedback import authors_feedback, plangen_feedback

@@ -1,6 +1,7 @@
 """Every setting of the PDDLego+ study, with its one default: the flags of
-``experiments/pddlego.py``, the protocol's settings, the policy's defaults and the
-condition each run is keyed by all come from :class:`PDDLegoConfig`."""
+``experiments/pddlego.py``, the protocol's settings and the condition each run is keyed
+by all come from :class:`PDDLegoConfig`; the settings the policy owns take their default
+from the policy (:data:`planloop.policies.pddlego.DEFAULT`)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,11 @@ from typing import Literal, get_args
 
 from ...formalizer.prompts import NAMES
 from ...pddl import PLANNER_NAMES
+from ...policies.pddlego import DEFAULT, Unmapped
 from ...study.config import StudyConfig, setting
 from ...study.flags import non_negative_int, positive_int
 
 Coin = Literal["planned", "in-view", "shown"]
-Unmapped = Literal["solver_error", "play"]  # a plan step naming no command: how it is met
 # --coin: the value a condition records (in-view keeps the "auto" of the runs made before
 # the authors' rule had a name of its own)
 COIN_RECORDED: dict[str, str] = {"planned": "planned", "in-view": "auto", "shown": "shown"}
@@ -62,13 +63,13 @@ class PDDLegoConfig(StudyConfig):
         keyed="never",
     )
     error_fixing: bool = setting(
-        True,
+        DEFAULT.error_fixing,
         "no solver-error and no simulation-error retries (the ablation)",
         flag="--no-error-fixing",
         keyed="always",
     )
     strict_pddl: bool = setting(
-        False,
+        DEFAULT.strict_pddl,
         "refuse the model's PDDL where it departs from the standard in ways Fast "
         "Downward or FF accept (by default read as they read it, each a dialect warning "
         "counted in the table)",
@@ -83,14 +84,14 @@ class PDDLegoConfig(StudyConfig):
         False, "fix the domain of the first won episode recorded in --out", keyed="never"
     )
     planner: str = setting(
-        "auto",
+        DEFAULT.planner,
         "auto (the core's own search on small tasks, Fast Downward above) or a Fast "
         "Downward configuration such as lama-first",
         choices=PLANNER_NAMES,
         keyed="never",
     )
     retries: int = setting(
-        5,
+        DEFAULT.retries,
         "solver retries per try, and simulation retries per plan cycle unless "
         "--simulation-retries is given",
         type=non_negative_int,
@@ -114,7 +115,7 @@ class PDDLegoConfig(StudyConfig):
         metavar="N",
     )
     rollback: bool = setting(
-        False,
+        DEFAULT.rollback,
         "on a refused step, restart the game and replay the plans that ran through, as "
         "PDDLego+'s code does",
         keyed="always",
@@ -137,7 +138,7 @@ class PDDLegoConfig(StudyConfig):
         keyed="never",
     )
     unmapped: Unmapped = setting(
-        "solver_error",
+        DEFAULT.unmapped,
         "a plan step naming no game command: back to the inner loop (solver_error), or "
         "played as written, a simulation error (play)",
         choices=get_args(Unmapped),

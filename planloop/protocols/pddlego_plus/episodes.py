@@ -4,7 +4,9 @@ judged against the hidden world."""
 
 from __future__ import annotations
 
-from ...envs.contingent import CONTINGENT_ENVIRONMENTS
+from collections.abc import Callable
+
+from ...envs.catalog import CONTINGENT_ENVIRONMENTS
 from ...formalizer import (
     ModelWriter,
     Prompt,
@@ -13,7 +15,7 @@ from ...formalizer import (
     ground_truth_writer,
     judge_episode,
 )
-from ...pddl import PlanCache
+from ...pddl import PlanCache, solve
 from ...policies import PDDLegoPolicy, PlanGenPolicy, PlanGenStepsPolicy, run_episode
 from ...study import StudyError
 from ...wrappers import AutoTakeCoin
@@ -89,7 +91,7 @@ def make_policy(
             replies=config.replies,
         )
     )
-    return PDDLegoPolicy.from_config(
+    return policy_of(
         writer,
         config,
         frozen_df=frozen_df,
@@ -98,6 +100,36 @@ def make_policy(
         if config.feedback == "authors"
         else None,
         truth=None if model is None else true_problem(env, family, config.planner),
+    )
+
+
+def policy_of(
+    writer,
+    config: PDDLegoConfig,
+    *,
+    frozen_df: str | None = None,
+    solver=solve,
+    truth: Callable[[], str | None] | None = None,
+    explain_refusal: Callable[[str, str], str | None] | None = None,
+) -> PDDLegoPolicy:
+    """The policy of a study's ``config`` (one :meth:`PDDLegoConfig.for_env` made:
+    ``max_steps`` a count or None)."""
+    return PDDLegoPolicy(
+        writer,
+        max_solver_retries=config.retries,
+        max_simulation_retries=config.simulation_retries
+        if config.simulation_retries is not None
+        else config.retries,
+        error_fixing=config.error_fixing,
+        planner=config.planner,
+        frozen_df=frozen_df,
+        solver=solver,
+        truth=truth,
+        rollback=config.rollback,
+        strict_pddl=config.strict_pddl,
+        max_steps=config.step_cap,
+        unmapped=config.unmapped,
+        explain_refusal=explain_refusal,
     )
 
 

@@ -38,7 +38,6 @@ authors' prompt as one, from a checkout of their code.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import importlib.util
 import shutil
@@ -46,25 +45,15 @@ from pathlib import Path
 
 from ...formalizer import PromptTemplate, TemplateError, load_template
 from ...pddl import PDDLError, parse_domain
-from ...results import ResultsFile
-from ...study import (
-    PaperFlags,
-    Study,
-    StudyError,
-    model_failures,
-    run_options,
-    run_study,
-    save_success_plot,
-    show_success_plot,
-    study_main,
-    study_model,
-    study_parser,
-    write_report,
-)
+from ...results import Record, ResultsFile
+from ...study import StudyError, model_failures, save_success_plot, show_success_plot
+from ...study.backends import Play
 from ...study.runs import split_runs
+from ...study.spec import StudyRun, StudySpec, spec_main
 from .config import PDDLegoConfig
 from .episodes import JUDGED, episode_fields, family_of, make_policy, play_trial
 from .protocol import ENVIRONMENTS, PDDLEGO_PLUS
+from .report import write_report
 from .tables import (
     GROUND_TRUTH,
     judgement_table,
@@ -74,7 +63,7 @@ from .tables import (
     success_series,
 )
 
-__all__ = ["GROUND_TRUTH", "main", "paper_tables", "run", "twx_missing"]  # the scripts'
+__all__ = ["GROUND_TRUTH", "SPEC", "main", "paper_tables", "twx_missing"]  # the scripts'
 
 
 def twx_missing() -> str | None:
@@ -158,72 +147,62 @@ def prompt_file(args, model) -> PromptTemplate | None:
         raise StudyError(str(exc)) from None
 
 
-def flags() -> tuple[argparse.ArgumentParser, PaperFlags]:
-    """The study's parser: the shared flags, ``--paper`` and :class:`PDDLegoConfig`'s."""
-    parser = study_parser(
-        __doc__,
-        env="CoinCollector-v0",
-        out="results/pddlego",
-        instances="0:10",
-        llm_choices_help="openai:MODEL, URL@MODEL, interactive or groundtruth",
-    )
-    paper = PaperFlags(parser, PDDLEGO_PLUS)
-    PDDLegoConfig.add_arguments(paper)
-    return parser, paper
-
-
-def run(argv: list[str] | None = None, model=None, show: bool = True) -> int:
-    """The study; ``model`` replaces the one ``--llm`` names, ``show=False`` prints no
-    table or path (the files are written all the same). Errors are raised: :data:`main`
-    is the study as a command (``experiments/pddlego.py``'s, and ``reproduce.py``'s)."""
-    parser, paper = flags()
-    args = parser.parse_args(argv)
-    settings = paper.resolve(args, model.name if model else None)
+def validate(run: StudyRun[PDDLegoConfig]) -> None:
+    """The flags together: the config as played on ``--env``, the prompt file, what the
+    ground truth can formalize, and the frozen domain (``run.state``: ``family``,
+    ``template``, ``frozen_df``, ``domain``)."""
+    args = run.args
     family = family_of(args.env)
-    template = prompt_file(args, model)
-    config = PDDLegoConfig.from_args(args, parser).for_env(args.env, family)
+    template = prompt_file(args, run.given_model)
+    run.config = config = run.config.for_env(args.env, family)
     if family == "contingent" and config.prompt != "generic":
         raise StudyError(
             "contingent PDDL environments have the generic prompt only: --prompt generic"
         )
-    truth = args.llm == GROUND_TRUTH and model is None
-    if truth and family not in JUDGED:
+    if run.player is not None and family not in JUDGED:
         raise StudyError(
             f"no ground-truth formalizer for {args.env}: give a model (the "
             f"planner baseline there is planloop.policies.ContingentReplanner)"
         )
-    if truth and config.policy == "plangen":
+    if run.player is not None and config.policy == "plangen":
         raise StudyError("--llm groundtruth formalizes; it cannot play --policy plangen")
-    if truth and (config.domain_file or config.domain_reuse):
+    if run.player is not None and (config.domain_file or config.domain_reuse):
         raise StudyError(
             "--llm groundtruth writes the true domain: --domain-file and "
             "--domain-reuse are for models"
         )
-    model, built = (
-        (None, None) if truth else study_model(model, args.llm, args.call_timeout, settings.request)
-    )
     frozen_df, domain = frozen_domain(args)
-    env_kwargs = paper_games(args, settings.paper)
-    if config.feedback == "detailed":
-        env_kwargs["feedback"] = config.feedback
-    study = Study(
-        "pddlego",
-        args.env,
-        env_kwargs,
-        GROUND_TRUTH if truth else model.name,
-        args.llm,
-        settings={
-            "retries": config.retries,
-            "planner": config.planner,
-            **settings.recorded(),
-            **({"prompt_file": template.version} if template else {}),
-        },
-    )
+    run.state.update(family=family, template=template, frozen_df=frozen_df, domain=domain)
 
-    def play(env, job) -> dict:
+
+def env_kwargs(run: StudyRun[PDDLegoConfig]) -> dict[str, object]:
+    """The authors' game parameters where they apply, and ``feedback="detailed"``."""
+    kwargs = paper_games(run.args, run.settings.paper)
+    if run.config.feedback == "detailed":
+        kwargs["feedback"] = run.config.feedback
+    return kwargs
+
+
+def keyed(run: StudyRun[PDDLegoConfig]) -> dict[str, object]:
+    """The study-wide settings of the key: the retries, the planner and a prompt file's
+    version (the rest of the config is in the condition)."""
+    template = run.state["template"]
+    return {
+        "retries": run.config.retries,
+        "planner": run.config.planner,
+        **({"prompt_file": template.version} if template else {}),
+    }
+
+
+def play(run: StudyRun[PDDLegoConfig]) -> Play:
+    """One trial (the episode, started again after a failed model call as the authors'
+    harness does), judged against the hidden world."""
+    config, model, state = run.config, run.model, run.state
+
+    def trial(env, job) -> dict:
         episode, attempts = play_trial(
             env,
-            lambda: make_policy(env, None if truth else model, config, frozen_df, template),
+            lambda: make_policy(env, model, config, state["frozen_df"], state["template"]),
             config,
             job.instance,
         )
@@ -233,13 +212,18 @@ def run(argv: list[str] | None = None, model=None, show: bool = True) -> int:
             "max_episode_steps": getattr(env.spec, "max_episode_steps", None),
         }
 
-    jobs = study.jobs([config.condition(domain)], args.instances, args.trials)
-    mine = run_study(study, jobs, play, check=built, model=model, **run_options(args))
+    return trial
+
+
+def write_results(run: StudyRun[PDDLegoConfig], mine: list[Record]) -> None:
+    """``results.md`` (every run in ``--out``: success, the judged formalizations),
+    ``success.png`` and ``report.html``; printed: this run's table."""
+    out = run.out
     records = [
-        r for r in ResultsFile(args.out / "episodes.jsonl").records if r.get("study") == "pddlego"
+        r for r in ResultsFile(out / "episodes.jsonl").records if r.get("study") == "pddlego"
     ]
     latest = list({r["key"]: r for r in records}.values())
-    caption = f"\n\n{PDDLEGO_PLUS.caption(settings.overrides)}" if settings.paper else ""
+    caption = run.caption()
     table = (
         "## PDDLego+\n\n"
         + results_table(latest)
@@ -249,8 +233,8 @@ def run(argv: list[str] | None = None, model=None, show: bool = True) -> int:
         + "\n\n### The formalizations, judged against the hidden world\n\n"
         + judgement_table(latest)
     )
-    (args.out / "results.md").write_text(table + "\n")
-    if show:
+    (out / "results.md").write_text(table + "\n")
+    if run.show:
         print(
             f"## PDDLego+, this run\n\n{results_table(mine)}{caption}{prompt_caption(mine)}"
             f"{model_failures(mine)}"
@@ -261,18 +245,35 @@ def run(argv: list[str] | None = None, model=None, show: bool = True) -> int:
     title = (
         f"PDDLego+ on {', '.join(envs)}: success by "
         + " and ".join(by[kind] for kind in xlabel.split(" / "))
-        + f"; {', '.join(run.label for run in split_runs(latest))}"
+        + f"; {', '.join(label.label for label in split_runs(latest))}"
     )
-    (show_success_plot if show else save_success_plot)(
-        series, args.out / "success.png", xlabel, ordered=xlabel == "locations", title=title
+    (show_success_plot if run.show else save_success_plot)(
+        series, out / "success.png", xlabel, ordered=xlabel == "locations", title=title
     )
-    caption = f"{title}: each point k/n episodes, bars the 95% Wilson interval."
+    plot = f"{title}: each point k/n episodes, bars the 95% Wilson interval."
     report = write_report(
-        latest, args.out / "report.html", "PDDLego+", plots=[(args.out / "success.png", caption)]
+        latest, out / "report.html", "PDDLego+", plots=[(out / "success.png", plot)]
     )
-    if show:
-        print(f"\nevery run in {args.out}: {args.out / 'results.md'}\nreport: {report}")
-    return 0
+    if run.show:
+        print(f"\nevery run in {out}: {out / 'results.md'}\nreport: {report}")
 
 
-main = study_main(run, prog="pddlego.py")
+SPEC = StudySpec(
+    name="pddlego",
+    script="pddlego.py",
+    description=__doc__,
+    config=PDDLegoConfig,
+    protocol=PDDLEGO_PLUS,
+    env="CoinCollector-v0",
+    out="results/pddlego",
+    instances="0:10",
+    llm_help="openai:MODEL, URL@MODEL, interactive or groundtruth",
+    players=(GROUND_TRUTH,),
+    validate=validate,
+    env_kwargs=env_kwargs,
+    cells=lambda run: [run.config.condition(run.state["domain"])],
+    keyed=keyed,
+    play=play,
+    report=write_results,
+)
+main = spec_main(SPEC)

@@ -9,7 +9,8 @@ import re
 import statistics
 
 from ...study import markdown_table, model_errors, success_cell, tally, with_published
-from ...study.runs import dropped, paper_heading, run_caption, run_key, single_run
+from ...study.runs import dropped, run_caption, run_key, single_run
+from ..base import paper_heading
 from .protocol import PDDLEGO_PLUS
 
 GROUND_TRUTH = "groundtruth"  # the model name of the ground-truth formalizer's runs

@@ -18,7 +18,7 @@ import pytest
 import websocket
 
 from planloop.llm import ScriptedModel
-from planloop.study import write_report
+from planloop.protocols.pddlego_plus.report import write_report
 
 from conftest import load_experiment
 

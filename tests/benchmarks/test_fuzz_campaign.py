@@ -11,7 +11,7 @@ import pytest
 
 pytestmark = pytest.mark.slow  # whole studies and campaigns: -m "not slow" skips them
 
-FUZZ = Path(__file__).parents[1] / "benchmarks" / "fuzz.py"
+FUZZ = Path(__file__).parents[2] / "benchmarks" / "fuzz.py"
 
 
 def load_fuzz():

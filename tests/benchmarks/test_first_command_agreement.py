@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "first_command_agreement.py"
+BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "first_command_agreement.py"
 
 
 def bench():

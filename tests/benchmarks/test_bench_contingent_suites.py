@@ -5,8 +5,8 @@ import importlib.util
 import sys
 from pathlib import Path
 
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
-LAMPS = Path(__file__).resolve().parent / "data" / "contingent" / "lamps"
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+LAMPS = Path(__file__).resolve().parents[1] / "data" / "contingent" / "lamps"
 
 
 def load(name: str):

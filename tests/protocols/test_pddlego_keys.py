@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from planloop.protocols.pddlego_plus import study
-from planloop.study import StudyError
+from planloop.study import StudyError, spec
 
 from conftest import BrokenModel
 
@@ -19,12 +19,12 @@ def run_ids(argv, model=None, monkeypatch=None) -> list[str]:
         seen.extend(dict.fromkeys(job.key.split("/")[0] for job in jobs))
         raise StudyError("captured")
 
-    monkeypatch.setattr(study, "run_study", fake_run_study)
+    monkeypatch.setattr(spec, "run_study", fake_run_study)
     assert study.main([*argv, "--instances", "0:2", "--out", "/nonexistent"], model=model) == 2
     return seen
 
 
-DOMAIN = Path(__file__).parents[1] / "planloop/envs/data/blocksworld.pddl"
+DOMAIN = Path(__file__).parents[2] / "planloop/envs/data/blocksworld.pddl"
 GT = ["--llm", "groundtruth"]
 MODEL = ["--llm", "openai:broken"]
 ALF = ["--env", "ALFWorld-v0"]

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from planloop.llm import LLMError, ScriptedModel
-from planloop.protocols import PROTOCOLS
+from planloop.protocols.registry import papers
 
 from conftest import EXPERIMENTS, load_experiment
 
@@ -118,7 +118,7 @@ def test_two_models_into_one_out_are_a_table_each_and_share_no_cell(tmp_path, pa
     capsys.readouterr()
     smoke(tmp_path / "both", paper, "model-b", scripted("model-b"))
     printed = capsys.readouterr().out
-    paper_model = PROTOCOLS[paper].tables[0].paper_model
+    paper_model = papers()[paper].protocol.tables[0].paper_model
     assert names and paper_model
     for name in names:
         [alone] = sections(tmp_path / "alone" / name)

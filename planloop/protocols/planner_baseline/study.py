@@ -1,8 +1,9 @@
 """The classical-planner baseline study: a planner sees the task as the agent sees it
 (``info["domain_pddl"]`` and ``info["problem_pddl"]``, obfuscated in Mystery
 environments), plans, and its plan is executed step by step in the environment; one
-table row per configuration recorded in the results folder.
-``experiments/planner_baseline.py`` is its command line."""
+table row per configuration recorded in the results folder. ``SPEC`` declares it
+(played by :func:`planloop.study.spec.run_spec`); ``experiments/planner_baseline.py`` is
+its command line."""
 
 from __future__ import annotations
 
@@ -12,20 +13,20 @@ from dataclasses import dataclass
 
 import gymnasium as gym
 
-from ..envs import FULLY_OBSERVABLE
-from ..envs.lookup import unknown_env
-from ..pddl import PLANNER_NAMES
-from ..policies import PlannerPolicy, run_episode
-from ..results import ResultsFile
-from ..stats import wilson_interval
-from .config import StudyConfig, setting
-from .errors import StudyError
-from .flags import positive_float, run_options, study_parser
-from .jobs import Job, Study
-from .plots import show_success_plot
-from .records import EpisodeRecord
-from .runner import latest_records, run_study
-from .tables import markdown_table, tally
+from ...envs import FULLY_OBSERVABLE
+from ...envs.lookup import unknown_env
+from ...pddl import PLANNER_NAMES
+from ...policies import PlannerPolicy, run_episode
+from ...results import ResultsFile
+from ...stats import wilson_interval
+from ...study import StudyError, latest_records, markdown_table, tally
+from ...study.backends import Play
+from ...study.config import StudyConfig, setting
+from ...study.flags import positive_float
+from ...study.jobs import Job
+from ...study.plots import save_success_plot, show_success_plot
+from ...study.records import EpisodeRecord
+from ...study.spec import StudyRun, StudySpec, spec_main
 
 
 @dataclass(frozen=True)
@@ -152,51 +153,63 @@ def plot_label(config: tuple, groups: dict[tuple, list[dict]]) -> str:
     return f"{where + ': ' if len(environments) > 1 else ''}{planner}, {timeout}"
 
 
-def run(argv: list[str] | None = None, description: str | None = __doc__) -> int:
-    """The study from its flags (``description``: the help's): plays every episode not
-    yet in ``--out``, prints and writes the table of every configuration there. Errors
-    are raised: the script's ``main`` is the study as a command."""
-    parser = study_parser(
-        description,
-        env="Mystery-BW-v0",
-        out="results/planner_baseline",
-        instances="0:100",
-        llm_required=None,
-    )
-    PlannerBaselineConfig.add_arguments(parser)
-    args = parser.parse_args(argv)
-    config = PlannerBaselineConfig.from_args(args, parser)
-    if unknown_env(args.env) is not None:
-        raise StudyError(unknown_env(args.env))
-    if args.env not in FULLY_OBSERVABLE:
+def validate(run: StudyRun[PlannerBaselineConfig]) -> None:
+    """The environment is known and fully observable (a planner needs the task's PDDL)."""
+    unknown = unknown_env(run.args.env)
+    if unknown is not None:
+        raise StudyError(unknown)
+    if run.args.env not in FULLY_OBSERVABLE:
         raise StudyError(
-            f"{args.env} is not fully observable: a planner baseline needs the "
+            f"{run.args.env} is not fully observable: a planner baseline needs the "
             f"task's PDDL; use one of {', '.join(FULLY_OBSERVABLE)}"
         )
-    study = Study(
-        "planner_baseline",
-        args.env,
-        dict(args.option),
-        settings={"timeout": config.timeout},
-        record=PlannerBaselineRecord,
-    )
 
-    def play(env: gym.Env | None, job: Job) -> dict:
-        assert env is not None  # the study plays args.env
-        return run_instance(env, job.instance, str(job.condition["planner"]), config.timeout)
 
-    jobs = study.jobs([{"planner": config.planner}], args.instances, args.trials)
-    run_study(study, jobs, play, **run_options(args))
+def play(run: StudyRun[PlannerBaselineConfig]) -> Play:
+    """Plan one instance with the job's planner, then execute."""
+
+    def episode(env: gym.Env | None, job: Job) -> dict:
+        assert env is not None  # the study plays --env
+        return run_instance(env, job.instance, str(job.condition["planner"]), run.config.timeout)
+
+    return episode
+
+
+def write_report(run: StudyRun[PlannerBaselineConfig], records: list[dict]) -> None:
+    """``results.md`` and ``success.png``: a row for every configuration recorded in
+    ``--out`` (this run's and earlier ones')."""
+    assert run.study is not None  # made before the episodes
     groups = by_configuration(
-        ResultsFile(args.out / "episodes.jsonl", study.record_problem).records
+        ResultsFile(run.out / "episodes.jsonl", run.study.record_problem).records
     )
     text = f"## Planner baseline\n\n{summarize(groups)}\n\n{DENOMINATORS}"
-    (args.out / "results.md").write_text(text + "\n")
-    print(text)
-    show_success_plot(
+    (run.out / "results.md").write_text(text + "\n")
+    if run.show:
+        print(text)
+    (show_success_plot if run.show else save_success_plot)(
         {"success": [(plot_label(c, groups), *tally(g)) for c, g in groups.items()]},
-        args.out / "success.png",
+        run.out / "success.png",
         "configuration",
-        title=f"Planner baseline on {args.env}: success per configuration",
+        title=f"Planner baseline on {run.args.env}: success per configuration",
     )
-    return 0
+
+
+SPEC = StudySpec(
+    name="planner_baseline",
+    script="planner_baseline.py",
+    description=__doc__,
+    config=PlannerBaselineConfig,
+    protocol=None,
+    env="Mystery-BW-v0",
+    out="results/planner_baseline",
+    instances="0:100",
+    llm="none",
+    validate=validate,
+    uses_model=lambda run: False,
+    cells=lambda run: [{"planner": run.config.planner}],
+    keyed=lambda run: {"timeout": run.config.timeout},
+    record=PlannerBaselineRecord,
+    play=play,
+    report=write_report,
+)
+main = spec_main(SPEC)  # the study as its script runs it

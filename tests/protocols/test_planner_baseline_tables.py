@@ -1,7 +1,7 @@
 """The planner baseline's table, built from hand-made records shaped as the study writes
 them: one row per configuration, the latest record of each episode."""
 
-from planloop.study.planner_baseline import by_configuration, plot_label, summarize
+from planloop.protocols.planner_baseline.study import by_configuration, plot_label, summarize
 
 
 def record(key, planner, timeout, won, status="solved", length=4, env="Mystery-BW-v0"):

@@ -36,8 +36,9 @@ def test_study_runs_resumes_and_reports(tmp_path, capsys):
 )
 def test_its_config_keeps_the_keys_of_earlier_runs(monkeypatch, argv, key):
     """Keys computed before the study's settings became PlannerBaselineConfig."""
-    from planloop.study import planner_baseline
+    from planloop.protocols.planner_baseline import SPEC
     from planloop.study.jobs import Study
+    from planloop.study.spec import run_spec
 
     jobs, keys = Study.jobs, []
 
@@ -47,5 +48,5 @@ def test_its_config_keeps_the_keys_of_earlier_runs(monkeypatch, argv, key):
 
     monkeypatch.setattr(Study, "jobs", keyed)
     with pytest.raises(KeyboardInterrupt):
-        planner_baseline.run(argv.split())
+        run_spec(SPEC, argv.split())
     assert keys == [key]

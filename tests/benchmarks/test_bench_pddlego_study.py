@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_pddlego_study.py"
+BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_pddlego_study.py"
 
 
 def bench():

@@ -11,8 +11,8 @@ import pytest
 
 from planloop.envs.alfworld import ALFWorldEnv
 
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
-GAME = Path(__file__).resolve().parent / "data" / "alfworld" / "games"
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+GAME = Path(__file__).resolve().parents[1] / "data" / "alfworld" / "games"
 GAME = GAME / "pick_heat_then_place_in_recep-Egg-CounterTop-8" / "game.tw-pddl"
 
 
