@@ -13,12 +13,13 @@ import time
 
 import pytest
 
+from planloop.envs.blocksworld import generate_problem
 from planloop.llm import LLMError, ScriptedModel
 from planloop.study import open_model
 
 from conftest import EXPERIMENTS, load_experiment
 
-EPISODES = 40
+EPISODES = 16
 ARGS = [
     "--env",
     "Mystery-BW-v0",
@@ -30,7 +31,17 @@ ARGS = [
     "seq-sat-lama-2011",
     "--timeout",
     "1",
-]  # anytime: runs its budget
+]  # anytime on 10 blocks: each episode runs its whole second, so the study lasts 8 s
+# however fast the machine and a loaded one still signals it mid-study (PlanBench's own
+# instances end in 0.1 s: 40 of them were all done before a starved test signalled)
+
+
+def ten_block_instances(folder):
+    """A folder of EPISODES PlanBench-style problems of 10 blocks (``-o instances=``)."""
+    folder.mkdir()
+    for seed in range(EPISODES):
+        (folder / f"instance-{seed}.pddl").write_text(generate_problem(10, seed=seed))
+    return ["-o", f"instances={folder}"]
 
 
 def records(path):
@@ -43,6 +54,7 @@ def test_a_signal_stops_the_study_in_one_line_and_a_rerun_finishes_it(tmp_path, 
     out = tmp_path / "out"
     env = dict(os.environ, HOME=str(tmp_path), TMPDIR=str(tmp_path))
     argv = [sys.executable, str(EXPERIMENTS / "planner_baseline.py"), *ARGS, "--out", str(out)]
+    argv += ten_block_instances(tmp_path / "instances")
     proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     results = out / "episodes.jsonl"
     while not (results.exists() and results.read_text().count("\n") >= 2):
