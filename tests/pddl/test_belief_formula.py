@@ -13,12 +13,13 @@ from itertools import product
 from pathlib import Path
 
 import pytest
+from beliefs import mixed_belief
 
 from planloop.envs.wumpus import DOMAIN as WUMPUS
 from planloop.envs.wumpus import wumpus_env, wumpus_problem
 from planloop.pddl import Limits
 from planloop.pddl import conditions as cond
-from planloop.pddl.belief import Belief, Component, Formula, Work, normal
+from planloop.pddl.belief import Component, Formula, Work
 from planloop.pddl.contingent import ContingentTask, load_contingent
 from planloop.pddl.model import Atom
 from planloop.pddl.sat import Sat
@@ -125,35 +126,6 @@ def test_unknown_conditions_give_fresh_literals_and_merge_components():
     assert [str(u) for u in ct.unmet(ct.init, check)] == ["(lit a)"]
 
 
-def _mixed_belief(rng: random.Random) -> Belief:
-    """Facts 0-1 known, 4-11 unknown in components of 1-3 facts, some of them formulas."""
-    facts = list(range(4, 12))
-    rng.shuffle(facts)
-    sat, work, parts, formulas = Sat(), _work(), [], []
-    while facts:
-        size = rng.randint(1, 3)
-        group, facts = facts[:size], facts[size:]
-        values = [sum(1 << f for f in group if rng.random() < 0.5) for _ in range(4)]
-        part = normal(0, [(sum(1 << f for f in group), values)])
-        for c in part.components:
-            if rng.random() < 0.5:
-                parts.append((c.facts, c.assignments))
-                continue
-            lits = {f: sat.new_var() for f in group if c.facts >> f & 1}
-            selectors = [sat.new_var() for _ in c.assignments]
-            sat.exactly_one(selectors, work)
-            sat.add(
-                [
-                    [-s, lit if a >> f & 1 else -lit]
-                    for s, a in zip(selectors, c.assignments, strict=True)
-                    for f, lit in lits.items()
-                ],
-                work,
-            )
-            formulas.append(Formula(c.facts, tuple(sorted(lits.items())), (), c.assignments[0]))
-    return normal(0b11, parts, formulas, sat)
-
-
 def _random_condition(rng: random.Random, depth: int) -> cond.Condition:
     if depth == 0 or rng.random() < 0.3:
         return cond.atom(rng.randrange(12))
@@ -166,7 +138,7 @@ def _random_condition(rng: random.Random, depth: int) -> cond.Condition:
 def test_failing_world_with_formulas_equals_testing_every_world():
     rng = random.Random(0)
     for _ in range(400):
-        belief = _mixed_belief(rng)
+        belief = mixed_belief(rng, range(4, 12), 3, 4)
         condition = _random_condition(rng, 4)
         worlds = set(belief.worlds())
         found = belief.failing_world(condition, _work())

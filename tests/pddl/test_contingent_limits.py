@@ -11,14 +11,14 @@ import time
 from itertools import product
 
 import pytest
+from beliefs import mixed_belief
 
 from planloop.pddl import Limits, PDDLError
-from planloop.pddl.belief import Belief, Component, Formula, Work, normal
+from planloop.pddl.belief import Formula, Work
 from planloop.pddl.contingent import load_contingent
 from planloop.pddl.hidden import hidden_world
 from planloop.pddl.model import Atom
 from planloop.pddl.reader import parse
-from planloop.pddl.sat import Sat
 
 WIDE = """(define (domain wide) (:requirements :strips :contingent)
   (:predicates (u ?x) (done)) (:action go :effect (done)))"""
@@ -101,39 +101,10 @@ def _work() -> Work:
     return Work(10**7, "sensing", lambda found: found)
 
 
-def _mixed_belief(rng: random.Random) -> Belief:
-    """Facts 0-1 known, 2-13 unknown in components of 1-4 facts, some of them formulas."""
-    facts = list(range(2, 14))
-    rng.shuffle(facts)
-    sat, work, parts, formulas = Sat(), _work(), [], []
-    while facts:
-        size = rng.randint(1, 4)
-        group, facts = facts[:size], facts[size:]
-        values = [sum(1 << f for f in group if rng.random() < 0.5) for _ in range(5)]
-        for c in normal(0, [(sum(1 << f for f in group), values)]).components:
-            assert isinstance(c, Component)
-            if rng.random() < 0.5:
-                parts.append((c.facts, c.assignments))
-                continue
-            lits = {f: sat.new_var() for f in group if c.facts >> f & 1}
-            selectors = [sat.new_var() for _ in c.assignments]
-            sat.exactly_one(selectors, work)
-            sat.add(
-                [
-                    [-s, lit if a >> f & 1 else -lit]
-                    for s, a in zip(selectors, c.assignments, strict=True)
-                    for f, lit in lits.items()
-                ],
-                work,
-            )
-            formulas.append(Formula(c.facts, tuple(sorted(lits.items())), (), c.assignments[0]))
-    return normal(0b11, parts, formulas, sat)
-
-
 def test_sensing_many_facts_at_once_equals_sensing_them_one_by_one():
     rng = random.Random(0)
     for _ in range(300):
-        belief = _mixed_belief(rng)
+        belief = mixed_belief(rng, range(2, 14), 4, 5)
         world = rng.choice(list(belief.worlds()))
         facts = rng.sample(range(14), rng.randint(1, 8))
         values = {f: bool(world >> f & 1) for f in facts}
