@@ -218,18 +218,18 @@ def test_sessions_are_capped_and_the_server_goes_on():
 
 @pytest.mark.slow
 def test_a_session_in_a_long_call_stalls_no_other_call():
-    """A validation of 300,000 steps (about 7 s here) outlives the idle timeout: expiring
-    its session waits for nothing; the call still answers, then the session is gone.
-    Before, a start_session waited for the whole call."""
-    with serve("--idle-timeout", "2") as client:
+    """A validation of 600,000 steps (about 3.5 s here; 300,000 took under 3 s) outlives the
+    idle timeout: expiring its session waits for nothing; the call still answers, then
+    the session is gone. Before, a start_session waited for the whole call."""
+    with serve("--idle-timeout", "1") as client:
         busy = client.call("start_session", domain=DOMAIN, problem=PROBLEM)["session_id"]
         idle = client.call("start_session", domain=DOMAIN, problem=PROBLEM)["session_id"]
-        long_plan = "(unstack b c)\n(stack b c)\n" * 150_000  # one string: read at once
+        long_plan = "(unstack b c)\n(stack b c)\n" * 300_000  # one string: read at once
         assert client.call("get_state", session_id=busy)["facts"]
         slow = client.portal.start_task_soon(
             client.session.call_tool, "validate_plan", {"session_id": busy, "plan": long_plan}
         )
-        time.sleep(3)  # both sessions are idle past the timeout, one of them in its call
+        time.sleep(1.5)  # both sessions are idle past the timeout, one of them in its call
         assert client.call("start_session", env_id="Blocksworld-v0", instance=0)["facts"]
         assert not slow.done()  # answered while the long call runs
         assert client.error("get_state", session_id=idle).endswith(": no such session")
