@@ -6,6 +6,7 @@ from .classical import PlannerPolicy, RandomPolicy
 from .contingent_replanner import ContingentReplanner
 from .direct import DirectPlanPolicy
 from .loop import ClosedLoopPolicy, OpenLoopPolicy
+from .oracle import OraclePolicy
 from .pddlego import PDDLegoPolicy
 from .plangen import PlanGenPolicy, PlanGenStepsPolicy
 from .repair import RepairPipelinePolicy
@@ -20,6 +21,7 @@ __all__ = [
     "GIVE_UP",
     "MinimalPolicy",
     "OpenLoopPolicy",
+    "OraclePolicy",
     "PDDLegoPolicy",
     "PlanGenPolicy",
     "PlanGenStepsPolicy",

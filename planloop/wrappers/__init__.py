@@ -6,6 +6,7 @@ from .index_actions import IndexActions
 from .obfuscate_names import ObfuscateNames
 from .progress_feedback import ProgressFeedback
 from .record_episode import RecordEpisode
+from .rename_words import RenameWords
 
 __all__ = [
     "AutoTakeCoin",
@@ -14,4 +15,5 @@ __all__ = [
     "ObfuscateNames",
     "ProgressFeedback",
     "RecordEpisode",
+    "RenameWords",
 ]
