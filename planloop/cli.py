@@ -376,6 +376,12 @@ def build_parser() -> argparse.ArgumentParser:
     val.add_argument("--strict", action="store_true", help=_STRICT_HELP)
     val.set_defaults(run=_validate)
 
+    sub.add_parser(
+        "bench",
+        help="score models on every family of a suite: planloop bench --help",
+        add_help=False,
+    )
+
     doctor = sub.add_parser(
         "doctor",
         help="what is installed and what is missing (extras, Java, Fast Downward, "
@@ -386,9 +392,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _bench(argv: list[str]) -> int:
+    """``planloop bench``, its own command line (:mod:`planloop.bench.command`); an
+    interrupted run ends the process at once, its running episodes with it."""
+    import threading
+
+    from planloop.bench.command import main as bench_main
+    from planloop.study.errors import EXIT_INTERRUPTED, EXIT_TERMINATED, end_now
+
+    code = bench_main(argv)
+    if code in (EXIT_INTERRUPTED, EXIT_TERMINATED) and threading.active_count() > 1:
+        end_now(code)
+    return code
+
+
 def main(argv: list[str] | None = None) -> int:
     from planloop.pipes import pipe_safe_output
 
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["bench"]:
+        return _bench(argv[1:])
     args = build_parser().parse_args(argv)
     with pipe_safe_output():
         return args.run(args)

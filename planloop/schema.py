@@ -2,8 +2,8 @@
 
 A schema is a ``TypedDict`` (its required and optional keys as Python declares them;
 keys it does not declare are let through), whose fields are ``str``, ``int``, ``float``,
-``bool``, ``None``, ``object`` (anything), ``list[T]``, ``dict[str, T]``, another
-``TypedDict`` or a union of these. An ``int`` is an integer (not true or false) of at most
+``bool``, ``None``, ``object`` (anything), a ``Literal`` of such values, ``list[T]``,
+``dict[str, T]``, another ``TypedDict`` or a union of these. An ``int`` is an integer (not true or false) of at most
 :data:`MAX_INT_DIGITS` digits; a ``float`` a finite number (an integer that fits one
 counts). :func:`schema_problem` says in one short line why a value does not fit, quoting
 at most :data:`SHOWN` characters of it.
@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import types
 import typing
-from typing import Any, Union, get_args, get_origin, get_type_hints
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 MAX_INT_DIGITS = 18  # an int field holds at most this many digits (an int64 holds 18)
 SHOWN = 40  # characters of a wrong value quoted in a problem
@@ -65,6 +65,8 @@ def schema_problem(value: object, schema: type, where: str = "") -> str | None:
 def _fits(value: object, kind: Any) -> bool:
     if kind is object or kind is Any:
         return True
+    if get_origin(kind) is Literal:
+        return any(type(value) is type(choice) and value == choice for choice in get_args(kind))
     if kind is None or kind is type(None):
         return value is None
     if kind is bool:
@@ -110,6 +112,12 @@ def describe(kind: Any) -> str:
         return f"a list of {describe(get_args(kind)[0]).removeprefix('a ').removeprefix('an ')}"
     if origin is dict or _is_typed_dict(kind):
         return "an object"
+    if origin is Literal:
+        return (
+            "one of "
+            + ", ".join(map(repr, get_args(kind)[:8]))
+            + (", ..." if len(get_args(kind)) > 8 else "")
+        )
     words = {
         str: "text",
         int: "an integer",

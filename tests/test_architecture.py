@@ -25,7 +25,13 @@ ALLOWED: dict[str, set[str]] = {
     "planloop.formalizer": BASE,
     "planloop.policies": BASE | {"planloop.envs", "planloop.wrappers", "planloop.formalizer"},
 }
-ABOVE_POLICIES = {"planloop.study", "planloop.protocols", "planloop.mcp", "planloop.cli"}
+ABOVE_POLICIES = {
+    "planloop.study",
+    "planloop.protocols",
+    "planloop.bench",
+    "planloop.mcp",
+    "planloop.cli",
+}
 
 
 def module_name(path: Path) -> str:
@@ -167,6 +173,10 @@ def test_nothing_below_the_studies_imports_them():
     assert wrong == []
     study = {t for n, ts in GRAPH.items() if subpackage(n) == "planloop.study" for t in ts}
     assert not {subpackage(t) for t in study} & {"planloop.protocols", "planloop.mcp"}
+    # the bench sits over the papers' studies: only the command line imports it
+    under = ("planloop.study", "planloop.protocols", "planloop.mcp")
+    studies = {t for n, ts in GRAPH.items() if subpackage(n) in under for t in ts}
+    assert "planloop.bench" not in {subpackage(t) for t in studies}
 
 
 def test_no_module_takes_another_modules_private_names():

@@ -181,3 +181,22 @@ def test_a_schema_names_the_field_and_quotes_little():
         "inner.table.x is 'yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy..., not a finite number"
     )
     assert schema_problem([], Outer) == "the record is a list, not an object"
+
+
+def test_a_schema_of_literals_takes_only_its_choices():
+    from typing import Literal, TypedDict
+
+    from planloop.schema import schema_problem
+
+    class Judged(TypedDict):
+        failure: Literal["step_limit", "call_limit"] | None
+        level: Literal[1, 2]
+
+    assert schema_problem({"failure": None, "level": 1}, Judged) is None
+    assert schema_problem({"failure": "call_limit", "level": 2}, Judged) is None
+    assert schema_problem({"failure": "bored", "level": 1}, Judged) == (
+        "failure is 'bored', not one of 'step_limit', 'call_limit' or null"
+    )
+    assert schema_problem({"failure": None, "level": True}, Judged) == (
+        "level is True, not one of 1, 2"
+    )

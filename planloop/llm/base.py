@@ -46,7 +46,9 @@ class Usage:
     """Calls, tokens and seconds; add them up with ``+``.
 
     Token counts sum over metered calls only: ``unmetered_calls`` counts the calls whose
-    server reported no (or no valid) token counts, which add none.
+    server reported no (or no valid) token counts, which add none. ``reasoning_tokens``
+    (OpenAI's ``completion_tokens_details.reasoning_tokens``) are part of the completion
+    tokens, as OpenAI counts and bills them.
     """
 
     calls: int = 0
@@ -55,6 +57,7 @@ class Usage:
     seconds: float = 0.0
     cached_calls: int = 0
     unmetered_calls: int = 0
+    reasoning_tokens: int = 0
 
     def __add__(self, other: "Usage") -> "Usage":
         return Usage(*(a + b for a, b in zip(astuple(self), astuple(other), strict=True)))

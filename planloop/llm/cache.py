@@ -94,11 +94,18 @@ class CachedModel:
 
 def _load(text: str) -> ChatResponse:
     data = json.loads(text)
-    usage = Usage(**data["usage"])
+    usage = Usage(**data["usage"])  # an answer stored before reasoning tokens: 0
     return ChatResponse(
         data["text"],
         tuple(ToolCall(**c) for c in data["tool_calls"]),
-        Usage(0, usage.prompt_tokens, usage.completion_tokens, 0.0, 1),
+        Usage(
+            0,
+            usage.prompt_tokens,
+            usage.completion_tokens,
+            0.0,
+            1,
+            reasoning_tokens=usage.reasoning_tokens,
+        ),
         data["model"],
         cached=True,
     )

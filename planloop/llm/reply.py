@@ -96,5 +96,9 @@ def _usage(usage: object, seconds: float) -> Usage:
         for key in ("prompt_tokens", "completion_tokens")
     )
     if type(prompt) is int and prompt >= 0 and type(completion) is int and completion >= 0:
-        return Usage(1, prompt, completion, seconds)
+        details = usage.get("completion_tokens_details") if isinstance(usage, dict) else None
+        reasoning = details.get("reasoning_tokens") if isinstance(details, dict) else None
+        if type(reasoning) is not int or not 0 <= reasoning <= completion:
+            reasoning = 0  # absent or not a count: the call stays metered
+        return Usage(1, prompt, completion, seconds, reasoning_tokens=reasoning)
     return Usage(1, 0, 0, seconds, unmetered_calls=1)

@@ -118,10 +118,10 @@ def _terminated(signum: int, frame) -> None:
 def _end_if_threads(main: Callable[..., int], code: int) -> None:
     """In a script run as ``__main__`` with worker threads still playing, end now."""
     if main.__module__ == "__main__" and threading.active_count() > 1:
-        _end_now(code)
+        end_now(code)
 
 
-def _end_now(code: int) -> None:
+def end_now(code: int) -> None:
     """End the process without waiting for the worker threads still playing: their
     planners are killed (they die with their parent) and their folders removed."""
     from ..pddl.planners import remove_own_folders

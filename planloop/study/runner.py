@@ -127,7 +127,7 @@ def run_study(
     saved. Lines of ``episodes.jsonl`` that are not valid records are set aside (see
     :class:`~planloop.results.ResultsFile`) and reported once on ``stream``.
     """
-    with _sole_writer(Path(out)):
+    with sole_writer(Path(out)):
         return _run(
             study,
             jobs,
@@ -143,7 +143,7 @@ def run_study(
 
 
 @contextmanager
-def _sole_writer(out: Path) -> Iterator[None]:
+def sole_writer(out: Path) -> Iterator[None]:
     """Hold ``out/.lock`` (an flock, freed by the kernel however the run ends). A folder
     made here that holds nothing else when the run fails (before its first episode) is
     removed again."""
