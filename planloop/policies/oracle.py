@@ -5,6 +5,7 @@ ceiling is what the environment says can be won."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import gymnasium as gym
 
@@ -40,7 +41,7 @@ class OraclePolicy(PolicyBase):
 
     def reset(self, obs: str, info: dict) -> None:
         self.details = {"stop": None}
-        game = self.env.unwrapped
+        game: Any = self.env.unwrapped  # a game with a ground truth, read by duck typing
         path = None
         if hasattr(game, "gold_path") or hasattr(game, "walkthrough"):
             try:

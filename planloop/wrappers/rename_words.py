@@ -83,8 +83,8 @@ class RenameWords(gym.Wrapper, gym.utils.RecordConstructorArgs):
             if self._keep_verbs
             else set()
         )
-        world = self.env.unwrapped.world_pddl()
-        self._learn(world_words(*world, keep=verbs, predicates=self._predicates))
+        domain, problem = self.env.unwrapped.world_pddl()  # type: ignore[attr-defined]
+        self._learn(world_words(domain, problem, keep=verbs, predicates=self._predicates))
         return self.rename(obs), self._renamed(info)
 
     def step(self, action):
