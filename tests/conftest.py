@@ -1,4 +1,5 @@
 import importlib.util
+import shutil
 import time
 from pathlib import Path
 
@@ -9,6 +10,8 @@ import planloop  # noqa: F401
 from planloop.llm import LLMError
 from planloop.pddl import solve
 from planloop.policies.doubles import following_model, goal_of, has_lessons
+
+from headless import Chromium
 
 DATA = Path(__file__).parent / "data"
 PLANBENCH = DATA / "planbench"
@@ -89,3 +92,16 @@ def closed_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+@pytest.fixture
+def chromium(tmp_path):
+    binary = shutil.which("chromium")
+    if binary is None:
+        pytest.skip("no chromium binary on PATH: apt-get install chromium (.ci/run installs it)")
+    browser = Chromium(binary, tmp_path / "profile")
+    try:
+        browser.connect()
+        yield browser
+    finally:
+        browser.close()

@@ -14,7 +14,15 @@ from .scores import separated
 
 TERMINAL_MODELS = 12  # models the terminal board shows; the files hold them all
 TERMINAL_PAIRS = 12  # pairs the terminal board shows
-SHORT = {"obfuscated": "obf", "coincollector": "coin", "blocksworld": "bw", "contingent": "cont"}
+SHORT = {  # family names in the terminal's narrow columns
+    "-obfuscated": "-o",
+    "coincollector": "coin",
+    "blocksworld": "bw",
+    "contingent": "cont",
+    "alfworld": "alf",
+    "mystery": "myst",
+    "nl-pddl": "nl",
+}
 
 
 def percent(rate: float) -> str:
@@ -105,13 +113,14 @@ def terminal_board(board: Leaderboard) -> str:
     every family's rate, then the separated pairs first."""
     families = board["suite"]["families"]
     rows = board["models"]
-    widths = [max(5, len(short(f))) for f in families]
-    name_width = min(36, max([5] + [len(r["model"]) for r in rows[:TERMINAL_MODELS]]))
+    widths = [min(6, max(4, len(short(f)))) for f in families]
+    name_width = min(28, max([5] + [len(r["model"]) for r in rows[:TERMINAL_MODELS]]))
     head = f"{'#':>2} {'model':<{name_width}} {'score':>13} " + " ".join(
-        f"{short(f):>{w}}" for f, w in zip(families, widths, strict=True)
+        f"{short(f)[:w]:>{w}}" for f, w in zip(families, widths, strict=True)
     )
     lines = [
-        f"suite {board['suite']['name']}: rates in percent (score: mean of families, 95% interval)",
+        f"suite {board['suite']['name']}: rates in percent (score: mean of families, 95% "
+        "interval; -o: obfuscated)",
         head + "   cost",
     ]
     for rank, row in enumerate(rows[:TERMINAL_MODELS], 1):
@@ -265,8 +274,8 @@ def pictures(out: Path, board: Leaderboard) -> list[Path]:
                 continue
             xs.append(position + index * width)
             ys.append(100 * found["rate"])
-            errors[0].append(100 * (found["rate"] - found["ci95"][0]))
-            errors[1].append(100 * (found["ci95"][1] - found["rate"]))
+            errors[0].append(max(0.0, 100 * (found["rate"] - found["ci95"][0])))
+            errors[1].append(max(0.0, 100 * (found["ci95"][1] - found["rate"])))
         axes.bar(xs, ys, width, yerr=errors, capsize=2, label=row["model"][:40])
     axes.set_xticks(
         [p + 0.4 - width / 2 for p in range(len(families))], families, rotation=30, ha="right"
