@@ -4,7 +4,12 @@ a rerun that calls nothing, a model added later that plays only its own episodes
 a replay with the server gone giving the same rates, the cost cap, and bad input."""
 
 import json
+import os
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -194,3 +199,28 @@ def test_a_folder_of_another_suite_is_refused(tmp_path, capsys):
     capsys.readouterr()
     assert bench("--llm", "oracle", "--suite", tmp_path / "other.json", "--out", out) == 2
     assert "holds a run of suite small version 1" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("signum, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_signal_stops_the_run_in_one_line_and_the_rerun_finishes_it(tmp_path, signum, code):
+    suite, out = small_suite(tmp_path), tmp_path / "run"
+    with FakeChatServer([("slow", 0.3, JUNK)] * 400) as server:
+        argv = [sys.executable, "-m", "planloop", "bench", "--suite", str(suite), "--out", str(out),
+                "--llm", f"{server.url}@fake-model", "--workers", "2"]  # fmt: skip
+        env = dict(os.environ, HOME=str(tmp_path))
+        proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        while not (out.exists() and read_records(out)):  # the first episode saved
+            assert proc.poll() is None, proc.stderr.read().decode()
+            time.sleep(0.05)
+        proc.send_signal(signum)
+        _, err = proc.communicate(timeout=60)
+        text = err.decode()
+        assert proc.returncode == code, text
+        saved = len(read_records(out))
+        assert f"planloop bench: interrupted: {saved} of 8 episodes saved" in text
+        assert "Traceback" not in text and saved < 8
+        rerun = subprocess.run(argv, env=env, capture_output=True, timeout=300)
+        assert rerun.returncode == 0, rerun.stderr.decode()
+    keys = [r["key"] for r in read_records(out)]
+    assert len(keys) == len(set(keys)) == 8  # nothing lost, nothing twice
