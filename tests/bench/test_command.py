@@ -224,3 +224,12 @@ def test_a_signal_stops_the_run_in_one_line_and_the_rerun_finishes_it(tmp_path, 
         assert rerun.returncode == 0, rerun.stderr.decode()
     keys = [r["key"] for r in read_records(out)]
     assert len(keys) == len(set(keys)) == 8  # nothing lost, nothing twice
+
+
+def test_a_bench_process_starts_without_what_it_does_not_use():
+    """matplotlib is imported when the PNGs are drawn, openai when a model is opened,
+    Ray, the MCP SDK and TextWorld Express never by the bench itself."""
+    heavy = ("matplotlib", "ray", "mcp", "textworld_express", "py4j", "openai")
+    code = f"import sys, planloop.cli, planloop.bench.command; print([m for m in {heavy!r} if m in sys.modules])"
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert shown.stdout.strip() == "[]"
