@@ -69,9 +69,11 @@ def play(
     envs: Environments,
     out: Path,
     suite_sha: str,
+    key: str,
 ) -> BenchRecord | None:
-    """Play ``unit`` and write its transcript; the record, or None when the run's cost cap
-    stopped a call (the episode is played again by a rerun)."""
+    """Play ``unit`` and write its transcript; the record (keyed ``key``, of the suite
+    whose sha256 is ``suite_sha``), or None when the run's cost cap stopped a call (the
+    episode is played again by a rerun)."""
     model = (
         None if isinstance(player, str) else EpisodeModel(player, family.max_calls, price, spending)
     )
@@ -93,7 +95,8 @@ def play(
         transcript = _shortened(episode.to_json())
     if model is not None and model.capped:
         return None
-    key = f"{suite_sha[:16]}/{label}/{family.name}/{unit.id}/{unit.seed}"
+    if model is not None:
+        transcript = {"calls": model.per_call, **transcript}
     path = (
         Path("transcripts")
         / safe_name(label)

@@ -54,6 +54,7 @@ class EpisodeModel:
         self.calls = self.cached_calls = 0
         self.tokens: Tokens = {"prompt": 0, "completion": 0, "reasoning": 0}
         self.exhausted = self.capped = False
+        self.per_call: list[dict[str, object]] = []  # each call's tokens, for the transcript
 
     def __getattr__(self, name: str):  # request(), params, base_url: the model's
         return getattr(self.__dict__["model"], name)
@@ -77,6 +78,7 @@ class EpisodeModel:
         }
         for key in self.tokens:
             self.tokens[key] += tokens[key]  # type: ignore[literal-required]
+        self.per_call.append({**tokens, "cached": response.cached, "seconds": usage.seconds})
         if response.cached:
             self.cached_calls += 1
         else:

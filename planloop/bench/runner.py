@@ -196,6 +196,7 @@ def _play_all(
                     envs,
                     out,
                     suite.sha256,
+                    job.key(suite),
                 )
             ] = job
 
