@@ -233,3 +233,28 @@ def test_a_bench_process_starts_without_what_it_does_not_use():
     code = f"import sys, planloop.cli, planloop.bench.command; print([m for m in {heavy!r} if m in sys.modules])"
     shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert shown.stdout.strip() == "[]"
+
+
+@pytest.mark.slow
+def test_the_smoke_suite_bounds_the_board_by_its_players(tmp_path, server, capsys):
+    """The issue's check: on every family of the smoke suite the oracle wins at least 90%
+    of its episodes, the fake model none (each loss with its kind), and every (oracle,
+    fake) pair is separated by its interval; the replanner plays contingent."""
+    out, fake = tmp_path / "run", f"{server.url}@fake-model"
+    argv = ["--suite", "smoke", "--out", out, "--workers", "2"]
+    assert (
+        bench(*argv, "--llm", "oracle", "--llm", "random", "--llm", "replanner", "--llm", fake) == 0
+    )
+    rows = {row["model"]: row for row in board(out)["models"]}
+    families = board(out)["suite"]["families"]
+    assert len(families) == 11 and sum(f.endswith("-obfuscated") for f in families) == 4
+    assert all(rows["oracle"]["families"][f]["rate"] >= 0.9 for f in families)
+    assert all(rows[fake]["families"][f]["won"] == 0 for f in families)
+    assert all(set(rows[fake]["families"][f]["failures"]) <= set(FAILURE_KINDS) for f in families)
+    assert set(rows["replanner"]["families"]) == {"contingent"}
+    separated = {
+        p["family"] for p in board(out)["pairs"]
+        if {p["a"], p["b"]} == {"oracle", fake} and min(abs(x) for x in p["ci95"]) > 0
+    }  # fmt: skip
+    assert separated == set(families)
+    assert len(capsys.readouterr().out.splitlines()) < 60
