@@ -14,6 +14,7 @@ from typing import Any
 
 from ..llm import CachedModel, ChatModel, OpenAIChat
 from ..llm.openai_chat import DEFAULTS as MODEL_DEFAULTS
+from ..study.backends import BACKENDS
 from ..study.errors import StudyError, one_line, study_main
 from ..study.flags import (
     CALL_TIMEOUT,
@@ -74,6 +75,13 @@ def parser() -> argparse.ArgumentParser:
         "--workers", type=worker_count, default=1, metavar="N", help="episodes at once (default 1)"
     )
     bench.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="local",
+        help="where the episodes run: local (threads) or ray (Ray actors on RAY_ADDRESS's "
+        "cluster, else a new local runtime; the ray extra) (default local)",
+    )
+    bench.add_argument(
         "--prices",
         type=Path,
         metavar="FILE",
@@ -132,7 +140,7 @@ def run(argv: list[str] | None = None) -> int:
     write_manifest(out, manifest, suite)
     print(_estimate(suite, contestants, out), file=sys.stderr, flush=True)
     try:
-        run_bench(suite, contestants, out, args.workers, args.max_cost)
+        run_bench(suite, contestants, out, args.workers, args.max_cost, backend=args.backend)
     finally:
         _note(manifest, contestants, request)
         write_manifest(out, manifest, suite)
@@ -198,7 +206,7 @@ def _estimate(suite: Suite, contestants: list[Contestant], out: Path) -> str:
     total: float | None = 0.0
     for c in models:
         for family in suite.families:
-            left = sum(Job(c, family, u).key(suite) not in done for u in family.units)
+            left = sum(Job(c, family, u).key(suite.sha256) not in done for u in family.units)
             usd = estimate(c.price, left, family.expect)
             total = None if usd is None or total is None else total + usd
     cost = "unknown (a model has no price: --prices)" if total is None else f"about {total:.2f} USD"
@@ -264,7 +272,7 @@ def _replay(args: argparse.Namespace, known: dict[str, Price]) -> int:
     replayed = check_same_suite(out, read_manifest(out), suite)
     replayed["contestants"] = dict(manifest["contestants"])
     write_manifest(out, replayed, suite)
-    run_bench(suite, contestants, out, args.workers, check=False)
+    run_bench(suite, contestants, out, args.workers, check=False, backend=args.backend)
     _report(out, suite, replayed)
     return 0
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import threading
 import time
 from pathlib import Path
 
@@ -35,27 +34,21 @@ def safe_name(label: str) -> str:
 
 
 class Environments:
-    """Each worker thread's environments, one per (family, environment, options), made
-    when first needed and reset for every episode; :meth:`close` closes them all."""
+    """A worker's environments, one per (family, environment, options), made when first
+    needed and reset for every episode; :meth:`close` closes them all."""
 
     def __init__(self) -> None:
-        self._local = threading.local()
-        self._made: list[gym.Env] = []
-        self._lock = threading.Lock()
+        self._made: dict[tuple, gym.Env] = {}
 
     def get(self, family: Family, unit: Unit) -> gym.Env:
-        made = self._local.__dict__.setdefault("envs", {})
         key = (family.name, unit.env, unit.options)
-        if key not in made:
-            made[key] = make_env(family, unit)
-            with self._lock:
-                self._made.append(made[key])
-        return made[key]
+        if key not in self._made:
+            self._made[key] = make_env(family, unit)
+        return self._made[key]
 
     def close(self) -> None:
-        with self._lock:
-            made, self._made = self._made, []
-        for env in made:
+        made, self._made = self._made, {}
+        for env in made.values():
             env.close()
 
 

@@ -19,6 +19,10 @@ class Spending:
         self.cap, self.spent = cap, spent
         self._lock = threading.Lock()
 
+    def __reduce__(self):
+        """A copy in another process (a Ray actor) starts from what was spent so far."""
+        return Spending, (self.cap, self.spent)
+
     def add(self, usd: float) -> None:
         with self._lock:
             self.spent += usd

@@ -6,6 +6,10 @@ A prices file is one JSON object, model name to its two prices::
 
     {"gpt-4o": {"prompt": 2.5, "completion": 10.0}, "my-local-model": {"prompt": 0, "completion": 0}}
 
+or, dated, ``{"as_of": "2025-08-07", "models": {...}}`` (``as_of`` is not kept). A file
+that is not one of these (over 1 MiB, not JSON, a price that is not a finite
+non-negative number, a field other than the two) is a :class:`PricesError` in one line.
+
 Reasoning tokens are part of the completion tokens (as OpenAI counts and bills them),
 so they are never added again.
 """
@@ -84,47 +88,86 @@ def prices(given: Mapping[str, Price] | None = None) -> dict[str, Price]:
 def read_prices(path: Path | str) -> dict[str, Price]:
     """The prices of a file (see the module docstring); a PricesError in one line."""
     path = Path(path)
+    where = f"--prices {path}"
     try:
         with path.open("rb") as file:
             data = file.read(MAX_PRICES_BYTES + 1)
     except OSError as exc:
-        raise PricesError(f"--prices {path}: {exc.strerror or exc}") from None
+        raise PricesError(f"{where}: {exc.strerror or exc}") from None
     if len(data) > MAX_PRICES_BYTES:
-        raise PricesError(f"--prices {path}: larger than {MAX_PRICES_BYTES:,} bytes")
+        raise PricesError(f"{where}: larger than {MAX_PRICES_BYTES:,} bytes")
     try:
         table = json.loads(data)
-    except (ValueError, RecursionError):
+    except RecursionError:
+        raise PricesError(f"{where}: JSON nested too deeply") from None
+    except ValueError:
         raise PricesError(
-            f'--prices {path}: not JSON: give {{"MODEL": {{"prompt": USD, "completion": '
-            f"USD}}}} (USD per million tokens)"
+            f'{where}: not JSON: give {{"MODEL": {{"prompt": USD, "completion": USD}}}} '
+            f"(USD per million tokens)"
         ) from None
+    if isinstance(table, dict) and "as_of" in table:
+        table = _dated(table, where)
     if not isinstance(table, dict):
-        raise PricesError(f"--prices {path}: not a JSON object of models")
-    read = {}
-    for name, entry in table.items():
-        shown = name if len(name) <= SHOWN else name[:SHOWN] + "..."
-        if not name or len(name) > MAX_NAME:
-            raise PricesError(f"--prices {path}: a model name of 1 to {MAX_NAME} characters")
-        if not isinstance(entry, dict):
-            raise PricesError(f"--prices {path}: {shown}: not an object of prompt and completion")
-        unknown = sorted(set(entry) - {"prompt", "completion"})
-        if unknown:
-            raise PricesError(f"--prices {path}: {shown}: unknown field {unknown[0][:SHOWN]!r}")
-        for field in ("prompt", "completion"):
-            value = entry.get(field)
-            if (
-                isinstance(value, bool)
-                or not isinstance(value, (int, float))
-                or not math.isfinite(value)
-                or value < 0
-            ):
-                quoted = json.dumps(value)[:SHOWN] if field in entry else "missing"
-                raise PricesError(
-                    f"--prices {path}: {shown}: {field} must be a non-negative number of USD "
-                    f"per million tokens, not {quoted}"
-                )
-        read[name] = Price(float(entry["prompt"]), float(entry["completion"]))
-    return read
+        raise PricesError(f"{where}: not a JSON object of models")
+    return {name: _price(name, entry, where) for name, entry in table.items()}
+
+
+def _dated(table: dict, where: str) -> object:
+    """The models of a dated file, ``{"as_of": DATE, "models": {...}}``."""
+    extra = sorted(set(table) - {"as_of", "models"})
+    if extra:
+        raise PricesError(f"{where}: a dated file holds as_of and models, not {_quoted(extra[0])}")
+    if not isinstance(table["as_of"], str) or len(table["as_of"]) > SHOWN:
+        raise PricesError(f"{where}: as_of must be a date as text, not {_quoted(table['as_of'])}")
+    if "models" not in table:
+        raise PricesError(f"{where}: a dated file without models")
+    return table["models"]
+
+
+def _price(name: str, entry: object, where: str) -> Price:
+    """The price of model ``name`` in a prices file."""
+    if not name or len(name) > MAX_NAME:
+        raise PricesError(f"{where}: a model name of 1 to {MAX_NAME} characters")
+    shown = _cut(name if name.isprintable() else json.dumps(name))
+    if not isinstance(entry, dict):
+        raise PricesError(f"{where}: {shown}: not an object of prompt and completion")
+    unknown = sorted(set(entry) - {"prompt", "completion"})
+    if unknown:
+        raise PricesError(f"{where}: {shown}: unknown field {_quoted(unknown[0])}")
+    return Price(*(_field(entry, field, f"{where}: {shown}") for field in ("prompt", "completion")))
+
+
+def _field(entry: dict, field: str, where: str) -> float:
+    """The price ``entry`` gives ``field``, checked."""
+    usd = _usd(entry.get(field))
+    if usd is None:
+        raise PricesError(
+            f"{where}: {field} must be a non-negative number of USD per million tokens, "
+            f"not {_quoted(entry[field]) if field in entry else 'missing'}"
+        )
+    return usd
+
+
+def _usd(value: object) -> float | None:
+    """``value`` as a price: None unless a finite non-negative number."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        usd = float(value)
+    except OverflowError:  # an integer past any float
+        return None
+    return usd if 0 <= usd < math.inf else None
+
+
+def _quoted(value: object) -> str:
+    """``value`` as JSON, at most about :data:`SHOWN` characters (a container by kind)."""
+    if isinstance(value, (dict, list)):
+        return "an object" if isinstance(value, dict) else "a list"
+    return _cut(json.dumps(value))
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= SHOWN else text[:SHOWN] + "..."
 
 
 def cost_usd(tokens: Tokens, price: Price | None) -> float | None:

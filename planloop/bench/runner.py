@@ -5,15 +5,16 @@ missing (a model added later: its own episodes alone)."""
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from ..llm import ChatModel
 from ..results import ResultsFile, record_problem
+from ..study.backends import open_pool, require
 from ..study.errors import Interrupted, StudyError, one_line
 from ..study.models import check_model
 from ..study.progress import Progress
@@ -48,11 +49,10 @@ class Job:
     family: Family
     unit: Unit
 
-    def key(self, suite: Suite) -> str:
+    def key(self, suite_sha: str) -> str:
+        """``<the suite's sha256, 16 digits>/<label>/<family>/<instance>/<seed>``."""
         unit = self.unit
-        return (
-            f"{suite.sha256[:16]}/{self.contestant.label}/{self.family.name}/{unit.id}/{unit.seed}"
-        )
+        return f"{suite_sha[:16]}/{self.contestant.label}/{self.family.name}/{unit.id}/{unit.seed}"
 
 
 def bench_problem(record: object) -> str | None:
@@ -99,13 +99,18 @@ def run_bench(
     max_cost: float | None = None,
     stream: TextIO | None = None,
     check: bool = True,
+    backend: str = "local",
 ) -> list[BenchRecord]:
-    """Play every job not yet recorded in ``out``; returns the latest record of every job
+    """Play every job not yet recorded in ``out``, ``workers`` at a time on ``backend``
+    (``local``: threads; ``ray``: Ray actors, see :class:`~planloop.study.backends.RayPool`,
+    each with its environments); returns the latest record of every job
     (those of earlier runs included). Before the first episode each family's
     environments are made once and each model that has episodes to play answers one
     call (``check``); either failing is a StudyError. ``max_cost`` (USD) stops the run
     once this run's calls have spent it: a StudyError naming the cap, the episodes that
-    ended saved. Ctrl-C and SIGTERM raise Interrupted with the count saved."""
+    ended saved (on Ray the episodes' costs are added up here as they end, so the
+    episodes running when the cap is reached finish). Ctrl-C and SIGTERM raise
+    Interrupted with the count saved."""
     stream = stream or sys.stderr
     with sole_writer(out):
         files = results_files(out, suite)
@@ -114,7 +119,7 @@ def run_bench(
                 print(f"bench: {results.damage_report()}", file=stream, flush=True)
         jobs = plan(suite, contestants)
         done = recorded(files)
-        todo = [job for job in jobs if job.key(suite) not in done]
+        todo = [job for job in jobs if job.key(suite.sha256) not in done]
         print(
             f"bench {suite.name}: {len(jobs)} episodes ({len(contestants)} contestants, "
             f"{len(suite.families)} families), {len(jobs) - len(todo)} already in {out}, "
@@ -123,6 +128,7 @@ def run_bench(
             flush=True,
         )
         if todo:
+            require(backend, next((c.model for c in contestants if c.model), None))
             _check(todo, check)
             spending = Spending(max_cost)
             _play_all(
@@ -131,12 +137,12 @@ def run_bench(
                 files,
                 out,
                 workers,
+                backend,
                 spending,
                 Progress(len(jobs), len(jobs) - len(todo), stream),
-                stream,
             )
         latest = recorded(files)
-        return [latest[job.key(suite)] for job in jobs if job.key(suite) in latest]
+        return [latest[job.key(suite.sha256)] for job in jobs if job.key(suite.sha256) in latest]
 
 
 def _check(todo: Sequence[Job], check: bool) -> None:
@@ -163,74 +169,89 @@ def _check(todo: Sequence[Job], check: bool) -> None:
                 check_model(model)
 
 
+def _play_job(
+    out: Path, suite_sha: str, spending: Spending, envs: Environments, job: Job
+) -> BenchRecord | None:
+    """One job on a worker (a thread, or a Ray actor) holding ``envs``."""
+    contestant = job.contestant
+    return play(
+        job.family,
+        job.unit,
+        contestant.label,
+        contestant.player,
+        contestant.price,
+        spending,
+        envs,
+        out,
+        suite_sha,
+        job.key(suite_sha),
+    )
+
+
 def _play_all(
     suite: Suite,
     todo: Sequence[Job],
     files: dict[str, ResultsFile],
     out: Path,
     workers: int,
+    backend: str,
     spending: Spending,
     progress: Progress,
-    stream: TextIO,
 ) -> None:
-    envs = Environments()
-    limit = max(1, min(workers, len(todo)))
-    executor = ThreadPoolExecutor(max_workers=limit)
-    running: dict[Future, Job] = {}
-    pending = list(reversed(todo))
+    def finish(job: Job, record: BenchRecord | None) -> BenchRecord | None:
+        if record is not None:
+            files[job.family.name].append(dict(record))
+            if backend == "ray" and record["cost_usd"]:  # each actor has its own Spending
+                fresh = 1 - record["cached_calls"] / max(1, record["calls"])
+                spending.add(record["cost_usd"] * fresh)
+        return record
+
+    play_job = functools.partial(_play_job, out, suite.sha256, spending)
+    # the pools are typed for a study's jobs and environments; a bench job, and a worker's
+    # Environments, go through them the same way
+    opened: Any = open_pool
+    pool = opened(
+        backend, Environments, play_job, finish, max(1, min(workers, len(todo))), Environments()
+    )
+    futures = {pool.submit(job): job for job in todo}
     done, failed, every = progress.total - len(todo), 0, max(1, progress.total // 10)
     crash: BaseException | None = None
 
-    def submit() -> None:
-        while pending and len(running) < limit and not spending.reached and crash is None:
-            job = pending.pop()
-            running[
-                executor.submit(
-                    play,
-                    job.family,
-                    job.unit,
-                    job.contestant.label,
-                    job.contestant.player,
-                    job.contestant.price,
-                    spending,
-                    envs,
-                    out,
-                    suite.sha256,
-                    job.key(suite),
-                )
-            ] = job
+    def stop() -> None:
+        for pending in futures:
+            pending.cancel()
 
     try:
-        submit()
-        while running:
-            finished, _ = wait(running, return_when=FIRST_COMPLETED)
-            for future in finished:
-                job = running.pop(future)
-                exc = future.exception()
-                if exc is not None:
-                    if crash is None:
-                        crash = exc
-                        progress.note(
-                            f"{job.contestant.label} {job.family.name} {job.unit.id}: {type(exc).__name__}: {one_line(exc)[:300]} (stopping after the running episodes)"
-                        )
-                    continue
-                record = future.result()
-                if record is None:  # the cost cap stopped a call: played again by a rerun
-                    continue
-                files[job.family.name].append(dict(record))
-                done += 1
-                failed += not record["won"]
-                if progress.live or done % every == 0 or done == progress.total:
-                    progress.update(done, failed)
-            submit()
+        for future in pool.completed():
+            if future.cancelled():
+                continue
+            job, exc = futures[future], future.exception()
+            if exc is not None:
+                if crash is None:
+                    crash = exc
+                    stop()
+                    progress.note(
+                        f"{job.contestant.label} {job.family.name} {job.unit.id}: "
+                        f"{type(exc).__name__}: {one_line(exc)[:300]} (a bug? stopping after "
+                        "the running episodes)"
+                    )
+                continue
+            record = future.result()
+            if record is None or spending.reached:  # the cap: no further episode starts
+                stop()
+            if record is None:  # a call the cap stopped: the episode is a rerun's
+                continue
+            done += 1
+            failed += (record["failure"] or "").startswith("model_")
+            if progress.live or done % every == 0 or done == progress.total:
+                progress.update(done, failed)
     except KeyboardInterrupt as exc:
         for results in files.values():
             results.close()
         progress.close()
-        executor.shutdown(wait=False, cancel_futures=True)  # the running ones: a rerun's
+        pool.abandon()  # the running episodes: a rerun's
         raise Interrupted(getattr(exc, "code", 130), saved=(done, progress.total)) from None
-    executor.shutdown(wait=True)
-    envs.close()
+    pool.shutdown()
     progress.close()
     if crash is not None:
         raise crash
