@@ -6,7 +6,7 @@ kept warm (:mod:`planloop.pddl.fd_worker`) and with a translator process per cal
 Each path runs in a fresh Python process of its own, so that its run 1 pays every
 first-call cost (the warm worker's start included); plan caching plays no part (it is
 ``solve`` itself that is timed). Runs 2 to ``--runs`` solve the same task again: its
-translation is kept (``planners.TRANSLATIONS``), so they cost the search. Then as many
+translation is kept (``fd_planner.TRANSLATIONS``), so they cost the search. Then as many
 solves of other tasks of the same size (other seeds) show what a new task costs: the
 translator's start-up (on the per-call path) and its work. Prints run 1, the median of
 runs 2 to ``--runs`` and their ratio, and the median over the other tasks, for both
@@ -29,7 +29,7 @@ from timing import timed
 
 from planloop.envs.blocksworld import generate_problem
 from planloop.pddl import solve
-from planloop.pddl.planners import FD_WORKER_VARIABLE
+from planloop.pddl.fd_planner import FD_WORKER_VARIABLE
 
 DOMAIN = (
     Path(__file__).resolve().parent.parent / "tests" / "data" / "ipc2000-blocks" / "domain.pddl"

@@ -58,7 +58,7 @@ from planloop.formalizer import (
     extract_files,
 )
 from planloop.pddl import Domain, PDDLError, solve
-from planloop.pddl.planners import _classify, fast_downward_paths, search_options
+from planloop.pddl.fd_planner import classify, fast_downward_paths, search_options
 
 DEFAULT_CORPUS = (
     Path(__file__).resolve().parents[1] / ".." / "shared" / "corpora" / "real-model-pddl"
@@ -268,7 +268,7 @@ def fd_verdict(folder: Path, df: str, pf: str, timeout: float) -> str:
         return {None: "timeout", 20: "error", 22: "error"}.get(code, "rejected")
     with open(folder / "output.sas") as sas:
         code = run_fd([str(downward), *search_options("lama-first")], folder, env, sas, deadline)
-    status = "timeout" if code is None else _classify(code)
+    status = "timeout" if code is None else classify(code)
     if status != "solved":
         return {"unsolvable": "no_plan", "timeout": "timeout"}.get(status, "error")
     plans = sorted(folder.glob("sas_plan*"))

@@ -7,8 +7,9 @@ from .grounding import ActionLookupError, GroundAction, Task, UnmetFact, ground
 from .heuristics import RelaxedTask
 from .model import Atom, Domain, Problem
 from .obfuscate import PLANBENCH_MYSTERY, Renaming, make_renaming
+from .plan_result import PlanResult, PlanStatus
 from .plancache import PlanCache
-from .planners import PLANNER_NAMES, PLANNERS, PlanResult, PlanStatus, solve
+from .planners import PLANNER_NAMES, PLANNERS, solve
 from .plans import Step, parse_command, parse_plan
 from .reader import parse, parse_domain, parse_problem
 from .render import (

@@ -1,6 +1,6 @@
 """The contingent suites' other dialects, read into the form the rest of planloop plays
-(sensing actions, ``unknown`` atoms and ``oneof`` / ``or`` clauses); :mod:`.reader` calls
-these when it reads with ``contingent=True``.
+(sensing actions, ``unknown`` atoms and ``oneof`` / ``or`` clauses); :mod:`.domain_reader`
+and :mod:`.problem_reader` call these when they read with ``contingent=True``.
 
 - K-replanner's (Bonet and Geffner): a domain's ``(:sensor NAME :parameters (...)
   :condition C :sense atom ...)`` is a sensing action NAME (precondition C, observing the
@@ -59,7 +59,8 @@ from .model import (
 from .sexpr import SList, Sym
 
 if TYPE_CHECKING:
-    from .reader import FormulaReader, Reader
+    from .formula_reader import FormulaReader
+    from .reading import Reader
 
 _KEYS = {":parameters": ":parameters", ":condition": ":precondition", ":sense": ":observe"}
 INVARIANTS = {  # K-replanner's invariant -> the kind of clause it is

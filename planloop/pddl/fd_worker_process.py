@@ -11,7 +11,7 @@ group. It answers ``{"id", "pid"}`` at each fork and ``{"id", "code"}`` (the exi
 minus the signal when killed) when a child ends. It and its children die with their
 parent: at EOF on stdin, and on Linux by a parent-death signal.
 
-Imports only the standard library, so :mod:`planloop.pddl.planners` imports
+Imports only the standard library, so :mod:`planloop.pddl.fd_planner` imports
 :func:`die_with_parent` from it.
 """
 

@@ -16,8 +16,10 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from .diagnostics import Diagnostic, PDDLError
+from .formula_reader import FormulaReader
 from .model import CLAUSE_BOUNDS, Atom, Domain, InitClause, Problem
-from .reader import FormulaReader, Reader, hidden_worlds
+from .problem_reader import hidden_worlds
+from .reading import Reader
 from .sexpr import SList, extract_define, line_of, read_form
 from .source import DEFAULT_LIMITS, Limits, read_source
 

@@ -9,7 +9,7 @@ from collections import OrderedDict
 from . import planners
 from .diagnostics import PDDLError
 from .model import Domain, Problem
-from .planners import PlanResult
+from .plan_result import PlanResult
 from .source import DEFAULT_LIMITS, Limits, read_source
 from .writer import write_domain, write_problem
 

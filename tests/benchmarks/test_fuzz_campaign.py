@@ -146,12 +146,12 @@ def test_the_exits_target_reports_the_old_exits(fuzz, monkeypatch):
     (issue 32), a size below a domain's minimum let through to the workers and a goal
     that holds at reset not won there (issue 40) are violations of its contract."""
     from planloop.envs.text_env import TextEnv
-    from planloop.pddl import memo, reader
+    from planloop.pddl import memo, problem_reader
     from planloop.protocols.nl_pddl.config import FormalizeConfig
 
     monkeypatch.setattr(TextEnv, "step", lambda env, action: env._step(env._command(action)))
     monkeypatch.setattr(TextEnv, "_begin", lambda env, obs, info: (obs, {**info, "won": False}))
-    monkeypatch.setattr(reader, "_contradiction", lambda *args: None)
+    monkeypatch.setattr(problem_reader, "_contradiction", lambda *args: None)
     monkeypatch.setattr(FormalizeConfig, "check", lambda config: None)
     target = fuzz.make_targets()["exits"]
     try:

@@ -21,7 +21,7 @@ from test_planner_limits import (  # noqa: F401  (tmp is a fixture)
 )
 
 from planloop.envs.blocksworld import generate_problem
-from planloop.pddl import PlanResult, load, planners, solve, validate
+from planloop.pddl import PlanResult, auto_portfolio, fd_planner, load, solve, validate
 from planloop.pddl.portfolio import Race
 from planloop.pddl.search import SearchTimeout
 
@@ -118,16 +118,16 @@ def fake_fast_downward(log: list, status: str = "", plan=None):
 
 def test_small_tasks_never_start_fast_downward(monkeypatch):
     log = []
-    monkeypatch.setattr(planners, "_solve_fast_downward", fake_fast_downward(log, "error"))
+    monkeypatch.setattr(auto_portfolio, "solve_fast_downward", fake_fast_downward(log, "error"))
     # 2 ms of search alone, well within AUTO_ALONE_SECONDS on a loaded machine
     result = solve(IPC / "domain.pddl", IPC / "instances" / "instance-3.pddl", planner="auto")
     assert result.solved and result.planner == "auto/gbfs" and log == []
 
 
 def test_the_in_process_search_wins_and_stops_fast_downward(monkeypatch):
-    monkeypatch.setattr(planners, "AUTO_ALONE_SECONDS", 0.0)  # start it at once
+    monkeypatch.setattr(auto_portfolio, "AUTO_ALONE_SECONDS", 0.0)  # start it at once
     log = []
-    monkeypatch.setattr(planners, "_solve_fast_downward", fake_fast_downward(log))
+    monkeypatch.setattr(auto_portfolio, "solve_fast_downward", fake_fast_downward(log))
     problem = IPC / "instances" / "instance-10.pddl"
     result = solve(IPC / "domain.pddl", problem, planner="auto", timeout=60)
     assert result.solved and result.planner == "auto/gbfs"
@@ -147,18 +147,18 @@ def cycle(blocks: int) -> str:
 def test_fast_downward_wins_and_the_in_process_search_stops(monkeypatch):
     """Exhausting 12 blocks' states takes the in-process search far longer than its
     budget; the rival's answer ends it at once (else the message would name the budget)."""
-    monkeypatch.setattr(planners, "AUTO_ALONE_SECONDS", 0.0)
-    monkeypatch.setattr(planners, "_solve_fast_downward", fake_fast_downward([], "unsolvable"))
+    monkeypatch.setattr(auto_portfolio, "AUTO_ALONE_SECONDS", 0.0)
+    monkeypatch.setattr(auto_portfolio, "solve_fast_downward", fake_fast_downward([], "unsolvable"))
     result = solve(BW_DOMAIN, cycle(12), planner="auto", timeout=600)
     assert result.status == "unsolvable" and result.planner == "auto/lama-first"
     assert "Fast Downward answered first" in result.message
 
 
 def test_when_fast_downward_fails_the_search_goes_on_past_its_budget(monkeypatch):
-    monkeypatch.setattr(planners, "AUTO_ALONE_SECONDS", 0.0)
-    monkeypatch.setattr(planners, "AUTO_SEARCH_SECONDS", 0.05)
+    monkeypatch.setattr(auto_portfolio, "AUTO_ALONE_SECONDS", 0.0)
+    monkeypatch.setattr(auto_portfolio, "AUTO_SEARCH_SECONDS", 0.05)
     log = []
-    monkeypatch.setattr(planners, "_solve_fast_downward", fake_fast_downward(log, "error"))
+    monkeypatch.setattr(auto_portfolio, "solve_fast_downward", fake_fast_downward(log, "error"))
     problem = generate_problem(18, seed=0, style="ipc")  # more than 0.05 s of search
     result = solve(IPC / "domain.pddl", problem, planner="auto", timeout=600)
     assert result.solved and result.planner == "auto/gbfs" and log == ["started"]
@@ -196,7 +196,7 @@ def test_a_stopped_planner_is_killed_before_its_deadline():
     stop = threading.Event()
     threading.Timer(0.2, stop.set).start()
     deadline = time.monotonic() + 120
-    code, _ = planners._run(
+    code, _ = fd_planner._run(
         [sys.executable, "-c", "import time; time.sleep(600)"],
         None,
         None,

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from planloop.pddl import PDDLError, grounding, load, reader
+from planloop.pddl import PDDLError, domain_reader, grounding, load, problem_reader
 from planloop.pddl.collection import collection_paused
 from planloop.pddl.memo import clear_all
 
@@ -25,7 +25,7 @@ def collector_on():
 
 def test_reading_and_grounding_run_without_the_collector(monkeypatch):
     seen = []
-    read, start = reader._read_sections, grounding.Task._start
+    read, start = domain_reader.read_sections, grounding.Task._start
 
     def reading(*args):
         seen.append(("read", gc.isenabled()))
@@ -35,7 +35,8 @@ def test_reading_and_grounding_run_without_the_collector(monkeypatch):
         seen.append(("ground", gc.isenabled()))
         return start(self, *args)
 
-    monkeypatch.setattr(reader, "_read_sections", reading)
+    monkeypatch.setattr(domain_reader, "read_sections", reading)
+    monkeypatch.setattr(problem_reader, "read_sections", reading)
     monkeypatch.setattr(grounding.Task, "_start", grounding_)
     clear_all()
     task = load(DOMAIN, PROBLEM)

@@ -18,6 +18,7 @@ from planloop.pddl import (
     Limits,
     PlanCache,
     RelaxedTask,
+    auto_portfolio,
     ground,
     load,
     parse,
@@ -228,7 +229,7 @@ def test_auto_proves_unsolvability_both_ways():
 
 
 def test_auto_falls_back_to_fast_downward_over_the_action_threshold(monkeypatch):
-    monkeypatch.setattr(planners, "AUTO_MAX_ACTIONS", 20)
+    monkeypatch.setattr(auto_portfolio, "AUTO_MAX_ACTIONS", 20)
     problem = IPC / "instances" / "instance-10.pddl"  # 112 ground actions
     result = solve(IPC / "domain.pddl", problem, planner="auto")
     assert result.solved and result.planner == "auto/lama-first"
@@ -237,14 +238,14 @@ def test_auto_falls_back_to_fast_downward_over_the_action_threshold(monkeypatch)
 
 
 def test_auto_falls_back_when_grounding_passes_its_limit(monkeypatch):
-    monkeypatch.setattr(planners, "AUTO_GROUND_LIMIT", 50)
+    monkeypatch.setattr(auto_portfolio, "AUTO_GROUND_LIMIT", 50)
     result = solve(IPC / "domain.pddl", IPC / "instances" / "instance-10.pddl", planner="auto")
     assert result.solved and result.planner == "auto/lama-first"
     assert "not grounded in-process" in result.message and "max_ground_actions" in result.message
 
 
 def test_auto_falls_back_when_its_search_runs_out_of_budget(monkeypatch):
-    monkeypatch.setattr(planners, "AUTO_SEARCH_SECONDS", 1e-4)
+    monkeypatch.setattr(auto_portfolio, "AUTO_SEARCH_SECONDS", 1e-4)
     problem = generate_problem(12, seed=2, style="ipc")
     result = solve(IPC / "domain.pddl", problem, planner="auto")
     assert result.solved and result.planner == "auto/lama-first"
@@ -254,7 +255,7 @@ def test_auto_falls_back_when_its_search_runs_out_of_budget(monkeypatch):
 def test_auto_honours_its_timeout(monkeypatch):
     # Fast Downward not yet due: a loaded machine may reach the race's first check after
     # AUTO_ALONE_SECONDS (0.1 s), and the answer would then be the rival's
-    monkeypatch.setattr(planners, "AUTO_ALONE_SECONDS", 600.0)
+    monkeypatch.setattr(auto_portfolio, "AUTO_ALONE_SECONDS", 600.0)
     result = solve(
         IPC / "domain.pddl", generate_problem(18, seed=0, style="ipc"), planner="auto", timeout=0.05
     )

@@ -15,7 +15,7 @@ import pytest
 
 from planloop.envs.blocksworld import generate_problem
 from planloop.pddl import fd_worker, load, parse, solve, validate
-from planloop.pddl.planners import FD_WORKER_VARIABLE, TRANSLATIONS, _solve_fast_downward
+from planloop.pddl.fd_planner import FD_WORKER_VARIABLE, TRANSLATIONS, solve_fast_downward
 
 from conftest import IPC, PLANBENCH, wait_for
 
@@ -141,7 +141,7 @@ def test_stop_ends_a_translation():
     d, p = parse(DOMAIN, SLOW)
     stop = threading.Event()
     result = in_thread(
-        lambda: _solve_fast_downward(d, p, "lama-first", 60, None, time.monotonic(), stop)
+        lambda: solve_fast_downward(d, p, "lama-first", 60, None, time.monotonic(), stop)
     )
     assert wait_for(lambda: children(worker_pid()) != [], 5)
     stop.set()

@@ -5,7 +5,7 @@ import tempfile
 import pytest
 
 from planloop.envs.blocksworld import generate_problem
-from planloop.pddl import load, planners, solve, validate
+from planloop.pddl import fd_planner, load, solve, validate
 from planloop.pddl.memo import clear_all
 
 from conftest import IPC, PLANBENCH
@@ -121,13 +121,13 @@ def test_a_translation_is_kept_so_the_same_task_again_costs_the_search(monkeypat
     task, a failed translation and a translation past TRANSLATION_MAX_BYTES are not
     served from the memo."""
     stages = []
-    real = planners._stage
+    real = fd_planner._stage
 
     def stage(argv, *args):
         stages.append("translate" if "fast_downward.translate" in argv else "search")
         return real(argv, *args)
 
-    monkeypatch.setattr(planners, "_stage", stage)
+    monkeypatch.setattr(fd_planner, "_stage", stage)
     clear_all()
     problem = generate_problem(4, seed=21, style="ipc")
     first = solve(IPC / "domain.pddl", problem, planner="lama-first")
@@ -143,7 +143,7 @@ def test_a_translation_is_kept_so_the_same_task_again_costs_the_search(monkeypat
     assert stages == ["translate", "search"]
 
     stages.clear()
-    monkeypatch.setattr(planners, "TRANSLATION_MAX_BYTES", 10)
+    monkeypatch.setattr(fd_planner, "TRANSLATION_MAX_BYTES", 10)
     big = generate_problem(5, seed=23, style="ipc")
     assert (
         solve(IPC / "domain.pddl", big, "lama-first").solved
@@ -152,7 +152,7 @@ def test_a_translation_is_kept_so_the_same_task_again_costs_the_search(monkeypat
     assert stages == ["translate", "search", "translate", "search"]
 
     stages.clear()
-    monkeypatch.setattr(planners, "TRANSLATION_MAX_BYTES", 4 << 20)
+    monkeypatch.setattr(fd_planner, "TRANSLATION_MAX_BYTES", 4 << 20)
     starved = generate_problem(4, seed=24, style="ipc")  # 20 MB: the translator fails
     for _ in range(2):
         result = solve(IPC / "domain.pddl", starved, "lama-first", memory_limit_mb=20)
