@@ -43,7 +43,8 @@ class Provenance(TypedDict, total=False):
 
 
 class UsageFields(TypedDict, total=False):
-    """A :class:`~planloop.llm.Usage` as a record keeps it."""
+    """A :class:`~planloop.llm.Usage` as a record keeps it (``reasoning_tokens``: absent
+    in records written before it was counted)."""
 
     calls: int
     prompt_tokens: int
@@ -51,6 +52,7 @@ class UsageFields(TypedDict, total=False):
     seconds: float
     cached_calls: int
     unmetered_calls: int
+    reasoning_tokens: int
 
 
 class _Scheduled(RecordFields):
