@@ -235,10 +235,10 @@ def _doctor_version(distribution: str) -> str:
 def _doctor_checks() -> list[tuple[str, bool, str, str]]:
     """(item, found, what was found or why not, the one line that fixes it)."""
     checks = []
-    from planloop.pddl import planners
+    from planloop.pddl import fd_planner
 
     try:
-        bin_dir, downward = planners.fast_downward_paths()
+        bin_dir, downward = fd_planner.fast_downward_paths()
         translator = bin_dir / "fast_downward" / "translate" / "__main__.py"
         absent = [str(p) for p in (downward, translator) if not p.is_file()]
         found = not absent and os.access(downward, os.X_OK)

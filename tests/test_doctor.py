@@ -56,7 +56,7 @@ def test_everything_missing_shows_every_fix_and_exit_1(monkeypatch, capsys):
 
     monkeypatch.setattr(cli, "_doctor_import", fails)
     monkeypatch.setattr(cli.shutil, "which", lambda name: None)
-    monkeypatch.setattr("planloop.pddl.planners.fast_downward_paths", no_fast_downward)
+    monkeypatch.setattr("planloop.pddl.fd_planner.fast_downward_paths", no_fast_downward)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     assert main(["doctor"]) == 1
     out = capsys.readouterr().out

@@ -17,8 +17,6 @@ from .diagnostics import PDDLError, received
 from .fd_planner import FAST_DOWNWARD_PLANNERS, solve_fast_downward
 
 # planloop/cli.py and planloop/study/errors.py import these from here
-from .fd_planner import fast_downward_paths as fast_downward_paths
-from .fd_planner import remove_own_folders as remove_own_folders
 from .model import Domain, Problem
 from .plan_result import PlanResult, timed_out
 from .reader import parse_domain, parse_problem

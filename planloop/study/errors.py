@@ -124,7 +124,7 @@ def _end_if_threads(main: Callable[..., int], code: int) -> None:
 def end_now(code: int) -> None:
     """End the process without waiting for the worker threads still playing: their
     planners are killed (they die with their parent) and their folders removed."""
-    from ..pddl.planners import remove_own_folders
+    from ..pddl.fd_planner import remove_own_folders
 
     remove_own_folders()
     sys.stdout.flush()
