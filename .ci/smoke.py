@@ -8,8 +8,9 @@ from a directory outside the source tree, so that ``planloop`` and its package d
 PDDL domains, the Baking and PlanBench files, the ALFWorld logic, the contingent samples)
 come from the wheel. It imports planloop, makes and resets every registered native
 environment, runs the command lines' help and ``planloop envs``, solves a shipped
-problem with ``planloop solve``, and runs a two-instance planner baseline study from the
-source tree given as the only argument. Exits non-zero on the first failure.
+problem with ``planloop solve``, runs a two-instance planner baseline study from the
+source tree given as the only argument, and the oracle on two families of the shipped
+smoke suite (``planloop bench``). Exits non-zero on the first failure.
 """
 
 from __future__ import annotations
@@ -89,6 +90,15 @@ def main(source: Path) -> None:
         records = (results / "episodes.jsonl").read_text().splitlines()
         check(len(records) == 2, f"the planner baseline recorded {len(records)} episodes, not 2")
         print("ok experiments/planner_baseline.py --instances 0:2")
+
+        board = Path(tmp) / "bench"  # the suites come from the wheel; no matplotlib here
+        run(bin_dir / "planloop", "bench", "--llm", "oracle", "--suite", "smoke",
+            "--families", "blocksworld,nl-pddl", "--out", board)  # fmt: skip
+        import json
+
+        rows = json.loads((board / "leaderboard.json").read_text())["models"]
+        check(rows[0]["score"]["rate"] == 1.0, f"the oracle's board: {rows}")
+        print("ok planloop bench --llm oracle --suite smoke")
     print("smoke: the wheel works")
 
 
