@@ -301,6 +301,8 @@ def _play_all(
         backend, functools.partial(_make, study), play, finish, min(workers, len(todo)), env
     )
     done, failed, crash = progress.total - len(todo), 0, None
+    every = max(1, progress.total // 10)  # off a terminal, a progress line each tenth
+    failures = FailureKinds()
     in_a_row: list[str] = []
     unreachable = None  # why the study stops early, the server being gone
     futures = {pool.submit(job): job for job in todo}
@@ -327,8 +329,11 @@ def _play_all(
             error = record.get("error")
             if error:
                 failed += 1
-                progress.note(f"{job.label}: {one_line(error)}")
-            progress.update(done, failed)
+                first = failures.add(record, f"{job.label}: {one_line(error)}")
+                if first:  # the first of its kind as it happens; the rest counted
+                    progress.note(first)
+            if progress.live or done % every == 0 or done == progress.total:
+                progress.update(done, failed)
             in_a_row = in_a_row + [error] if _unreachable(record) else []
             if len(in_a_row) == max_failed_in_a_row and crash is None:
                 unreachable = f"{len(in_a_row)} episodes in a row ended on {one_line(in_a_row[-1])}"
@@ -342,6 +347,8 @@ def _play_all(
         raise Interrupted(getattr(exc, "code", 130), saved=(saved, progress.total)) from None
     pool.shutdown()
     progress.close()
+    for line in failures.summary():
+        print(line, file=progress.stream, flush=True)
     if crash is not None:
         raise crash
     if unreachable is not None:
@@ -350,6 +357,33 @@ def _play_all(
             f"{done} of {progress.total} episodes saved, rerun the same "
             f"command to resume once it answers"
         )
+
+
+class FailureKinds:
+    """The failed episodes of a run by kind (``error_kind``, else the word their error
+    begins with), each kind's first with its example: a run where every episode fails
+    says so in a line a kind, not a line an episode."""
+
+    def __init__(self) -> None:
+        self.count: dict[str, int] = {}
+        self.example: dict[str, str] = {}
+
+    def add(self, record: Mapping, line: str) -> str | None:
+        """Count ``record``'s failure; ``line`` when it is the first of its kind."""
+        kind = str(record.get("error_kind") or str(record.get("error")).split(":", 1)[0])[:40]
+        self.count[kind] = self.count.get(kind, 0) + 1
+        if kind in self.example:
+            return None
+        self.example[kind] = line[:300]
+        return self.example[kind]
+
+    def summary(self) -> list[str]:
+        """One line a kind that failed more than once: its count and its first example."""
+        return [
+            f"{count} episodes failed with {kind}, e.g. {self.example[kind]}"
+            for kind, count in self.count.items()
+            if count > 1
+        ]
 
 
 UNREACHABLE = ("connection", "timeout")  # the LLMError kinds of a server gone

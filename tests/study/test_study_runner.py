@@ -275,3 +275,22 @@ def test_episodes_play_with_the_study_thresholds_of_the_collector_then_they_are_
     with pytest.raises(RuntimeError, match="a bug in play"):
         run_study(STUDY, STUDY.jobs(HORIZONS[:1], [1], 1), play, out=tmp_path)
     assert gc.get_threshold() == before
+
+
+def test_many_failed_episodes_are_said_by_kind_not_one_line_each(tmp_path, capsys):
+    """20 episodes of a failing model: their errors once a kind, with one example, and a
+    progress line a tenth (a line an episode, and a long one, before)."""
+    jobs = STUDY.jobs(HORIZONS, range(10), 1)
+
+    def failing(env, job):
+        kind = "server" if job.instance % 2 else "bad_request"
+        return {"won": False, "error": f"{kind}: {'x' * 500}", "error_kind": kind}
+
+    run_study(STUDY, jobs, failing, out=tmp_path)
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) <= 15, err  # the header, 10 progress lines, 2 kinds said twice
+    assert (
+        sum(line.startswith("10 episodes failed with server, e.g. instance 1") for line in err) == 1
+    )
+    assert sum(line.startswith("10 episodes failed with bad_request, e.g.") for line in err) == 1
+    assert max(map(len, err)) < 400
