@@ -19,11 +19,11 @@ it) are seeded, and each draws from its own stream named by the seed and what it
   resampled with replacement and the mean of won(a) - won(b) taken on each resample.
   A unit's difference is +1, -1 or 0, so a resample is known by how many of its picks
   fall on units a won and b lost, and on the reverse: every pair of a family sharing n
-  units is read off one table of the same resamples (see :func:`_paired`). A pair's
-  interval thus depends only on the seed, its family, n and the two models' outcomes:
-  adding a model to a board changes no other number, and a pair drawn in the order of
-  the names is turned (negated) when ``b``'s name comes first, so the pair's interval
-  does not depend on which model ranks higher.
+  units is read off one table of the same resamples (see :func:`_paired`). The draw
+  is of the pair turned so that more units go its first model's way, the interval then
+  turned back to (a, b). A pair's interval thus depends only on the seed, its family,
+  n and those two counts: not on the models' names or ranks, and adding a model to a
+  board changes no other number.
 
 Same records and seed, same numbers.
 """
@@ -211,13 +211,11 @@ def _family_pairs(
     first, second = np.triu_indices(len(models), 1)  # a ranked above b
     keep = shared[first, second] > 0
     first, second = first[keep], second[keep]
-    # The draw is of the pair in the order of the names, then turned to (a, b).
-    by_name = np.argsort(np.argsort(np.array(models)))  # each model's place by name
-    turned = by_name[first] > by_name[second]
-    low_name = np.where(turned, second, first)
-    high_name = np.where(turned, first, second)
     n = shared[first, second]
-    ahead, behind = beats[low_name, high_name], beats[high_name, low_name]
+    # The draw is of the pair turned so that more units go its first model's way.
+    turned = beats[first, second] < beats[second, first]
+    ahead = np.maximum(beats[first, second], beats[second, first])
+    behind = np.minimum(beats[first, second], beats[second, first])
     sign = np.where(turned, -1, 1)
     diff = sign * (ahead - behind) / n
     ci95 = np.zeros((len(n), 2))
