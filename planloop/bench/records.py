@@ -77,6 +77,9 @@ class FamilyScore(TypedDict):
     rate: float
     ci95: list[float]
     failures: dict[str, int]  # FailureKind -> count of lost episodes
+    calls: int  # the cell's model calls
+    tokens: Tokens  # and their tokens
+    cost_usd: float | None  # and dollars (None: no price)
 
 
 class ModelRow(TypedDict):

@@ -121,6 +121,23 @@ def _stream(seed: int, *names: str) -> np.random.Generator:
     return np.random.default_rng([seed, *(zlib.crc32(name.encode()) for name in names)])
 
 
+def _tokens(records: list[BenchRecord]) -> Tokens:
+    """The tokens of ``records``, summed."""
+    return {
+        "prompt": sum(r["tokens"]["prompt"] for r in records),
+        "completion": sum(r["tokens"]["completion"] for r in records),
+        "reasoning": sum(r["tokens"]["reasoning"] for r in records),
+    }
+
+
+def _cost(records: list[BenchRecord]) -> float | None:
+    """The dollars of ``records``; None when one has no price (the sum of the others
+    would pass for the whole)."""
+    costs = [r["cost_usd"] for r in records]
+    known = [c for c in costs if c is not None]
+    return round(sum(known), 6) if len(known) == len(costs) else None
+
+
 def _row(
     model: str,
     records: list[BenchRecord],
@@ -146,21 +163,17 @@ def _row(
                 kind: lost[kind]
                 for kind in sorted(lost, key=lambda k: (-lost[k], FAILURE_KINDS.index(k)))
             },
+            "calls": sum(r["calls"] for r in played),
+            "tokens": _tokens(played),
+            "cost_usd": _cost(played),
         }
-    tokens: Tokens = {"prompt": 0, "completion": 0, "reasoning": 0}
-    for record in records:
-        tokens["prompt"] += record["tokens"]["prompt"]
-        tokens["completion"] += record["tokens"]["completion"]
-        tokens["reasoning"] += record["tokens"]["reasoning"]
-    costs = [r["cost_usd"] for r in records]
-    known = [c for c in costs if c is not None]
     return {
         "model": model,
         "settings": dict(settings.get(model, {})),
         "calls": sum(r["calls"] for r in records),
         "seconds": round(sum(r["seconds"] for r in records), 3),
-        "tokens": tokens,
-        "cost_usd": round(sum(known), 6) if len(known) == len(costs) else None,
+        "tokens": _tokens(records),
+        "cost_usd": _cost(records),
         "score": macro_score(
             [s["won"] for s in scores.values()],
             [s["n"] for s in scores.values()],

@@ -260,3 +260,17 @@ def test_a_hundred_models_on_ten_families_in_seconds():
     assert time.monotonic() - start < 30
     assert len(board["models"]) == 100 and len(board["pairs"]) == 100 * 99 // 2 * 10
     assert board["models"][0]["score"]["rate"] > 0.9 > board["models"][-1]["score"]["rate"]
+
+
+def test_each_cell_counts_its_calls_tokens_and_dollars():
+    records = played("m", [True, False, True]) + played("m", [True], "mystery")
+    records.append(record("m", "mystery", 9, True, cost_usd=None))
+    cells = board_of(records)["models"][0]["families"]
+    blocks, mystery = cells["blocksworld"], cells["mystery"]
+    assert blocks["calls"] == 6 and blocks["tokens"] == {
+        "prompt": 300,
+        "completion": 60,
+        "reasoning": 15,
+    }
+    assert blocks["cost_usd"] == pytest.approx(0.003)
+    assert mystery["calls"] == 4 and mystery["cost_usd"] is None  # one episode had no price
