@@ -13,8 +13,11 @@ studies it runs print only their progress.
 
 PAPER is one of the papers of ``planloop.protocols`` (listed below, each with what it
 plays). ``--limit N`` plays the first N instances (trials for baking, problems per cell for
-nl-pddl; instances and at most N trials for pddlego-plus) of every cell. Flags after ``--`` go to every study the paper runs, as
-overrides of its protocol (named in each table's caption). The studies' results stay in
+nl-pddl; instances and at most N trials for pddlego-plus) of every cell, and caps the
+model calls of an episode the paper bounds by time alone (agentic's direct baseline and
+agentic loop, ``planloop.protocols.reproduction.SMOKE_CALLS`` each, named in the
+caption). Flags after ``--`` go to every study the paper runs, as overrides of its
+protocol (named in each table's caption). The studies' results stay in
 ``DIR/<paper>/`` (rerunning resumes). ALFWorld's games are the first 20 of each task type
 in the train split of ALFWorld's data (``$ALFWORLD_DATA``); without it, generated games.
 Without java, pddlego-plus stops unless ``-- --coin-games generated`` plays planloop's
@@ -29,7 +32,13 @@ from pathlib import Path
 
 from planloop.llm import ChatModel
 from planloop.protocols.registry import papers
-from planloop.protocols.reproduction import Runner, heading, reproduce, write_tables
+from planloop.protocols.reproduction import (
+    SMOKE_CALLS,
+    Runner,
+    heading,
+    reproduce,
+    write_tables,
+)
 from planloop.study import (
     StudyError,
     check_model,
@@ -67,7 +76,9 @@ def main(argv: list[str] | None = None, model: ChatModel | None = None) -> int:
         "--limit",
         type=episode_count,
         metavar="N",
-        help="the first N instances of every cell (default: the paper's n)",
+        help="the first N instances of every cell (default: the paper's n), and at most "
+        f"{SMOKE_CALLS} model calls an episode where the paper bounds an episode by time "
+        "alone (agentic: the direct baseline's samples and the agentic loop's calls)",
     )
     parser.add_argument("--workers", type=worker_count, default=1, metavar="N")
     parser.add_argument(

@@ -1,16 +1,20 @@
-"""A formalizer prompt given as data: a template whose fields the PDDLego+ loop fills.
+"""A prompt given as data: a template whose fields the PDDLego+ loop fills (the
+formalizer's, :data:`FORMALIZER`) or PlanGen's steps do (its :class:`TemplateFields` in
+:mod:`planloop.policies.plangen`).
 
 The whole syntax:
 
-- ``{name}`` is a field (:data:`FIELDS`), filled from the loop's request;
+- ``{name}`` is a field (:data:`FIELDS` for the formalizer), filled from the loop's request;
 - ``{if name}`` ... ``{end}`` keeps what it encloses only when ``name`` holds: a field
-  that is not empty, or a trigger (``start``, ``growth``, ``solver_error``,
-  ``simulation_error``) that is the request's; ``{if not name}`` the opposite; blocks nest;
+  that is not empty, or a trigger (the formalizer's ``start``, ``growth``,
+  ``solver_error``, ``simulation_error``) that is the request's; ``{if not name}`` the
+  opposite; blocks nest;
 - ``{{X}}`` is the text ``{X}`` for any of the above (``{{observation}}``, ``{{end}}``);
 - every other brace is text, so JSON examples need no escaping.
 
 An unknown name, an ``{if}`` without its ``{end}`` (or the reverse) and a template
-without ``{observation}`` are refused when it is read. Fields are filled in one pass:
+without its required field (the formalizer's ``{observation}``) are refused when it is
+read. Fields are filled in one pass:
 what a field brings in (the game's text, a model's file) is never read as template.
 A template file is at most :data:`MAX_BYTES` bytes of UTF-8; the filled text is sent
 as the call's one (user) message, with no system message.
@@ -20,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,7 +47,20 @@ FIELDS = {
     "succeeded": "the commands that succeeded since the last files, comma-separated",
     "repeated": "a command the game refused twice in a row; empty otherwise",
 }
-REQUIRED = ("observation",)
+
+
+@dataclass(frozen=True)
+class TemplateFields:
+    """What a kind of template may name: its ``fields`` (name -> what fills it), the
+    ``triggers`` its ``{if}`` may test, and the field it must use (``required``: the
+    one through which the game's observations reach the model)."""
+
+    fields: Mapping[str, str]
+    required: str
+    triggers: tuple[str, ...] = ()
+
+
+FORMALIZER = TemplateFields(FIELDS, "observation", TRIGGERS)  # the PDDLego+ loop's
 
 NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 TOKEN = re.compile(rf"\{{\{{((?:if not |if )?{NAME})\}}\}}|\{{(if not |if )?({NAME})\}}")
@@ -59,10 +77,11 @@ class PromptTemplate:
 
     text: str
     name: str = "template"
+    kind: TemplateFields = FORMALIZER
     ops: tuple = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
-        object.__setattr__(self, "ops", _compile(self.text, self.name))
+        object.__setattr__(self, "ops", _compile(self.text, self.name, self.kind))
 
     @property
     def version(self) -> str:
@@ -70,8 +89,12 @@ class PromptTemplate:
         return f"file:{self.name}@sha256:{digest}"
 
     def fill(self, request: Request) -> str:
-        """The prompt for ``request``."""
-        values = _values(request)
+        """The formalizer's prompt for ``request``."""
+        return self.render(_values(request), request.trigger)
+
+    def render(self, values: Mapping[str, str], trigger: str | None = None) -> str:
+        """The prompt with every field of the template's kind in ``values``, ``trigger``
+        the one that holds."""
         out, at = [], 0
         while at < len(self.ops):
             kind, value, negated, skip = self.ops[at]
@@ -80,13 +103,13 @@ class PromptTemplate:
                 out.append(value)
             elif kind == "field":
                 out.append(values[value])
-            elif (bool(values[value]) if value in values else request.trigger == value) == negated:
+            elif (bool(values[value]) if value in values else trigger == value) == negated:
                 at = skip
         return "".join(out)
 
 
-def load_template(path: str | Path) -> PromptTemplate:
-    """The template in file ``path``, named by its file name (characters other than
+def load_template(path: str | Path, kind: TemplateFields = FORMALIZER) -> PromptTemplate:
+    """The template of ``kind`` in file ``path``, named by its file name (characters other than
     letters, digits, ``.``, ``_`` and ``-`` made ``_``); a TemplateError if it cannot
     be read, is over :data:`MAX_BYTES`, is not UTF-8 or is not a valid template."""
     path = Path(path)
@@ -103,7 +126,7 @@ def load_template(path: str | Path) -> PromptTemplate:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise TemplateError(f"prompt template {path}: not UTF-8 (byte {exc.start})") from None
-    return PromptTemplate(text, re.sub(r"[^A-Za-z0-9._-]", "_", path.name))
+    return PromptTemplate(text, re.sub(r"[^A-Za-z0-9._-]", "_", path.name), kind)
 
 
 def escape(text: str) -> str:
@@ -127,9 +150,10 @@ def _values(request: Request) -> dict[str, str]:
     }
 
 
-def _compile(text: str, source: str) -> tuple:
+def _compile(text: str, source: str, kind: TemplateFields) -> tuple:
     """The template as a flat list of ``(kind, value, negated, skip)``: ``text`` and
     ``field`` are emitted, a failing ``if`` jumps to ``skip`` (the op after its end)."""
+    fields = ", ".join(kind.fields)
     ops: list[tuple] = []
     open_ifs: list[tuple[int, int]] = []  # (op index, line) of each open {if}
     at, line = 0, 1
@@ -142,10 +166,11 @@ def _compile(text: str, source: str) -> tuple:
         if literal:
             ops.append(("text", "{" + literal + "}", False, 0))
         elif test:
-            if name not in FIELDS and name not in TRIGGERS:
+            if name not in kind.fields and name not in kind.triggers:
+                triggers = f"; triggers: {', '.join(kind.triggers)}" if kind.triggers else ""
                 raise TemplateError(
                     f"{where}: {{{test}{name}}} tests no field or trigger (fields: "
-                    f"{', '.join(FIELDS)}; triggers: {', '.join(TRIGGERS)})"
+                    f"{fields}{triggers})"
                 )
             open_ifs.append((len(ops), line))
             ops.append(("if", name, test == "if not ", 0))
@@ -154,11 +179,11 @@ def _compile(text: str, source: str) -> tuple:
                 raise TemplateError(f"{where}: {{end}} closes no {{if}}")
             start, _ = open_ifs.pop()
             ops[start] = (*ops[start][:3], len(ops))
-        elif name in FIELDS:
+        elif name in kind.fields:
             ops.append(("field", name, False, 0))
         else:
             raise TemplateError(
-                f"{where}: unknown field {{{name}}} (fields: {', '.join(FIELDS)}; "
+                f"{where}: unknown field {{{name}}} (fields: {fields}; "
                 f"write {{{{{name}}}}} for the text {{{name}}})"
             )
     ops += [("text", text[at:], False, 0)] if text[at:] else []
@@ -166,11 +191,9 @@ def _compile(text: str, source: str) -> tuple:
         raise TemplateError(
             f"prompt template {source}, line {open_ifs[-1][1]}: {{if}} without its {{end}}"
         )
-    used = {value for kind, value, _, _ in ops if kind == "field"}
-    missing = [name for name in REQUIRED if name not in used]
-    if missing:
+    if not any(op == ("field", kind.required, False, 0) for op in ops):
         raise TemplateError(
-            f"prompt template {source}: no {{{missing[0]}}} field (required: the game's "
+            f"prompt template {source}: no {{{kind.required}}} field (required: the game's "
             f"observations reach the model only through it)"
         )
     return tuple(ops)

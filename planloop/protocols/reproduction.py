@@ -17,6 +17,7 @@ from ..study.runs import Run, split_runs
 from .base import Protocol as PaperProtocol
 
 Tables = Callable[[list[Record]], dict[str, str]]  # one run's records -> its tables, by name
+SMOKE_CALLS = 5  # under a limit: the model calls of an episode whose protocol caps only time
 
 
 class StudyMain(Protocol):
@@ -29,7 +30,9 @@ class StudyMain(Protocol):
 class Runner:
     """Runs a paper's studies with the flags ``reproduce.py`` shares (``llm``, ``workers``;
     ``extra``: the flags after ``--``), ``model`` replacing ``--llm``'s, and reads back
-    their records; ``limit``: the first N instances of every cell (None: the paper's n)."""
+    their records; ``limit``: the first N instances of every cell (None: the paper's n),
+    and at most :data:`SMOKE_CALLS` model calls an episode where the paper's protocol
+    bounds an episode by time alone (a smoke run stays small)."""
 
     llm: str
     workers: int

@@ -11,7 +11,7 @@ import pytest
 import planloop  # noqa: F401
 from planloop.llm import LLMError, ScriptedModel
 from planloop.policies import PlanGenStepsPolicy, run_episode
-from planloop.policies.plangen import read_json_command
+from planloop.policies.plangen import read_json_commands
 from planloop.protocols.pddlego_plus import loop_counts, plangen_feedback
 
 from conftest import load_experiment
@@ -126,22 +126,83 @@ def test_the_step_limit_ends_the_episode():
 
 
 @pytest.mark.parametrize(
-    "reply, command",
+    "reply, commands",
     [
-        ('{"action": "move north"}', "move north"),
-        ('<think>{"action": "x"}</think>\n```json\n{"action": " move south "}\n```', "move south"),
+        ('{"action": "move north"}', ["move north"]),
+        (
+            '<think>{"action": "x"}</think>\n```json\n{"action": " move south "}\n```',
+            ["move south"],
+        ),
+        ('{"actions": ["move north"]}', ["move north"]),  # the authors' prompt's form
+        (
+            '```json\n{"actions": ["open door to east", " move east"]}\n```',
+            ["open door to east", "move east"],
+        ),
+        ('{"actions": []}', []),
     ],
 )
-def test_a_json_reply(reply, command):
-    assert read_json_command(reply) == command
+def test_a_json_reply(reply, commands):
+    assert read_json_commands(reply) == commands
 
 
 @pytest.mark.parametrize(
-    "reply", ["move north", '{"actions": ["move north"]}', 'I pick {"action": "move north"}']
+    "reply",
+    [
+        "move north",
+        'I pick {"action": "move north"}',
+        '{"actions": "move north"}',
+        '{"actions": ["move north", 3]}',
+        '{"act": "move north"}',
+        '["move north"]',
+    ],
 )
 def test_anything_else_is_unreadable(reply):
     with pytest.raises(LLMError, match="unreadable_reply"):
-        read_json_command(reply)
+        read_json_commands(reply)
+
+
+def actions(*commands: str) -> str:
+    return json.dumps({"actions": list(commands)})
+
+
+def test_a_list_of_commands_is_played_in_order_as_one_step():
+    # house 0 of 5 locations: move west, open door to north, move north, take coin
+    env = gym.make("CoinCollector-v0", num_locations=5)
+    replies = [
+        actions("move west", "move north"),  # the second refused: the whole step again
+        actions("move west", "open door to north"),
+        actions("move north", "take coin"),
+    ]
+    model = ScriptedModel(replies)
+    episode = run_episode(env, PlanGenStepsPolicy(model, replies="json"), options={"instance": 0})
+    assert episode.won and episode.usage.calls == 3
+    assert list(episode.actions) == [
+        "move west",
+        "move north",  # refused: restarted, nothing to replay
+        "move west",
+        "open door to north",
+        "move north",
+        "take coin",
+    ]
+    assert episode.restarted_after == (2,)
+    assert episode.details["tries"] == [[[1, 0], [2, 0]], [[1, 0]]]
+    memory = model.prompts[2][0]["content"].split("What you see now:")[0]
+    assert "> move west" in memory and "> open door to north" in memory
+
+
+def test_a_list_naming_no_command_ends_the_episode():
+    env = gym.make("CoinCollector-v0", num_locations=5)
+    model = ScriptedModel([actions()])
+    episode = run_episode(env, PlanGenStepsPolicy(model, replies="json"), options={"instance": 0})
+    assert episode.gave_up and episode.usage.calls == 1 and episode.error is None
+    assert episode.details["stop"] == "the reply named no command"
+
+
+def test_a_malformed_reply_is_a_model_error_of_the_paper_run(tmp_path):
+    (record,), _, _ = run(
+        tmp_path, lambda messages: '{"actions": "move north"}', "--paper", *COIN_3
+    )
+    assert record["error"].startswith("unreadable_reply: the reply is not a JSON object")
 
 
 def test_plangen_answers_and_counts():

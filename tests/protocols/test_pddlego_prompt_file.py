@@ -119,7 +119,7 @@ def test_a_bad_template_is_one_line_before_any_episode(tmp_path, capsys, content
         (["--prompt-file", "nowhere.txt"], "prompt template nowhere.txt: no such file"),
         (["--prompt-file", "{dir}"], "no such file"),
         (["--prompt-file", "{file}", "--prompt", "simple"], "--prompt and --prompt-file exclude"),
-        (["--prompt-file", "{file}", "--policy", "plangen"], "for --policy pddlego with a model"),
+        (["--prompt-file", "{file}", "--policy", "plangen"], "give --paper (or --simulation"),
     ],
 )
 def test_a_prompt_file_that_cannot_be_used_is_one_line(tmp_path, capsys, flags, message):
@@ -136,4 +136,48 @@ def test_the_ground_truth_formalizer_takes_no_prompt_file(tmp_path, capsys):
     study = load_experiment("pddlego")
     args = ["--llm", "groundtruth", "--prompt-file", str(path), "--out", str(tmp_path)]
     assert study.main(args, show=False) == 2
-    assert "for --policy pddlego with a model" in capsys.readouterr().err
+    assert "a model's prompt: give a model" in capsys.readouterr().err
+
+
+PLANGEN = """Seen: {latest}
+{if error}Refused: {error}
+{end}Commands: {commands}
+Answer {"actions": ["action1"]}"""
+
+
+def test_plangen_as_its_authors_ran_it_sends_the_file(tmp_path):
+    path, version = template_file(tmp_path, PLANGEN, "plangen.txt")
+    paper = ["--paper", "--coin-games", "generated", "--policy", "plangen"]
+    reply = json.dumps({"actions": ["move up"]})
+    status, model, records = run(tmp_path, *paper, "--prompt-file", str(path), reply=reply)
+    assert status == 0 and model.calls == 5  # a command refused on every try
+    obs, _ = gym.make("CoinCollector-v0", num_locations=3).reset(options={"instance": 0})
+    first, retry = (messages for messages in model.prompts[:2])
+    assert first == [{"role": "user", "content": first[0]["content"]}]  # no system message
+    seen, commands = first[0]["content"].split("\nCommands: ")
+    assert seen == f"Seen: {obs}" and commands.endswith('\nAnswer {"actions": ["action1"]}')
+    assert "move" in commands and "look around" not in commands
+    assert retry[0]["content"].startswith("Seen: > move up\n")
+    assert "\nRefused: You took the action 'move up' and it failed." in retry[0]["content"]
+    (record,) = records
+    assert record["prompt_version"] == version
+    assert record["provenance"]["settings"]["prompt_file"] == version
+    table = (tmp_path / "out" / "results.md").read_text()
+    assert f"Prompt: {version} (PlanGen)" in table
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("{latest} {observation}", "line 1: unknown field {observation} (fields: task, memory"),
+        ("{memory} only", "no {latest} field"),
+        ("{latest}{if solver_error}x{end}", "{if solver_error} tests no field or trigger"),
+    ],
+)
+def test_a_bad_plangen_template_is_one_line(tmp_path, capsys, content, message):
+    path, _ = template_file(tmp_path, content)
+    paper = ["--paper", "--coin-games", "generated", "--policy", "plangen"]
+    status, model, records = run(tmp_path, *paper, "--prompt-file", str(path))
+    err = capsys.readouterr().err
+    assert status == 2 and model.calls == 0 and records == [] and err.count("\n") == 1
+    assert message in err

@@ -21,7 +21,7 @@ from ...study.backends import Play
 from ...study.jobs import Job
 from ...study.runs import run_caption, split_runs
 from ...study.spec import StudyRun, StudySpec, spec_main
-from ..reproduction import Runner, Tables
+from ..reproduction import SMOKE_CALLS, Runner, Tables
 from . import AGENTIC, CONDITIONS, PLANNER_CONDITIONS, ROWS
 from .config import AgenticConfig
 from .instances import env_kwargs, paper_place
@@ -138,6 +138,10 @@ main = spec_main(SPEC)  # the study as its script runs it
 
 
 def reproduction(runner: Runner, out: Path) -> tuple[list[Record], Tables]:
-    """Tables I, II and III under the paper's protocol (``limit``: the first N instances)."""
-    limit = [] if runner.limit is None else ["--instances", f"0:{runner.limit}"]
+    """Tables I, II and III under the paper's protocol; ``limit``: the first N instances,
+    the direct baseline's samples and the agentic loop's model calls each capped at
+    :data:`~planloop.protocols.reproduction.SMOKE_CALLS` (the paper caps only their time,
+    and an instant endpoint answers thousands of calls in it)."""
+    smoke = ["--max-attempts", str(SMOKE_CALLS), "--max-model-calls", str(SMOKE_CALLS)]
+    limit = [] if runner.limit is None else ["--instances", f"0:{runner.limit}", *smoke]
     return runner.run(main, out, limit), paper_tables

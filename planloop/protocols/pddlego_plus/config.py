@@ -58,7 +58,8 @@ class PDDLegoConfig(StudyConfig):
         None,
         "the formalizer's prompt as a template (planloop.formalizer.templates: "
         "{observation}, {df}, {pf}, {error}, {valid_commands}, ...; at most 256 KiB), "
-        "sent as one user message in place of planloop's prompt",
+        "sent as one user message in place of planloop's prompt; with --policy plangen "
+        "--paper, PlanGen's ({latest}, {memory}, {task}, {commands}, {error})",
         metavar="FILE",
         keyed="never",
     )

@@ -66,7 +66,8 @@ def make_policy(
     template: PromptTemplate | None = None,
 ):
     """The policy of ``config`` (made by :meth:`PDDLegoConfig.for_env`) for one episode;
-    ``template`` is ``--prompt-file``'s, sent in place of planloop's prompt."""
+    ``template`` is ``--prompt-file``'s (the formalizer's, or PlanGen's), sent in place
+    of planloop's prompt."""
     family = family_of(env.spec.id)
     if config.policy == "plangen":
         if config.simulation_retries is None:  # planloop's PlanGen, not its authors'
@@ -80,6 +81,7 @@ def make_policy(
             if config.feedback == "authors"
             else None,
             replies=config.replies,
+            template=template,
         )
     coin_taken = config.coin in TAKE_RULES
     writer = (

@@ -32,8 +32,9 @@ names, are rows of their own; the rows of this run are printed at the end),
 ``report.html`` (every episode round by round) and ``success.png``.
 
 ``--prompt-file FILE`` sends a template of your own in place of planloop's prompt
-(``planloop.formalizer.templates``); ``experiments/authors_prompts.py`` writes the
-authors' prompt as one, from a checkout of their code.
+(``planloop.formalizer.templates``; with ``--policy plangen --paper``, PlanGen's, its
+fields ``planloop.policies.plangen.STEPS_FIELDS``); ``experiments/authors_prompts.py``
+writes the authors' formalizer prompt as one, from a checkout of their code.
 """
 
 from __future__ import annotations
@@ -44,7 +45,9 @@ import shutil
 from pathlib import Path
 
 from ...formalizer import PromptTemplate, TemplateError, load_template
+from ...formalizer.templates import FORMALIZER
 from ...pddl import PDDLError, parse_domain
+from ...policies.plangen import STEPS_FIELDS
 from ...results import Record, ResultsFile
 from ...study import StudyError, model_failures, save_success_plot, show_success_plot
 from ...study.backends import Play
@@ -130,19 +133,26 @@ def frozen_domain(args) -> tuple[str | None, str | None]:
     )
 
 
-def prompt_file(args, model) -> PromptTemplate | None:
-    """``--prompt-file``'s template, read and checked at the start (a StudyError in one
-    line), or None without the flag."""
-    if args.prompt_file is None:
+def prompt_file(run: StudyRun[PDDLegoConfig]) -> PromptTemplate | None:
+    """``--prompt-file``'s template (the formalizer's, or with ``--policy plangen``
+    PlanGen's as its authors ran it: :data:`~planloop.policies.plangen.STEPS_FIELDS`),
+    read and checked at the start (a StudyError in one line), or None without the flag."""
+    args, config = run.args, run.config
+    if config.prompt_file is None:
         return None
-    if args.prompt:
+    if config.prompt:
         raise StudyError("--prompt and --prompt-file exclude each other: give one")
-    if args.policy != "pddlego" or (args.llm == GROUND_TRUTH and model is None):
+    if args.llm == GROUND_TRUTH and run.given_model is None:
+        raise StudyError("--prompt-file is a model's prompt: give a model, not --llm groundtruth")
+    if config.policy == "plangen" and not config.authors_plangen:
         raise StudyError(
-            "--prompt-file is the formalizer's prompt: for --policy pddlego with a model"
+            "--prompt-file with --policy plangen is the prompt of PlanGen as its authors "
+            "ran it: give --paper (or --simulation-retries)"
         )
     try:
-        return load_template(args.prompt_file)
+        return load_template(
+            config.prompt_file, STEPS_FIELDS if config.policy == "plangen" else FORMALIZER
+        )
     except TemplateError as exc:
         raise StudyError(str(exc)) from None
 
@@ -153,7 +163,7 @@ def validate(run: StudyRun[PDDLegoConfig]) -> None:
     ``template``, ``frozen_df``, ``domain``)."""
     args = run.args
     family = family_of(args.env)
-    template = prompt_file(args, run.given_model)
+    template = prompt_file(run)
     run.config = config = run.config.for_env(args.env, family)
     if family == "contingent" and config.prompt != "generic":
         raise StudyError(

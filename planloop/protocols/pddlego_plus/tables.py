@@ -19,11 +19,13 @@ GROUND_TRUTH = "groundtruth"  # the model name of the ground-truth formalizer's 
 def prompt_caption(records: list[dict]) -> str:
     """A paragraph for under a table: ``Prompt: planloop's pddlego/coin/detailed/v1`` (or
     a template's ``file:NAME@sha256:HASH``), each prompt the models' PDDLego+ records
-    used; "" when none did."""
+    used, and a template PlanGen's did (``file:NAME@sha256:HASH (PlanGen)``); "" when
+    none did."""
     used = dict.fromkeys(
-        str(r.get("prompt_version"))
+        str(r.get("prompt_version")) + (" (PlanGen)" if r.get("policy") == "plangen" else "")
         for r in records
-        if r.get("policy") == "pddlego" and r.get("model") != GROUND_TRUTH
+        if r.get("model") != GROUND_TRUTH
+        and (r.get("policy") == "pddlego" or str(r.get("prompt_version")).startswith("file:"))
     )
     shown = [name if name.startswith("file:") else f"planloop's {name}" for name in used]
     return f"\n\nPrompt{'s' * (len(shown) > 1)}: {'; '.join(shown)}" if shown else ""
