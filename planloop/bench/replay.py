@@ -19,4 +19,4 @@ class Offline:
     def complete(
         self, messages: list[dict], tools: list[dict] | None = None, **params
     ) -> ChatResponse:
-        raise LLMError("connection", "replay: this request is not among the run's recorded calls")
+        raise LLMError("other", "replay: this request is not among the run's recorded calls")

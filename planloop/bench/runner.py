@@ -109,8 +109,10 @@ def run_bench(
     call (``check``); either failing is a StudyError. ``max_cost`` (USD) stops the run
     once this run's calls have spent it: a StudyError naming the cap, the episodes that
     ended saved (on Ray the episodes' costs are added up here as they end, so the
-    episodes running when the cap is reached finish). Ctrl-C and SIGTERM raise
-    Interrupted with the count saved."""
+    episodes running when the cap is reached finish). An episode that ended because the
+    server did not answer (:data:`SERVER_GONE`) is not recorded (a rerun plays it), and
+    :data:`MAX_GONE_IN_A_ROW` of them in a row stop the run with a StudyError. Ctrl-C
+    and SIGTERM raise Interrupted with the count saved."""
     stream = stream or sys.stderr
     with sole_writer(out):
         files = results_files(out, suite)
@@ -169,6 +171,10 @@ def _check(todo: Sequence[Job], check: bool) -> None:
                 check_model(model)
 
 
+SERVER_GONE = ("model_unreachable", "model_timeout")  # no answer: not the model's doing
+MAX_GONE_IN_A_ROW = 3  # episodes in a row ending so stop the run
+
+
 def _play_job(
     out: Path, suite_sha: str, spending: Spending, envs: Environments, job: Job
 ) -> BenchRecord | None:
@@ -199,7 +205,7 @@ def _play_all(
     progress: Progress,
 ) -> None:
     def finish(job: Job, record: BenchRecord | None) -> BenchRecord | None:
-        if record is not None:
+        if record is not None and record["failure"] not in SERVER_GONE:
             files[job.family.name].append(dict(record))
             if backend == "ray" and record["cost_usd"]:  # each actor has its own Spending
                 fresh = 1 - record["cached_calls"] / max(1, record["calls"])
@@ -216,6 +222,7 @@ def _play_all(
     futures = {pool.submit(job): job for job in todo}
     done, failed, every = progress.total - len(todo), 0, max(1, progress.total // 10)
     crash: BaseException | None = None
+    gone: list[str] = []  # the last episodes in a row that ended on the server gone
 
     def stop() -> None:
         for pending in futures:
@@ -241,6 +248,12 @@ def _play_all(
                 stop()
             if record is None:  # a call the cap stopped: the episode is a rerun's
                 continue
+            if record["failure"] in SERVER_GONE:  # not recorded: a rerun plays it
+                gone.append(record["detail"])
+                if len(gone) == MAX_GONE_IN_A_ROW:
+                    stop()
+                continue
+            gone = []
             done += 1
             failed += (record["failure"] or "").startswith("model_")
             if progress.live or done % every == 0 or done == progress.total:
@@ -257,3 +270,9 @@ def _play_all(
         raise crash
     if spending.reached:
         raise StudyError(f"{spending.message()}; {done} of {progress.total} episodes saved")
+    if len(gone) >= MAX_GONE_IN_A_ROW:
+        raise StudyError(
+            f"the model server stopped answering: {len(gone)} episodes in a row ended on "
+            f"{gone[-1][:200]}; {done} of {progress.total} episodes saved, rerun the same "
+            "command to resume once it answers"
+        )

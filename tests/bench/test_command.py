@@ -5,10 +5,12 @@ a replay with the server gone giving the same rates, the cost cap, and bad input
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -258,3 +260,27 @@ def test_the_smoke_suite_bounds_the_board_by_its_players(tmp_path, server, capsy
     }  # fmt: skip
     assert separated == set(families)
     assert len(capsys.readouterr().out.splitlines()) < 60
+
+
+@pytest.mark.slow
+def test_a_server_gone_mid_run_stops_it_in_one_line_and_records_none_of_its_episodes(
+    tmp_path, capsys
+):
+    suite, out = small_suite(tmp_path), tmp_path / "run"
+    server = FakeChatServer([("ok", JUNK)] * 400).__enter__()
+    fake = f"{server.url}@fake-model"
+
+    def shut_after_a_few() -> None:
+        while len(server.requests) < 4:
+            time.sleep(0.01)
+        server.__exit__(None, None, None)
+
+    closer = threading.Thread(target=shut_after_a_few)
+    closer.start()
+    code = bench("--suite", suite, "--out", out, "--llm", fake, "--call-timeout", "1")
+    closer.join()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and re.search(r"stopped answering: [34] episodes in a row ended on", err[-1])
+    assert "rerun the same command to resume" in err[-1] and len(err[-1]) < 400
+    kinds = {r["failure"] for r in read_records(out)}
+    assert not kinds & {"model_unreachable", "model_timeout"}  # a rerun plays them
