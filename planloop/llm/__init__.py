@@ -1,5 +1,6 @@
 """Chat models for the policies: the openai client (OpenAI or any OpenAI-compatible
-server), a persistent cache, usage accounting and test doubles."""
+server), a persistent cache, usage accounting, a log of what requests sent and test
+doubles."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from .cache import CachedModel
 from .doubles import InteractiveModel, ScriptedModel
 from .guard import call_model
 from .openai_chat import OpenAIChat
+from .sent import SentRecord, recording
 
 
 def parse_spec(spec: str) -> tuple[str | None, str]:
@@ -47,9 +49,11 @@ __all__ = [
     "LLMErrorKind",
     "OpenAIChat",
     "ScriptedModel",
+    "SentRecord",
     "ToolCall",
     "Usage",
     "call_model",
     "make_model",
     "parse_spec",
+    "recording",
 ]

@@ -11,6 +11,7 @@ import threading
 from pathlib import Path
 
 from .base import ChatResponse, ToolCall, Usage
+from .sent import note_sent
 
 
 class CachedModel:
@@ -19,7 +20,9 @@ class CachedModel:
     By default only requests sent at temperature 0 are cached (``always=True`` caches
     all): a model sent no temperature samples at its provider's default, as OpenAI's
     reasoning models and the PDDLego+ protocol's requests do, so each trial is its own
-    sample. Safe to share between threads.
+    sample. An answer from the cache counts as sent with the parameters of the request
+    it answers (see :mod:`planloop.llm.sent`), when the wrapped model builds requests.
+    Safe to share between threads.
     """
 
     def __init__(self, model, path="~/.cache/planloop/llm.sqlite", always: bool = False):
@@ -79,6 +82,8 @@ class CachedModel:
                 "SELECT response FROM responses WHERE key = ?", (key,)
             ).fetchone()
         if row is not None:
+            if hasattr(self.model, "request"):
+                note_sent(self.sent(params))
             return _load(row[0])
         response = self.model.complete(messages, tools, **params)
         if not self.always and self.sent(params).get("temperature") != 0:

@@ -10,16 +10,25 @@ import random
 import time
 from collections.abc import Mapping
 from email.utils import parsedate_to_datetime
-from typing import Any, cast
+from typing import Any, TypedDict, cast
 
 from .base import ChatResponse, LLMError, LLMErrorKind
 from .reply import excerpt, parse_reply
 from .requests import REQUEST_PARAMS, build_request, refused_parameter
+from .sent import note_sent
 
 DEFAULTS = {"temperature": 0.0}  # planloop's own: sent where the model takes them
 MAX_REPLY_BYTES = 8 * 2**20  # what one call may read from a server (headers included) and
 # what a compressed reply may decompress to; an OpenAIChat's max_reply_bytes
 _RETRIED = ("rate_limited", "server", "timeout", "connection")
+
+
+class RequestRecord(TypedDict):
+    """:meth:`OpenAIChat.request_record`."""
+
+    sent: dict[str, object]
+    dropped: list[str]
+    served_model: str | None
 
 
 class OpenAIChat:
@@ -47,8 +56,10 @@ class OpenAIChat:
     parameters that the user did not set are sent where the model takes them. A 400
     refusing such a default drops it for the rest of the run (``dropped``, shared with
     this model's copies) and the call is made again; a 400 refusing a parameter the
-    user set raises ``LLMError("bad_request")`` naming it. :meth:`request_record` says
-    what was sent, what was dropped and which model the server said answered.
+    user set raises ``LLMError("bad_request")`` naming it. Each request's parameters
+    are noted where a :func:`~planloop.llm.sent.recording` block asks (what a study's
+    episode sent); :meth:`request_record` says what a call of no parameter of its own
+    sends, what was dropped and which model the server said answered.
 
     A copy (``copy.copy``, or a pickle sent to a Ray worker) opens its own client; an
     ``api_key`` not given here is read from OPENAI_API_KEY where the copy is made.
@@ -122,9 +133,11 @@ class OpenAIChat:
             self.name, self.defaults, self.params, params or {}, self.learned["dropped"]
         )
 
-    def request_record(self) -> dict:
-        """``{"sent": parameters every call sends, "dropped": defaults the model
-        refused, "served_model": the model the server last said answered}``."""
+    def request_record(self) -> RequestRecord:
+        """``{"sent": what a call that sets no parameter of its own sends, "dropped":
+        defaults the model refused, "served_model": the model the server last said
+        answered}``. What calls did send is in a :func:`~planloop.llm.sent.recording`
+        block's log."""
         return {
             "sent": self.request(),
             "dropped": sorted(self.learned["dropped"]),
@@ -141,6 +154,7 @@ class OpenAIChat:
         with within(start + self.deadline, self.max_reply_bytes):
             while True:
                 request = self.request(params)
+                note_sent(request)
                 try:
                     raw = self._client.chat.completions.with_raw_response.create(
                         model=self.name,

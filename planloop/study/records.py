@@ -13,8 +13,14 @@ from ..results import RecordFields
 
 
 class Request(TypedDict, total=False):
-    """``OpenAIChat.request_record``: what every call sent, what the model refused."""
+    """What the episode's requests carried (``sent_sets``, ``unlisted_requests``: a
+    :class:`~planloop.llm.SentRecord`), the defaults the model refused and the model
+    the server said answered. ``sent``: in a record written before the requests
+    themselves were read, the parameters the model sent a call that set none of its
+    own (a policy's temperature and seed were not in it)."""
 
+    sent_sets: list[dict[str, object]]
+    unlisted_requests: int
     sent: dict[str, object]
     dropped: list[str]
     served_model: str | None

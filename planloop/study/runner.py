@@ -21,7 +21,7 @@ except ImportError:  # not on Windows: there, two runs on one --out are not kept
     fcntl = None  # type: ignore[assignment]
 
 from ..envs.lookup import make_error, unknown_env
-from ..llm import ChatModel
+from ..llm import ChatModel, SentRecord, recording
 from ..pddl import PDDLError
 from ..results import ResultsFile, record_problem
 from .backends import Play, open_pool, require
@@ -99,10 +99,13 @@ def run_study(
     Either way the records are made and appended in this process, the same records as
     each other for the same jobs.
 
-    ``model`` (by default ``check``): the study's model, whose request (the parameters
-    its calls send, the defaults it refused, the model the server said answered; see
-    ``OpenAIChat.request_record``) each record's provenance keeps as ``request`` when
-    the model reports one. With Ray, what a worker's copy learned is not seen here.
+    ``model`` (by default ``check``): the study's model. When it reports its request
+    (``OpenAIChat.request_record``), each record's provenance keeps as ``request``
+    what that episode's requests carried, read from each request as it was sent
+    (``sent_sets`` and ``unlisted_requests``, see :mod:`planloop.llm.sent`; the
+    check's call is not among them), the defaults the model refused and the model the
+    server said answered. With Ray, the defaults a worker's copy dropped are not seen
+    here.
 
     Before the first episode: the environment is made (``gym.make(study.env_id,
     **study.env_kwargs)``, then once more per further worker; a study whose ``env_id``
@@ -267,6 +270,17 @@ def _check_instances(env: gym.Env, env_id: str | None, jobs: Sequence[Job]) -> N
         )
 
 
+_SENT = "_sent"  # the field that carries what an episode's requests sent from play to finish
+
+
+def _noting_sent(play: Play, env: gym.Env | None, job: Job) -> dict:
+    """``play(env, job)``'s fields and, under :data:`_SENT`, what the requests made
+    while it played carried (where it plays: a thread here or a Ray actor)."""
+    with recording() as log:
+        fields = play(env, job)
+    return {**fields, _SENT: log.record()}
+
+
 def _play_all(
     study: Study,
     todo: Sequence[Job],
@@ -281,7 +295,9 @@ def _play_all(
 ) -> None:
     request_record = getattr(model, "request_record", None)
 
-    def finish(job: Job, fields: dict) -> dict:
+    def finish(job: Job, played: dict) -> dict:
+        fields = dict(played)
+        sent: SentRecord = fields.pop(_SENT)
         head = {
             "key": job.key,
             "study": study.name,
@@ -293,12 +309,21 @@ def _play_all(
         record["provenance"] = study.provenance(job, record)
         request = request_record() if request_record is not None else None
         if request is not None:
-            record["provenance"]["request"] = request
+            record["provenance"]["request"] = {
+                **sent,
+                "dropped": request["dropped"],
+                "served_model": request["served_model"],
+            }
         results.append(record)
         return record
 
     pool = open_pool(
-        backend, functools.partial(_make, study), play, finish, min(workers, len(todo)), env
+        backend,
+        functools.partial(_make, study),
+        functools.partial(_noting_sent, play),
+        finish,
+        min(workers, len(todo)),
+        env,
     )
     done, failed, crash = progress.total - len(todo), 0, None
     every = max(1, progress.total // 10)  # off a terminal, a progress line each tenth

@@ -136,7 +136,12 @@ def assert_reproducible(script: str, record: dict) -> None:
     provenance = record["provenance"]
     assert set(provenance) - {"request"} == PROVENANCE  # request: a server model's
     if "request" in provenance:
-        assert set(provenance["request"]) == {"sent", "dropped", "served_model"}
+        assert set(provenance["request"]) == {
+            "sent_sets",
+            "unlisted_requests",
+            "dropped",
+            "served_model",
+        }
     assert (provenance["planloop"], provenance["study"]) == (planloop.__version__, script)
     assert (provenance["instance"], provenance["trial"]) == (record["instance"], record["trial"])
     assert provenance["model_spec"] is not None or script in ("planner_baseline", "mystery")

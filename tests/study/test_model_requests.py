@@ -1,6 +1,9 @@
 """What each study sends a real endpoint: OpenAI's reasoning models, a gateway that
 refuses a parameter and a model the user set a parameter for, against the local server
-answering as they answer (planloop.llm.fake_server.openai_rules / refusing)."""
+answering as they answer (planloop.llm.fake_server.openai_rules / refusing); and that
+what a study's records and captions say its requests sent is what the server logged:
+each episode's own requests (a policy's temperature and seed included, the model
+check's call not), in every study that calls a model."""
 
 import json
 
@@ -14,6 +17,8 @@ from planloop.protocols.baking import BAKING  # noqa: E402
 from planloop.protocols.mystery import MYSTERY  # noqa: E402
 from planloop.protocols.nl_pddl import NL_PDDL  # noqa: E402
 from planloop.protocols.pddlego_plus import PDDLEGO_PLUS  # noqa: E402
+from planloop.study.models import CHECK_MESSAGES  # noqa: E402
+from planloop.study.runs import run_caption, sent_summary  # noqa: E402
 
 from conftest import load_experiment  # noqa: E402
 
@@ -53,11 +58,15 @@ def test_pddlego_paper_with_o3_mini_completes_with_no_model_error(tmp_path, no_s
     if no_sampling:  # as o1 answers: top_p 1 refused once at the check, then not sent
         assert len(sent) == 7 and "top_p" in sent[0]
         assert all("top_p" not in r for r in sent[1:])
-        expected = {"sent": penalties, "dropped": ["top_p"], "served_model": "o3-mini"}
+        expected = {"sent_sets": [penalties], "dropped": ["top_p"], "served_model": "o3-mini"}
     else:  # the model check and 5 tries, none refused; top_p 1 as the authors sent it
         assert len(sent) == 6 and all(r["top_p"] == 1 for r in sent)
-        expected = {"sent": {"top_p": 1, **penalties}, "dropped": [], "served_model": "o3-mini"}
-    assert record["provenance"]["request"] == expected
+        expected = {
+            "sent_sets": [{"top_p": 1, **penalties}],
+            "dropped": [],
+            "served_model": "o3-mini",
+        }
+    assert record["provenance"]["request"] == {**expected, "unlisted_requests": 0}
 
 
 def test_pddlego_paper_sends_gpt_4o_top_p_1_and_no_temperature(tmp_path):
@@ -188,3 +197,102 @@ def test_a_given_model_is_checked_once_the_user_set_a_parameter_it_may_refuse(tm
         assert load_experiment("pddlego").main(argv, model=given) == 2
     assert len(chat_requests(server)) == 1
     assert "temperature=0.3" in capsys.readouterr().err
+
+
+REPORTS = {
+    "pddlego": "results.md",
+    "mystery": "results.md",
+    "agentic": "results.md",
+    "horizon_sweep": "success.md",
+    "formalize": "results.md",
+}
+
+
+def params_of(body: dict) -> dict:
+    """A logged request body's parameters (the rest is the model, messages and tools)."""
+    return {k: v for k, v in body.items() if k not in ("model", "messages", "tools")}
+
+
+def distinct(sets) -> list[dict]:
+    out: list[dict] = []
+    for params in sets:
+        if params not in out:
+            out.append(params)
+    return out
+
+
+def logged(server) -> tuple[list[dict], list[dict]]:
+    """(the model check's parameters, the distinct parameter sets of the episodes'
+    requests), as the server logged them."""
+    bodies = [r for r in server.requests if isinstance(r, dict)]
+    check = [params_of(r) for r in bodies if r["messages"] == CHECK_MESSAGES]
+    return check, distinct(params_of(r) for r in bodies if r["messages"] != CHECK_MESSAGES)
+
+
+def run(study, tmp_path, model, *flags, reply="(attack a)"):
+    """The study's records and report after a run against a fresh server (and cache)."""
+    out = tmp_path / "out"
+    with (
+        pytest.MonkeyPatch.context() as patch,
+        FakeChatServer([("ok", reply)] * 400, openai_rules()) as server,
+    ):
+        patch.setenv("HOME", str(tmp_path))  # the model cache lives under ~
+        argv = [*flags, "--llm", f"{server.url}@{model}", "--out", str(out)]
+        assert load_experiment(study).main(argv, show=False) == 0
+    records = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
+    return server, records, (out / REPORTS[study]).read_text()
+
+
+HORIZONS = ["--env", "Baking-v0", "--instances", "0:2", "--horizons", "1,2", "--trials", "3"]
+
+
+def test_the_horizon_sweep_records_the_temperature_and_seeds_its_episodes_sent(tmp_path):
+    server, records, report = run(
+        "horizon_sweep", tmp_path, "gpt-4o-mini", *HORIZONS, "--workers", "3"
+    )
+    check, episodes = logged(server)
+    assert check == [{"temperature": 0.0}]  # the check's call is no episode's
+    assert sorted(episodes, key=lambda p: p["seed"]) == [
+        {"temperature": 0.7, "seed": t} for t in range(3)
+    ]
+    assert len(records) == 12
+    for record in records:  # each episode its own requests, though 3 threads shared the model
+        request = record["provenance"]["request"]
+        assert request["sent_sets"] == [{"temperature": 0.7, "seed": record["trial"]}]
+        assert request["unlisted_requests"] == 0
+    assert "sent: temperature=0.7, seed=0..2\n" in report
+    assert "temperature=0.0" not in report
+
+
+def test_a_reasoning_model_with_a_seed_records_no_temperature_and_the_seeds_sent(tmp_path):
+    flags = [*HORIZONS[:-1], "1", "--seed", "11"]
+    server, records, report = run("horizon_sweep", tmp_path, "gpt-5", *flags)
+    check, episodes = logged(server)
+    assert check == [{"seed": 11}]  # --seed; the policy's own seed (the trial) wins
+    assert episodes == [{"seed": 0}]
+    assert [r["provenance"]["request"]["sent_sets"] for r in records] == [episodes] * 4
+    assert "sent: seed=0\n" in report
+
+
+def test_mystery_with_gpt_5_says_the_seeds_every_request_carried(tmp_path):
+    server, [record], report = run("mystery", tmp_path, "gpt-5", *PAPER_RUNS["mystery"])
+    _, episodes = logged(server)
+    assert episodes and all("seed" in params for params in episodes)
+    assert record["provenance"]["request"]["sent_sets"] == episodes
+    assert "no parameter (the provider defaults)" not in report
+    assert f"sent: {sent_summary([record])}" in report and "sent: seed=" in report
+
+
+@pytest.mark.parametrize("model", ["gpt-4o-mini", "gpt-5"])
+@pytest.mark.parametrize("study", list(PAPER_RUNS))
+def test_every_study_records_and_captions_what_the_server_logged(tmp_path, study, model):
+    reply = FILES if study == "pddlego" else "(attack a)"
+    flags = [*PAPER_RUNS[study], "--seed", "11"]
+    server, [record], report = run(study, tmp_path, model, *flags, reply=reply)
+    _, episodes = logged(server)
+    assert episodes
+    assert record["provenance"]["request"]["sent_sets"] == episodes
+    caption = f"sent: {sent_summary([{'provenance': {'request': {'sent_sets': episodes}}}])}"
+    assert caption in run_caption([record])
+    if study != "pddlego":  # its results.md names the run in a column, not a caption
+        assert caption in report

@@ -146,3 +146,49 @@ def test_a_study_shows_each_run_apart_in_its_own_tables(tmp_path, name, capsys):
     for shown in (text, printed):
         assert shown.count("this run: model-a\n") == 1, shown
         assert shown.count("this run: model-a (served as model-a-2025); sent: ") == 1, shown
+
+
+def sent(*sets, unlisted=0, name="gpt-4o-mini"):
+    """A request as the harness records it now: the episode's requests' sets."""
+    return {
+        "sent_sets": list(sets),
+        "unlisted_requests": unlisted,
+        "dropped": [],
+        "served_model": name,
+    }
+
+
+def test_a_run_pools_episodes_whatever_their_requests_carried():
+    """A seed per trial, and a condition that calls no model, are one run."""
+    records = [
+        record(request=sent({"temperature": 0.7, "seed": trial}), trial=trial) for trial in range(5)
+    ]
+    records.append(record(request=sent(), condition="planner"))
+    assert len(split_runs(records)) == 1
+    assert run_caption(records) == (
+        "this run: openai:o3-mini (served as gpt-4o-mini); sent: temperature=0.7, seed=0..4"
+    )
+    older = record(request={"sent": {"temperature": 0.0}, "dropped": [], "served_model": None})
+    assert len(split_runs([*records, older])) == 2  # it said less: apart
+
+
+@pytest.mark.parametrize(
+    "sets, shown",
+    [
+        ([{"seed": 0}, {"seed": 2}, {"seed": 3}, {"seed": 9}], "seed=0/2..3/9"),
+        ([{"reasoning_effort": "high"}, {"reasoning_effort": "low"}], "reasoning_effort=high/low"),
+        (
+            [{"temperature": 0.7, "seed": 1}, {"temperature": 0.0}],
+            "temperature=0.7/0.0, seed=1 (some requests)",
+        ),
+        ([{}], "no parameter (the provider defaults)"),
+        ([], "no request"),
+    ],
+)
+def test_the_caption_says_each_parameter_the_requests_carried_with_its_values(sets, shown):
+    assert run_caption([record(request=sent(*sets))]).endswith(f"; sent: {shown}")
+
+
+def test_the_caption_says_how_many_requests_carried_sets_not_kept():
+    caption = run_caption([record(request=sent({"seed": 0}, unlisted=4))])
+    assert caption.endswith("sent: seed=0 (and 4 requests of other sets, not kept)")
