@@ -223,8 +223,10 @@ def _report(out: Path, suite: Suite, manifest: Manifest) -> None:
     ]
     settings = {
         label: {
-            key: entry[key]  # type: ignore[literal-required]
-            for key in ("sent", "dropped", "served_model", "request")
+            "request": entry["request"],
+            "sent": sent_sets([r for r in records if r["model"] == label]),
+            "dropped": entry["dropped"],
+            "served_model": entry["served_model"],
         }
         for label, entry in manifest["contestants"].items()
     }
@@ -237,6 +239,15 @@ def _report(out: Path, suite: Suite, manifest: Manifest) -> None:
     write_reports(out, board, records)
     print(terminal_board(board))
     print(f"\nthe board: {out / 'leaderboard.md'} (and .json, .html)")
+
+
+def sent_sets(records: list[BenchRecord]) -> list[dict[str, object]]:
+    """The distinct parameter sets the requests of ``records`` carried (what was sent,
+    read from the requests), in the order first sent."""
+    found: list[dict[str, object]] = []
+    for record in records:
+        found += [s for s in record["sent"] if s not in found]
+    return found
 
 
 def _replay(args: argparse.Namespace, known: dict[str, Price]) -> int:

@@ -14,6 +14,7 @@ import gymnasium as gym
 
 from ..formalizer.problems import MAX_ITERATIONS
 from ..llm import ChatModel
+from ..llm.sent import recording
 from ..policies import run_episode
 from ..protocols.nl_pddl.config import FormalizeConfig
 from ..protocols.nl_pddl.problems import run_problem
@@ -71,21 +72,24 @@ def play(
         None if isinstance(player, str) else EpisodeModel(player, family.max_calls, price, spending)
     )
     start = time.monotonic()
-    if family.base == "nl-pddl":
-        won, failure, detail, steps, policy, transcript = _formalize(family, unit, player, model)
-    else:
-        env = envs.get(family, unit)
-        policy_obj, played = make_policy(family, env, model or player, unit.seed)
-        episode = run_episode(
-            played,
-            policy_obj,
-            seed=unit.seed,
-            options={"instance": unit.instance},
-            max_steps=family.max_steps,  # across restarts too
-        )
-        failure, detail = judge(episode, model is not None and model.exhausted)
-        won, steps, policy = episode.won, episode.steps, episode.policy
-        transcript = _shortened(episode.to_json())
+    with recording() as sent:  # what this episode's requests carried, read from them
+        if family.base == "nl-pddl":
+            won, failure, detail, steps, policy, transcript = _formalize(
+                family, unit, player, model
+            )
+        else:
+            env = envs.get(family, unit)
+            policy_obj, played = make_policy(family, env, model or player, unit.seed)
+            episode = run_episode(
+                played,
+                policy_obj,
+                seed=unit.seed,
+                options={"instance": unit.instance},
+                max_steps=family.max_steps,  # across restarts too
+            )
+            failure, detail = judge(episode, model is not None and model.exhausted)
+            won, steps, policy = episode.won, episode.steps, episode.policy
+            transcript = _shortened(episode.to_json())
     if model is not None and model.capped:
         return None
     if model is not None:
@@ -116,6 +120,7 @@ def play(
         "cost_usd": model.cost_usd if model else 0.0,
         "seconds": round(time.monotonic() - start, 3),
         "transcript": path.as_posix(),
+        "sent": sent.record()["sent_sets"],
     }
     return record
 

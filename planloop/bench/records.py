@@ -55,6 +55,7 @@ class BenchRecord(TypedDict):
     cost_usd: float | None  # None: no price known for the model
     seconds: float
     transcript: str  # the episode's transcript, relative to the run folder
+    sent: list[dict[str, object]]  # the distinct parameter sets its requests carried
 
 
 class Expect(TypedDict):

@@ -117,6 +117,17 @@ def test_a_board_of_oracle_random_and_a_model_then_rerun_add_replay(tmp_path, se
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["suite"]["sha256"] == data["suite"]["sha256"]
     assert manifest["contestants"][fake]["sent"] == {"temperature": 0}
+    logged = []  # what the episodes' requests carried, as the server saw them (not the check)
+    for body in server.requests[1:]:
+        params = {k: v for k, v in body.items() if k not in ("model", "messages", "tools")}
+        logged += [params] if params not in logged else []
+    recorded_sets = [s for r in records if r["model"] == fake for s in r["sent"]]
+    assert {json.dumps(s, sort_keys=True) for s in recorded_sets} == {
+        json.dumps(s, sort_keys=True) for s in logged
+    }
+    assert by_model[fake]["settings"]["sent"] and all(
+        s in logged for s in by_model[fake]["settings"]["sent"]
+    )
 
     calls = len(server.requests)
     assert bench(*argv, "--llm", "oracle", "--llm", "random", "--llm", fake) == 0
