@@ -8,6 +8,11 @@ import time
 from typing import TextIO
 
 
+def episodes(count: int) -> str:
+    """``1 episode``, ``2 episodes``."""
+    return f"{count:,} episode{'' if count == 1 else 's'}"
+
+
 class Progress:
     """``update(done, failed)`` after each episode; ``note(line)`` prints a line (a
     failure) without breaking the bar; ``close()`` ends the bar's line. ``live``

@@ -28,7 +28,7 @@ from .backends import Play, open_pool, require
 from .errors import Interrupted, StudyError, one_line
 from .jobs import Job, Study
 from .models import check_model
-from .progress import Progress
+from .progress import Progress, episodes
 from .records import EpisodeRecord
 
 
@@ -212,7 +212,7 @@ def _run(
             raise
     where = f" on {study.env_id}" if study.env_id else ""
     print(
-        f"{study.name}{where}: {len(jobs)} episodes, {len(jobs) - len(todo)} already in "
+        f"{study.name}{where}: {episodes(len(jobs))}, {len(jobs) - len(todo)} already in "
         f"{results.path}, {len(todo)} to run",
         file=stream,
         flush=True,

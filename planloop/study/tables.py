@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ..stats import wilson_interval
+from .progress import episodes
 
 
 def tally(records: Iterable[dict]) -> tuple[int, int]:
@@ -28,7 +29,7 @@ def model_failures(records: Iterable[dict]) -> str:
     if not errors:
         return ""
     return (
-        f"\n\n{len(errors)} episodes ended on a failed model call: each counts as a "
+        f"\n\n{episodes(len(errors))} ended on a failed model call: each counts as a "
         f"failure in n and in the model errors column; rerun to retry them. "
         f"The last: {errors[-1]}"
     )

@@ -52,7 +52,7 @@ def test_table_ii_counts_each_approach_beside_the_papers_figures():
         text
     )
     assert "Failures in none of the columns (the stop recorded): lama-first: 1 (error)" in text
-    assert "1 episodes ended on a failed model call" in text
+    assert "1 episode ended on a failed model call" in text
 
 
 def test_the_cost_counts_tokens_per_instance_and_per_solved_instance():

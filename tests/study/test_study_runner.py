@@ -92,7 +92,7 @@ def test_records_carry_the_harness_fields(tmp_path, capsys):
     }
     err = capsys.readouterr().err
     assert err.splitlines() == [
-        f"demo on Mystery-BW-v0: 1 episodes, 0 already in {tmp_path / 'episodes.jsonl'}, 1 to run",
+        f"demo on Mystery-BW-v0: 1 episode, 0 already in {tmp_path / 'episodes.jsonl'}, 1 to run",
         "1/1 episodes, 0 failed, 0 s",
     ]
 
