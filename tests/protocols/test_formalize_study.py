@@ -274,8 +274,8 @@ def test_tsr_and_cr_score_atoms_and_actions_as_written_and_the_name_matched_ones
     # the reference: the name-matched scores are 1
     one = "1/1 [21%, 100%]"
     assert (
-        f"| {one} | {one} | {tsr:.3f} [{tsr:.2f}, {tsr:.2f}] | 0/1 [0%, 79%] | "
-        f"1.000 [1.00, 1.00] | {one} |" in results
+        f"| {one} | {one} | {tsr:.1%} [{tsr:.0%}, {tsr:.0%}] | 0/1 [0%, 79%] | "
+        f"100.0% [100%, 100%] | {one} |" in results
     )
 
 
@@ -303,7 +303,7 @@ def test_a_model_whose_every_answer_is_broken_scores_zero_of_n_with_n_model_erro
     assert len(records) == 2 and model.calls == 2
     assert all(r["error"] == "bad_response: the body is not JSON" for r in records)
     results = (tmp_path / "results.md").read_text()
-    zero, none = "0/2 [0%, 66%]", "0.000 [0.00, 0.00]"
+    zero, none = "0/2 [0%, 66%]", "0.0% [0%, 0%]"
     assert (
         f"| gripper | 10 | 2 | 2 | {zero} | {zero} | {none} | {zero} | {none} | {zero} |" in results
     )
@@ -341,7 +341,7 @@ def test_paper_runs_the_protocol_and_writes_table_3_with_the_published_figures(t
     assert settings["protocol"] == "nl-pddl" and settings["max_iterations"] == 5
     assert settings["overrides"] == {"sizes": "10", "per_cell": 1}
     results = (tmp_path / "results.md").read_text()
-    one, full = "1/1 [21%, 100%]", "1.000 [1.00, 1.00]"
+    one, full = "1/1 [21%, 100%]", "100.0% [100%, 100%]"
     table = results[results.index("### Table 3") :]
     assert table.startswith(
         "### Table 3: overall results\n\nthis run: groundtruth; paper: Llama3.1-8B; "

@@ -71,5 +71,5 @@ def test_the_repair_curve_holds_every_iteration():
 
 def test_a_mean_has_a_clipped_normal_interval():
     assert mean_cell([]) == "-"
-    assert mean_cell([1.0]) == "1.000 [1.00, 1.00]"
-    assert mean_cell([0.0, 1.0]) == "0.500 [0.00, 1.00]"
+    assert mean_cell([1.0]) == "100.0% [100%, 100%]"
+    assert mean_cell([0.0, 1.0]) == "50.0% [0%, 100%]"

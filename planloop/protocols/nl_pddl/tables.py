@@ -54,12 +54,13 @@ def rate_cell(values: list[Any]) -> str:
 
 
 def mean_cell(values: list[float]) -> str:
-    """The mean with a normal-approximation 95% interval, clipped to [0, 1]."""
+    """The mean of fractions in percent, with a normal-approximation 95% interval
+    clipped to [0, 100] (a percentage, as the paper's figure beside it is)."""
     if not values:
         return "-"
     mean = statistics.fmean(values)
     half = 1.96 * statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else 0.0
-    return f"{mean:.3f} [{max(0.0, mean - half):.2f}, {min(1.0, mean + half):.2f}]"
+    return f"{mean:.1%} [{max(0.0, mean - half):.0%}, {min(1.0, mean + half):.0%}]"
 
 
 def metric_cell(metrics: list[Metrics], name: str) -> str:
