@@ -91,11 +91,11 @@ def success_figure(
             label=labels[name],
         )
         for xi, rate, (_, wins, n) in zip(x, rates, points, strict=True):
-            axes.annotate(
+            axes.annotate(  # each series a line higher: series at one point read apart
                 f"{wins}/{n}",
                 (xi, rate),
                 textcoords="offset points",
-                xytext=(4, 4),
+                xytext=(4, 4 + 9 * offset),
                 fontsize="x-small",
             )
     axes.set_xticks(range(len(xs)), xs, rotation=90 if turned else 0)

@@ -85,3 +85,18 @@ def test_a_curve_over_the_same_episodes_says_how_many_there_are():
     series = {"SVR": [("0", 3, 4), ("1", 4, 4)], "PSR": [("0", 2, 4), ("1", 3, 4)]}
     figure = success_figure(series, "iteration", title="curve", ordered=True, episodes=4)
     assert "(n = 4 episodes)" in figure.axes[0].get_title()
+
+
+def test_the_count_labels_of_series_at_one_point_read_apart():
+    """Two series with the same point, joined (ordered): their ``k/n`` labels were drawn
+    one over the other ("0/10/1")."""
+    from matplotlib.text import Annotation
+
+    series = {"PDDLego+": [("3", 0, 10)], "PlanGen": [("3", 0, 1)]}
+    figure = success_figure(series, "locations", title="two at one point", ordered=True)
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    labels = [t for t in figure.axes[0].texts if isinstance(t, Annotation)]
+    assert [t.get_text() for t in labels] == ["0/10", "0/1"]
+    first, second = (t.get_window_extent(renderer) for t in labels)
+    assert not first.overlaps(second)

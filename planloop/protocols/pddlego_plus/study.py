@@ -69,6 +69,9 @@ from .tables import (
 __all__ = ["GROUND_TRUTH", "SPEC", "main", "paper_tables", "twx_missing"]  # the scripts'
 
 
+POLICY_NAMES = {"pddlego": "PDDLego+", "plangen": "PlanGen"}  # as the paper names them
+
+
 def twx_missing() -> str | None:
     """What TextWorld Express's own games need and this machine lacks (None: nothing)."""
     if importlib.util.find_spec("textworld_express") is None:
@@ -252,8 +255,9 @@ def write_results(run: StudyRun[PDDLegoConfig], mine: list[Record]) -> None:
     series, xlabel = success_series(latest)
     envs = sorted({str((r.get("provenance") or {}).get("env")) for r in latest})
     by = {"locations": "house size", "task type": "task type"}
+    played = sorted({POLICY_NAMES.get(str(r.get("policy")), str(r.get("policy"))) for r in latest})
     title = (
-        f"PDDLego+ on {', '.join(envs)}: success by "
+        f"{' and '.join(played)} on {', '.join(envs)}: success by "
         + " and ".join(by[kind] for kind in xlabel.split(" / "))
         + f"; {', '.join(label.label for label in split_runs(latest))}"
     )
