@@ -20,7 +20,7 @@ from ..study.models import check_model
 from ..study.progress import Progress
 from ..study.runner import sole_writer
 from .episodes import Environments, play
-from .families import make_env, plays
+from .families import plays
 from .metered import Spending
 from .prices import Price
 from .records import BenchRecord
@@ -131,7 +131,12 @@ def run_bench(
         )
         if todo:
             require(backend, next((c.model for c in contestants if c.model), None))
-            _check(todo, check)
+            envs = Environments()  # made and checked here, then the first worker's
+            try:
+                _check(todo, check, envs)
+            except BaseException:
+                envs.close()
+                raise
             spending = Spending(max_cost)
             _play_all(
                 suite,
@@ -142,21 +147,20 @@ def run_bench(
                 backend,
                 spending,
                 Progress(len(jobs), len(jobs) - len(todo), stream),
+                envs,
             )
         latest = recorded(files)
         return [latest[job.key(suite.sha256)] for job in jobs if job.key(suite.sha256) in latest]
 
 
-def _check(todo: Sequence[Job], check: bool) -> None:
-    """Each environment of the jobs made once, each model answering once."""
-    made: set[tuple] = set()
+def _check(todo: Sequence[Job], check: bool, envs: Environments) -> None:
+    """Each environment of the jobs made once, into ``envs`` (the first worker's), and
+    each model answering once."""
     for job in todo:
-        where = (job.family.name, job.unit.env, job.unit.options)
-        if job.unit.env is None or where in made:
+        if job.unit.env is None:
             continue
-        made.add(where)
         try:
-            make_env(job.family, job.unit).close()
+            envs.get(job.family, job.unit)
         except Exception as exc:  # the environment's own message, in one line
             raise StudyError(
                 f"{job.family.name}: cannot make {job.unit.env}: {type(exc).__name__}: "
@@ -203,6 +207,7 @@ def _play_all(
     backend: str,
     spending: Spending,
     progress: Progress,
+    envs: Environments,
 ) -> None:
     def finish(job: Job, record: BenchRecord | None) -> BenchRecord | None:
         if record is not None and record["failure"] not in SERVER_GONE:
@@ -216,9 +221,7 @@ def _play_all(
     # the pools are typed for a study's jobs and environments; a bench job, and a worker's
     # Environments, go through them the same way
     opened: Any = open_pool
-    pool = opened(
-        backend, Environments, play_job, finish, max(1, min(workers, len(todo))), Environments()
-    )
+    pool = opened(backend, Environments, play_job, finish, max(1, min(workers, len(todo))), envs)
     futures = {pool.submit(job): job for job in todo}
     done, failed, every = progress.total - len(todo), 0, max(1, progress.total // 10)
     crash: BaseException | None = None

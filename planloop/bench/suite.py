@@ -34,7 +34,7 @@ from typing import Literal, TypedDict, get_args
 from ..envs.catalog import entry
 from ..envs.problem_sets import DOMAINS, MAX_SIZE
 from ..errors import PlanloopError
-from ..results import MAX_RECORD_DEPTH
+from ..results import MAX_RECORD_DEPTH, too_deep
 from ..schema import schema_problem
 from .records import Expect
 
@@ -170,7 +170,7 @@ def load_suite(name_or_path: str) -> Suite:
 
 def read_suite(data: bytes, where: str) -> Suite:
     """The suite a manifest's bytes declare (``where`` names it in errors)."""
-    if _depth(data) > MAX_RECORD_DEPTH:
+    if too_deep(data):
         raise SuiteError(f"{where}: nested more than {MAX_RECORD_DEPTH} levels deep")
     try:
         manifest = json.loads(data)
@@ -193,19 +193,6 @@ def read_suite(data: bytes, where: str) -> Suite:
         )
     sha = hashlib.sha256(data).hexdigest()
     return Suite(str(manifest["name"]), str(manifest["version"]), sha, families, data)
-
-
-def _depth(data: bytes) -> int:
-    """How deep the arrays and objects of a JSON text nest (strings counted too: an
-    overestimate, which only refuses sooner)."""
-    depth = deepest = 0
-    for byte in data:
-        if byte in b"[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif byte in b"]}":
-            depth -= 1
-    return deepest
 
 
 def _family(data: _Family, where: str) -> Family:
