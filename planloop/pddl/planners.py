@@ -11,10 +11,12 @@ import re
 import time
 from functools import lru_cache
 
+from .authors_planner import solve_authors
 from .auto_portfolio import solve_auto
 from .builtin_planners import BUILTIN_PLANNERS, solve_builtin
 from .diagnostics import PDDLError, received
 from .fd_planner import FAST_DOWNWARD_PLANNERS, solve_fast_downward
+from .ff_reading import read_ff
 
 # planloop/cli.py and planloop/study/errors.py import these from here
 from .model import Domain, Problem
@@ -22,7 +24,7 @@ from .plan_result import PlanResult, timed_out
 from .reader import parse_domain, parse_problem
 from .source import DEFAULT_LIMITS, Limits, source_path
 
-PLANNERS = tuple(FAST_DOWNWARD_PLANNERS) + tuple(BUILTIN_PLANNERS) + ("auto",)
+PLANNERS = tuple(FAST_DOWNWARD_PLANNERS) + tuple(BUILTIN_PLANNERS) + ("auto", "authors")
 # the names a command line offers: each types without shell quoting (astar(lmcut()) is
 # seq-opt-lmcut's other name, for solve() callers)
 PLANNER_NAMES = tuple(name for name in PLANNERS if re.fullmatch(r"[\w.-]+", name))
@@ -70,7 +72,10 @@ def solve(
     if wrong is not None:
         return PlanResult("invalid_input", None, wrong, time.monotonic() - start, str(planner))
     try:
-        d, p = _load(domain, problem, limits, strict is True)
+        if planner == "authors" and isinstance(domain, str) and isinstance(problem, str):
+            d, p = read_ff(domain, problem, limits)
+        else:
+            d, p = _load(domain, problem, limits, strict is True)
     except PDDLError as exc:
         return PlanResult("invalid_input", None, str(exc), time.monotonic() - start, planner)
     if time.monotonic() > start + timeout:
@@ -79,6 +84,8 @@ def solve(
         return solve_builtin(d, p, planner, timeout, start, limits)
     if planner == "auto":
         return solve_auto(d, p, timeout, memory_limit_mb, start, limits)
+    if planner == "authors":
+        return solve_authors(d, p, timeout, start, limits)
     return solve_fast_downward(d, p, planner, timeout, memory_limit_mb, start)
 
 
