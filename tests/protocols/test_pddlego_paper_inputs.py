@@ -295,11 +295,13 @@ def scheduled(monkeypatch, tmp_path, *argv):
     return runs
 
 
-def cells(runs, env_id):
-    """(policy, options, instances, trials) of each run on ``env_id``."""
+def cells(runs, env_id, extra=None):
+    """(policy, options, instances, trials) of each run on ``env_id``: the main table's
+    (``extra`` None) or the extra runs given the flag ``extra`` (Figures 10 and 12)."""
     found = []
     for _, flags in runs:
-        if flags[flags.index("--env") + 1] == env_id:
+        extras = [flag for flag in ("--prompt", "--domain-file") if flag in flags]
+        if flags[flags.index("--env") + 1] == env_id and extras == ([extra] if extra else []):
             options = tuple(flags[i + 1] for i, flag in enumerate(flags) if flag == "-o")
             found.append(
                 (
@@ -332,6 +334,13 @@ def test_reproduce_schedules_the_paper_s_n_from_the_protocol(tmp_path, monkeypat
     total = sum(int(i.split(":")[1]) * t for *_, i, t in coin + alfworld)
     assert total == 2 * (ENVIRONMENTS["CoinCollector"].episodes + ENVIRONMENTS["ALFWorld"].episodes)
     assert total == 400  # 100 per cell: 2 rows x 2 columns
+    # Figure 12's extra runs: PDDLego+ on the same ALFWorld games with the simple prompt;
+    # Figure 10's need a won episode's DF, and none won here
+    simple = cells(runs, "ALFWorld-v0", "--prompt")
+    assert [(p, o) for p, o, *_ in simple] == [(p, o) for p, o, *_ in alfworld[:5]]
+    assert {(i, t) for *_, i, t in simple} == {("0:20", 1)}
+    assert all("simple" == f[f.index("--prompt") + 1] for _, f in runs if "--prompt" in f)
+    assert not any("--domain-file" in flags for _, flags in runs)
     assert "100 episodes per cell" in PDDLEGO_PLUS.n
     # released games when ALFWORLD_DATA holds them; --limit caps instances and trials
     (tmp_path / "data" / "json_2.1.1").mkdir(parents=True)

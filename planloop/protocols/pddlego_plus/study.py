@@ -55,6 +55,7 @@ from ...study.runs import split_runs
 from ...study.spec import StudyRun, StudySpec, spec_main
 from .config import PDDLegoConfig
 from .episodes import JUDGED, episode_fields, family_of, make_policy, play_trial
+from .extras import won_domain
 from .protocol import ENVIRONMENTS, PDDLEGO_PLUS
 from .report import write_report
 from .tables import (
@@ -119,17 +120,9 @@ def frozen_domain(args) -> tuple[str | None, str | None]:
     if not args.domain_reuse:
         return None, None
     path = args.out / "episodes.jsonl"
-    records = ResultsFile(path).records if path.exists() else []
-    for record in records:
-        rounds = record.get("details", {}).get("rounds") or []
-        dfs = [r["df"] for r in rounds if r.get("df") and r.get("plan")]
-        if (
-            record.get("policy") == "pddlego"
-            and record.get("won")
-            and dfs
-            and record.get("provenance", {}).get("env") == args.env
-        ):
-            return dfs[-1], "reused:" + hashlib.sha256(dfs[-1].encode()).hexdigest()[:8]
+    df = won_domain(ResultsFile(path).records if path.exists() else [], args.env)
+    if df is not None:
+        return df, "reused:" + hashlib.sha256(df.encode()).hexdigest()[:8]
     raise StudyError(
         f"--domain-reuse found no won PDDLego+ episode on {args.env} in {path}: "
         f"run without it first"
