@@ -2,7 +2,7 @@
 ``dual-bfws-ffparser``: LAPKT's DUAL-BFWS behind FF's parser) as planloop reproduces it,
 so that a model's files get the plan, or the refusal, the authors' runs recorded. The
 files are read as FF's parser reads them (:mod:`.ff_reading`) and searched as DUAL-BFWS
-searches (1-BFWS first; :func:`planloop.pddl.search.width_first`)."""
+searches (:func:`.dual_bfws.dual_bfws`)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ import time
 from .builtin_planners import run_search
 from .deadline import SearchTimeout, deadline_check
 from .diagnostics import PDDLError
+from .dual_bfws import dual_bfws
 from .grounding import ground
 from .model import Domain, Problem
 from .plan_result import PlanResult, timed_out
-from .search import width_first
 from .source import Limits
 
 NAME = "authors"
@@ -31,4 +31,4 @@ def solve_authors(
         return PlanResult("invalid_input", None, str(exc), time.monotonic() - start, NAME)
     except SearchTimeout:
         return timed_out(NAME, "grounding", timeout, start)
-    return run_search(task, width_first, NAME, start, timeout)
+    return run_search(task, dual_bfws, NAME, start, timeout)

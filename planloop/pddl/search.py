@@ -172,7 +172,7 @@ def width_first(
     root = (task.init, 0, unmet(task.init), None, None, relevant, 0)
     held = {(root[2], 0): task.init}  # (#g, #r) -> the facts its states held
     adds: dict[GroundAction, int] = {}
-    frontier = _StdHeap()
+    frontier = StdHeap()
     frontier.push((root[2], 0), root)
     closed: dict[int, int] = {}
     expanded = 0
@@ -215,7 +215,7 @@ def width_first(
     return None
 
 
-class _StdHeap:
+class StdHeap:
     """A binary heap popping the least key, equal keys in the order C++'s
     ``std::priority_queue`` pops them (libstdc++'s ``push_heap`` and ``pop_heap``)."""
 

@@ -5,7 +5,7 @@ calls, and its open list popping equal keys as C++'s ``std::priority_queue`` doe
 import gymnasium as gym
 
 from planloop.pddl import load, solve, validate
-from planloop.pddl.search import _StdHeap, width_first
+from planloop.pddl.search import StdHeap, width_first
 
 from conftest import IPC
 
@@ -79,7 +79,7 @@ def test_a_goal_already_true_is_the_empty_plan():
 def test_equal_keys_pop_as_from_a_cpp_priority_queue():
     """The order libstdc++'s std::priority_queue gives (printed by a C++ program pushing
     these keys with LAPKT's comparer): neither first-in nor last-in first."""
-    heap = _StdHeap()
+    heap = StdHeap()
     for item, key in enumerate([(1, 1)] * 3 + [(0, 1)] + [(1, 1)] * 4):
         heap.push(key, item)
     popped = []
