@@ -1,7 +1,7 @@
 """Natural language to PDDL problems: the prompt, the checks (reader, Fast Downward,
 validator), the planner-in-the-loop repair, built-in writers and exact metrics."""
 
-from .loop import MAX_ITERATIONS, Formalization, best_so_far, formalize_problem
+from .loop import KEEPS, MAX_ITERATIONS, Formalization, Keep, best_so_far, formalize_problem
 from .metrics import METRICS, MODEL_ERROR, Reference, match_objects, plan_similarity, score
 from .prompts import PROMPT_VERSION, domain_summary
 from .verify import Verdict, feedback, verify
@@ -10,6 +10,8 @@ from .writers import DEFECTS, defect_writer, inject, reference_writer
 __all__ = [
     "DEFECTS",
     "Formalization",
+    "KEEPS",
+    "Keep",
     "MAX_ITERATIONS",
     "METRICS",
     "MODEL_ERROR",
