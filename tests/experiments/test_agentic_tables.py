@@ -115,6 +115,7 @@ def test_the_study_writes_tables_i_and_iii_and_records_each_place(tmp_path):
     assert "by their SHA-256, 2 are among the paper's IPC-2000 instances " in text
     records = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
     assert sorted(r["paper_instance"] for r in records) == [0, 0, 1, 1]
+    assert {r["objects"] for r in records} == {4}  # instance-1 and -2: 4 blocks each
     written = tables.paper_tables(records)
     assert list(written) == ["table-i", "table-ii", "table-iii"]
     assert "| 0–10 | 0 (paper: 10) |" in written["table-iii"]  # no LLM approach ran

@@ -44,6 +44,9 @@ WORDS = {  # what each paper's table must name (the issue's list)
         "Timeout",
         "Early exit",
         "model errors",
+        "Fig. 2",
+        "median samples",
+        "Hard cases",
     ],
     "baking": ["Open-loop", "horizon 5", "horizon 1", "problem 1", "problem 4", "model errors"],
 }
@@ -68,6 +71,10 @@ def test_each_paper_writes_its_tables(tmp_path, paper):
     assert "(paper: " in text  # the published figures beside the reproduced ones
     assert "a smoke run: the first 1 of every cell" in text
     assert " 0/0" not in text
+    if paper == "agentic":  # Fig. 2 beside its counts, IV-B's samples and IV-E's hard cases
+        assert (tmp_path / "agentic-figure-2.png").stat().st_size > 0
+        for name in ("figure-2", "attempts", "hard-cases"):
+            assert (tmp_path / f"agentic-{name}.md").is_file(), name
 
 
 def test_a_model_that_always_fails_is_zero_of_n_with_n_model_errors(tmp_path):

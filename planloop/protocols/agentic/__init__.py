@@ -8,10 +8,16 @@ cost's (IV-C), for Claude Haiku 4.5 in the LLM approaches. Tables I and III are 
 lengths (the actions of a solved instance's plan) by difficulty block: the paper's
 instances in their order, ten to a block (:data:`BLOCKS`; the last holds 100 and 101),
 Table I's over the instances both Fast Downward configurations solved, Table III's over
-those all four approaches solved (the co-solved set).
+those all four approaches solved (the co-solved set). Fig. 2 (IV-B) draws each
+instance's outcome under every approach; its text, with Table I, gives the counts solved
+by block of :data:`FIGURE_2`. IV-B also gives the direct baseline's median samples
+(:data:`ATTEMPTS`), IV-E the instances both Fast Downward configurations failed and who
+solved them (:data:`HARD_CASES`, :data:`PAPER_NAMED`). The paper's instance numbers are
+read as places in its order, 0-based, as its blocks 0–10 ... 100–102 count them.
 
 The study itself is :mod:`.study` (its policies and ``main``), the paper's instances
-:mod:`.instances` and its tables :mod:`.tables`.
+:mod:`.instances`, its tables :mod:`.tables`, :mod:`.attempts` and :mod:`.hard_cases`,
+Fig. 2 :mod:`.figure`.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ PAPER_INSTANCES = 102
 BLOCKS = tuple(
     f"{start}–{min(start + 10, PAPER_INSTANCES)}" for start in range(0, PAPER_INSTANCES, 10)
 )  # "0–10" ... "100–102": the instances at places 0-9, ..., 100-101 of the paper's order
+BLOCK_SIZES = tuple(min(10, PAPER_INSTANCES - start) for start in range(0, PAPER_INSTANCES, 10))
 PAPER_MODEL = "Claude Haiku 4.5 (the LLM approaches)"
 LENGTHS_I = ("solved by both", "FD lama", "FD seq", "reduction")
 LENGTHS_III = ("co-solved", "FD lama", "FD seq", "Direct", "Agentic")
@@ -119,6 +126,67 @@ COST = PaperTable(  # beside the study's cost table (its time-bound counts vary 
     },
 )
 
+_PLANNER_SOLVED = [int(TABLE_I.published[block, "solved by both"]) for block in BLOCKS]
+FIGURE_2 = PaperTable(  # the paper draws Fig. 2; these are the counts its text and Table I state
+    title="Fig. 2: per-instance outcome of every approach, solved by difficulty block",
+    paper_model=PAPER_MODEL,
+    rows=BLOCKS,
+    columns=tuple(ROWS.values()),
+    published={
+        **{  # both configurations solve the same instances (IV-B): Table I's counts
+            (block, ROWS[c]): f"{solved}/{size} ({solved / size:.0%})"
+            for block, solved, size in zip(BLOCKS, _PLANNER_SOLVED, BLOCK_SIZES, strict=True)
+            for c in PLANNER_CONDITIONS
+        },
+        (BLOCKS[8], "Direct LLM"): "5/10 (50%)",
+        (BLOCKS[8], "Agentic LLM"): "2/10 (20%)",
+    },
+)
+ATTEMPTS = PaperTable(
+    title="Direct LLM: samples until a valid plan or the budget's end (IV-B)",
+    paper_model=PAPER_MODEL,
+    rows=("solved", "not solved", "all"),
+    columns=("instances", "median samples"),
+    published={
+        ("solved", "instances"): "65",
+        ("solved", "median samples"): "2",
+        ("not solved", "instances"): "37",
+        ("not solved", "median samples"): "15",
+        ("all", "instances"): str(PAPER_INSTANCES),
+    },
+)
+HARD_CASES = PaperTable(
+    title="Hard cases (IV-E): the instances both Fast Downward configurations failed",
+    paper_model=PAPER_MODEL,
+    rows=(
+        "both Fast Downward configurations failed",
+        "solved by both LLM approaches",
+        "solved by Agentic LLM alone",
+        "solved by Direct LLM alone",
+        "solved by no approach",
+    ),
+    columns=("instances",),
+    published={
+        ("both Fast Downward configurations failed", "instances"): "15",
+        ("solved by both LLM approaches", "instances"): "1 (86)",
+        ("solved by Agentic LLM alone", "instances"): "3 (76, 78, 101)",
+        ("solved by Direct LLM alone", "instances"): "1 (100)",
+        ("solved by no approach", "instances"): "10",
+    },
+)
+PAPER_NAMED = {  # what IV-B and IV-E say of the instances they name (by place, 0-based)
+    32: "Agentic LLM: early exit; Direct LLM solved it",
+    76: "FD timed out; Agentic LLM alone solved it",
+    78: "FD timed out; Agentic LLM alone solved it",
+    86: "FD timed out; both LLM approaches solved it",
+    88: "Agentic LLM: early exit; Direct LLM solved it",
+    89: "Agentic LLM: early exit; Direct LLM solved it",
+    96: "Agentic LLM: early exit; Direct LLM failed",
+    98: "Agentic LLM: early exit; Direct LLM failed",
+    100: "FD timed out; Direct LLM alone solved it (Agentic LLM: early exit)",
+    101: "FD timed out; Agentic LLM alone solved it, 186 actions",
+}
+
 AGENTIC = Protocol(
     name="agentic",
     paper="Agentic LLM Planning via Step-Wise PDDL Simulation (PyPDDLEngine, arXiv 2603.06064)",
@@ -153,7 +221,7 @@ AGENTIC = Protocol(
         "reduction: FD lama's mean minus FD seq's; token cost: prompt and completion "
         "tokens per instance and per solved instance",
     ),
-    tables=(TABLE_I, TABLE_II, TABLE_III),
+    tables=(TABLE_I, TABLE_II, TABLE_III, FIGURE_2, ATTEMPTS, HARD_CASES),
     n=f"{PAPER_INSTANCES} IPC Blocksworld instances",
     requests=(ModelRequest(".*", {"temperature": 0.2}),),
 )

@@ -57,3 +57,10 @@ def paper_place(env: gym.Env, instance: int) -> int | None:
     if path is None or not path.is_file():
         return None
     return paper_checksums().get(hashlib.sha256(path.read_bytes()).hexdigest())
+
+
+def objects(env: gym.Env) -> int | None:
+    """The objects of the problem ``env`` last reset to (Blocksworld: its blocks); None
+    when it holds no task."""
+    task: Any = getattr(env.unwrapped, "task", None)
+    return None if task is None else len(task.problem.objects)

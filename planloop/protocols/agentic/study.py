@@ -23,9 +23,14 @@ from ...study.runs import run_caption, split_runs
 from ...study.spec import StudyRun, StudySpec, spec_main
 from ..reproduction import SMOKE_CALLS, Runner, Tables
 from . import AGENTIC, CONDITIONS, PLANNER_CONDITIONS, ROWS
+from .attempts import attempts_table
 from .config import AgenticConfig
-from .instances import env_kwargs, paper_place
+from .figure import figure_2_table, save_figure_2
+from .hard_cases import hard_cases_table
+from .instances import env_kwargs, objects, paper_place
 from .tables import by_condition, paper_tables, report
+
+FIGURE_PNG = f"{AGENTIC.name}-figure-2.png"  # beside the reproduction's tables
 
 
 def make_policy(
@@ -53,16 +58,20 @@ def make_policy(
     )
 
 
-def episode_fields(policy: Policy, episode: Episode, place: int | None) -> dict:
+def episode_fields(
+    policy: Policy, episode: Episode, place: int | None, size: int | None = None
+) -> dict:
     """The record: the episode (observations counted, not kept), ``stop``, how it ended
-    (the planner's status, else the policy's ``details["stop"]``), and
-    ``paper_instance``, the instance's ``place`` in the paper's order (None: not one of
-    its 102)."""
+    (the planner's status, else the policy's ``details["stop"]``), ``paper_instance``,
+    the instance's ``place`` in the paper's order (None: not one of its 102), and
+    ``objects``, the problem's ``size`` in objects (Blocksworld: its blocks; None: not
+    known)."""
     record = episode.to_json()
     record["observations"] = len(record["observations"])
     planned = getattr(policy, "result", None)
     record["stop"] = planned.status if planned is not None else episode.details.get("stop")
     record["paper_instance"] = place
+    record["objects"] = size
     return record
 
 
@@ -87,7 +96,7 @@ def play(run: StudyRun[AgenticConfig]) -> Play:
         condition = str(job.condition["condition"])
         policy = make_policy(condition, run.model, run.config, run.temperature)
         played = run_episode(env, policy, options={"instance": job.instance})
-        return episode_fields(policy, played, paper_place(env, job.instance))
+        return episode_fields(policy, played, paper_place(env, job.instance), objects(env))
 
     return episode
 
@@ -101,7 +110,14 @@ def write_report(run: StudyRun[AgenticConfig], records: list[Record]) -> None:
     def text(full: bool) -> str:
         return "\n\n".join(
             f"## {env}, {run_caption(group)}\n\n{settings_line(run.config, run.temperature)}"
-            f"\n\n" + report(group, conditions, run.caption(), full)
+            f"\n\n"
+            + report(group, conditions, run.caption(), full)
+            + (f"\n\n{attempts_table(group)}" if full and "direct" in conditions else "")
+            + (
+                f"\n\n{hard_cases_table(group)}"
+                if full and set(CONDITIONS) <= set(conditions)
+                else ""
+            )
             for group in split_runs(records).values()
         )
 
@@ -137,11 +153,30 @@ SPEC = StudySpec(
 main = spec_main(SPEC)  # the study as its script runs it
 
 
+def reproduced_tables(records: list[Record]) -> dict[str, str]:
+    """Every table of the paper over one run's records: Tables I, II and III, Fig. 2's
+    counts by block, the direct baseline's samples (IV-B) and the hard cases (IV-E)."""
+    return {
+        **paper_tables(records),
+        "figure-2": figure_2_table(records, FIGURE_PNG),
+        "attempts": attempts_table(records),
+        "hard-cases": hard_cases_table(records),
+    }
+
+
 def reproduction(runner: Runner, out: Path) -> tuple[list[Record], Tables]:
-    """Tables I, II and III under the paper's protocol; ``limit``: the first N instances,
+    """The paper's tables under its protocol, and Fig. 2 over every run of it in ``out``
+    (``out.parent / FIGURE_PNG``, beside the tables); ``limit``: the first N instances,
     the direct baseline's samples and the agentic loop's model calls each capped at
     :data:`~planloop.protocols.reproduction.SMOKE_CALLS` (the paper caps only their time,
     and an instant endpoint answers thousands of calls in it)."""
     smoke = ["--max-attempts", str(SMOKE_CALLS), "--max-model-calls", str(SMOKE_CALLS)]
     limit = [] if runner.limit is None else ["--instances", f"0:{runner.limit}", *smoke]
-    return runner.run(main, out, limit), paper_tables
+    records = runner.run(main, out, limit)
+    ours = [
+        r
+        for r in records
+        if ((r.get("provenance") or {}).get("settings") or {}).get("protocol") == AGENTIC.name
+    ]
+    save_figure_2(list(split_runs(ours).values()), out.parent / FIGURE_PNG)
+    return records, reproduced_tables

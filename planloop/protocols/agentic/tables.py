@@ -108,6 +108,21 @@ def plan_length(record: Record) -> int:
     return len(record["actions"]) - (record.get("restarted_after") or [0])[-1]
 
 
+def samples(record: Record) -> int:
+    """The direct baseline's samples in an episode: its replies read and validated, each
+    from a fresh context (``details["attempts"]``; a reply after the budget is none)."""
+    return len((record.get("details") or {}).get("attempts") or [])
+
+
+def instance_label(record: Record) -> str:
+    """``101 (instance-102)``: the instance's place in the paper's order and its file;
+    ``#3 (not the paper's)`` for an instance that is not one of its 102."""
+    place = record.get("paper_instance")
+    if place is None:
+        return f"#{record['instance']} (not the paper's)"
+    return f"{place} (instance-{place + 1})"
+
+
 def lengths_table(table: PaperTable, conditions: tuple[str, ...], records: list[Record]) -> str:
     """Table I or III over one run's records: per difficulty block, the instances every
     one of ``conditions`` solved and the mean plan length of each, beside the paper's
