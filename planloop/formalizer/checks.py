@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from ..errors import PlanloopError
 from ..pddl import Diagnostic, Domain, PDDLError, parse, solve
 from ..pddl.diagnostics import summary
+from ..pddl.ff_reading import read_ff
 from ..pddl.model import And
+from ..pddl.source import DEFAULT_LIMITS
 from .extract import Files
 from .mapping import CommandMapper
 
@@ -67,7 +69,10 @@ def check(
     at the first layer that fails. ``mapper=None`` skips the mapping layer (a plan step
     naming no command is then the game's to refuse)."""
     try:
-        domain, problem = parse(files.df, files.pf, strict=strict)
+        if planner == "authors":  # as the authors' FF-based parser reads them
+            domain, problem = read_ff(files.df, files.pf, DEFAULT_LIMITS)
+        else:
+            domain, problem = parse(files.df, files.pf, strict=strict)
     except PDDLError as exc:
         raise CheckFailure("syntax", str(exc), errors=exc.diagnostics) from exc
     warnings = domain.warnings + problem.warnings

@@ -2,16 +2,246 @@
 ``dual-bfws-ffparser``) accepts some files planloop's reader refuses and refuses some it
 accepts; :func:`read_ff` gives the task FF's parser would give, or a
 :class:`~.diagnostics.PDDLError` (with planloop's line:col diagnostics) where FF's parser
-refuses the files."""
+refuses the files.
+
+FF's rules kept here, beyond planloop's reading (FF's sources, LAPKT ``external/libff``):
+
+- types are sets of objects (:mod:`.ff_types`): an object declared under two types is
+  in both, a constant of the domain declared again as an object is in both types
+  (parse.c ``build_orig_constant_list``);
+- an action with a parameter whose type has no object is no action ("unknown or empty
+  type ... skipping op", inst_pre.c ``create_integer_representation``), and none of its
+  errors count;
+- a variable fills an argument when every object of its type is of the argument's type,
+  else "type of var ... does not match" refuses the files; a constant fills it when it is
+  of that type, else "type mismatch: constant" (inst_pre.c ``make_Fact``, ``is_subtype``);
+- a predicate with an argument of a type no object has cannot be used ("declared to use
+  unknown or empty type", its arity cut there; a use is then of the wrong arity);
+- a negative literal in ``:init`` is dropped, but as its last entry FF's parser reads
+  past the list's end and the solver crashes (parse.c ``make_conjunction_of_atoms``):
+  refused, with a message saying so.
+"""
 
 from __future__ import annotations
 
-from .model import Domain, Problem
+import os
+from dataclasses import replace
+
+from .diagnostics import PDDLError, quote
+from .ff_types import Membership, retype, typed_names
+from .model import (
+    ROOT_TYPE,
+    And,
+    Atom,
+    Domain,
+    Exists,
+    Forall,
+    ForallEffect,
+    Imply,
+    Not,
+    Or,
+    Param,
+    Problem,
+    When,
+)
 from .reader import parse_domain, parse_problem
-from .source import Limits
+from .reading import Reader
+from .sexpr import SList, Sym, extract_define
+from .source import Limits, read_source
+
+_CONNECTIVES = frozenset({"and", "or", "not", "imply", "forall", "exists", "when", "="})
 
 
-def read_ff(domain: str, problem: str, limits: Limits) -> tuple[Domain, Problem]:
-    """The domain and problem texts read as FF's parser reads them."""
-    d = parse_domain(domain, limits, False)
-    return d, parse_problem(problem, d, limits, False)
+def read_ff(
+    domain: str | os.PathLike, problem: str | os.PathLike, limits: Limits
+) -> tuple[Domain, Problem]:
+    """The domain and problem (texts or paths) read as FF's parser reads them."""
+    dtext, ptext = read_source(domain, "domain", limits), read_source(problem, "problem", limits)
+    d = parse_domain(dtext, limits, False)
+    dform = extract_define(dtext, "domain", limits, False)[0]
+    pform = extract_define(ptext, "problem", limits, False)[0]
+    dsec, psec = _sections(dform), _sections(pform)
+    membership = Membership(
+        typed_names(dsec.get(":types", [])),
+        typed_names(dsec.get(":constants", [])) + typed_names(psec.get(":objects", [])),
+    )
+    flat = replace(
+        d,
+        types={},
+        constants=dict.fromkeys(d.constants, ROOT_TYPE),
+        predicates={
+            n: replace(p, params=tuple(Param(q.name) for q in p.params))
+            for n, p in d.predicates.items()
+        },
+        unread_actions=(),
+    )
+    p = parse_problem(ptext, flat, limits, False)
+    rd, rp = Reader(dtext, "domain"), Reader(ptext, "problem")
+    check = _Check(membership, d)
+    kept = {}
+    for name, action in d.actions.items():
+        node = _action_node(dform, name)
+        empty = check.empty_param(action.params)
+        if empty is not None:
+            rd.warn(_skipped(name, empty), node)
+            continue
+        kept[name] = action
+        for message in check.action(action):
+            rd.error(message, node)
+    for unread in d.unread_actions:
+        if all(membership.members(t) for t in unread.param_types):
+            rd.errors.extend(unread.errors)
+    for node in psec.get(":init", []):
+        check.ground(rp, node)
+    for node in psec.get(":goal", []):
+        check.ground(rp, node)
+    init = [n for n in pform[2:] if isinstance(n, SList) and n and n[0] == ":init"]
+    if init and len(init[-1]) > 1 and _negative(init[-1][-1]):
+        rp.error(
+            "a negative literal as the last fact of ':init': FF's parser reads past the "
+            "end of ':init' here and the authors' solver crashes",
+            init[-1][-1],
+        )
+    if rd.errors or rp.errors:
+        raise PDDLError(rd.errors + rp.errors)
+    ff_domain, kinds = retype(replace(d, actions=kept, unread_actions=()), membership)
+    ff_domain = replace(ff_domain, warnings=_kept(d.warnings) + tuple(rd.warnings))
+    objects = {o: kinds.get(o, ROOT_TYPE) for o in p.objects}
+    return ff_domain, replace(p, objects=objects, warnings=_kept(p.warnings, d.types))
+
+
+def _sections(form: SList) -> dict[str, list]:
+    """Section key -> the entries of every section with that key, in order."""
+    found: dict[str, list] = {}
+    for section in form[2:]:
+        if isinstance(section, SList) and section and isinstance(section[0], Sym):
+            found.setdefault(str(section[0]), []).extend(section[1:])
+    return found
+
+
+def _action_node(form: SList, name: str):
+    return next(
+        (
+            s[1]
+            for s in form[2:]
+            if isinstance(s, SList) and len(s) > 1 and s[0] == ":action" and s[1] == name
+        ),
+        form,
+    )
+
+
+def _negative(node) -> bool:
+    return isinstance(node, SList) and len(node) == 2 and node[0] == "not"
+
+
+def _skipped(action: str, param: Param) -> str:
+    return (
+        f"parameter {quote(param.name)} of action {quote(action)} has type "
+        f"{quote(' or '.join(param.types))}, which no object has; read as no action "
+        f"{quote(action)}, as FF skips it"
+    )
+
+
+def _kept(warnings, types=()) -> tuple:
+    """The warnings of planloop's reading that still hold under FF's types: not its
+    type mismatches of variables, nor the types the flat reading of a problem missed,
+    nor objects declared twice (each is in both types)."""
+    return tuple(
+        w
+        for w in warnings
+        if not w.message.startswith("type mismatch:")
+        and "declared twice" not in w.message
+        and "already a constant of the domain" not in w.message
+        and not any(w.message.startswith(f"undeclared type {quote(t)}") for t in types)
+    )
+
+
+class _Check:
+    """FF's type checks of atoms (inst_pre.c ``make_Fact``) against ``membership``."""
+
+    def __init__(self, membership: Membership, d: Domain):
+        self.m, self.d = membership, d
+        self.broken = {  # predicates FF cut short: an argument of an empty type
+            name
+            for name, p in d.predicates.items()
+            if any(not self.m.members(q.types) for q in p.params)
+        }
+
+    def empty_param(self, params) -> Param | None:
+        return next((q for q in params if not self.m.members(q.types)), None)
+
+    def atom(self, predicate: str, args, scope: dict) -> str | None:
+        """What FF says against ``(predicate args...)``, or None."""
+        if predicate == "=" or predicate not in self.d.predicates:
+            return None
+        if predicate in self.broken:
+            return (
+                f"predicate {quote(predicate)} is declared with an argument of a type no "
+                f"object has, so FF cannot read its use"
+            )
+        for i, (arg, q) in enumerate(
+            zip(args, self.d.predicates[predicate].params, strict=False), 1
+        ):
+            if arg.startswith("?"):
+                types = scope.get(arg)
+                if types is not None and not self.m.is_subtype(types, q.types):
+                    return (
+                        f"type of variable {quote(arg)} ({' or '.join(types)}) does not match "
+                        f"argument {i} of {quote(predicate)} ({' or '.join(q.types)}): some "
+                        f"object of the one is not of the other"
+                    )
+            elif (
+                arg in self.m.of and self.m.of[arg].isdisjoint(q.types) and ROOT_TYPE not in q.types
+            ):
+                return (
+                    f"type mismatch: {quote(arg)} as argument {i} of {quote(predicate)}, "
+                    f"which expects {' or '.join(q.types)}"
+                )
+        return None
+
+    def action(self, action) -> list[str]:
+        scope = {q.name: q.types for q in action.params}
+        found: list[str] = []
+        self._formula(action.precondition, scope, found)
+        self._effects(action.effects, scope, found)
+        return list(dict.fromkeys(found))
+
+    def _formula(self, f, scope, found) -> None:
+        if isinstance(f, Atom):
+            message = self.atom(f.predicate, f.args, scope)
+            if message:
+                found.append(message)
+        elif isinstance(f, (And, Or)):
+            for x in f.args:
+                self._formula(x, scope, found)
+        elif isinstance(f, Not):
+            self._formula(f.arg, scope, found)
+        elif isinstance(f, Imply):
+            self._formula(f.condition, scope, found)
+            self._formula(f.consequence, scope, found)
+        elif isinstance(f, (Exists, Forall)):
+            self._formula(f.body, scope | {q.name: q.types for q in f.params}, found)
+
+    def _effects(self, effects, scope, found) -> None:
+        for e in effects:
+            if isinstance(e, When):
+                self._formula(e.condition, scope, found)
+                self._effects(e.effects, scope, found)
+            elif isinstance(e, ForallEffect):
+                self._effects(e.effects, scope | {q.name: q.types for q in e.params}, found)
+            else:
+                self._formula(e.atom, scope, found)
+
+    def ground(self, r: Reader, node) -> None:
+        """FF's checks of the atoms of an ``:init`` fact or the goal, on ``r``."""
+        todo = [node]
+        while todo:
+            item = todo.pop()
+            if not isinstance(item, SList) or not item or not isinstance(item[0], Sym):
+                continue
+            if item[0] in _CONNECTIVES:
+                todo.extend(x for x in item[1:] if isinstance(x, SList))
+            elif all(isinstance(a, Sym) for a in item[1:]):
+                message = self.atom(str(item[0]), [str(a) for a in item[1:]], {})
+                if message:
+                    r.error(message, item)

@@ -72,7 +72,11 @@ def solve(
     if wrong is not None:
         return PlanResult("invalid_input", None, wrong, time.monotonic() - start, str(planner))
     try:
-        if planner == "authors" and isinstance(domain, str) and isinstance(problem, str):
+        if (
+            planner == "authors"
+            and not isinstance(domain, Domain)
+            and not isinstance(problem, Problem)
+        ):
             d, p = read_ff(domain, problem, limits)
         else:
             d, p = _load(domain, problem, limits, strict is True)
