@@ -42,10 +42,15 @@ last restart) by difficulty block, the paper's places 0-9, 10-19, ..., 100-101: 
 over the instances both Fast Downward configurations solved, Table III over those all
 four approaches solved (the co-solved set).
 
-``--out DIR`` receives ``episodes.jsonl`` (one record per approach and instance;
-rerunning resumes), ``results.md`` (Table II, the cost of each approach, then Tables I and
-III when the run has their approaches, each beside the paper's figures) and
-``success.png``.
+The direct baseline's samples (IV-B) are the median number of replies read and
+validated until a plan validated or the budget ended; the hard cases (IV-E) are the
+instances both Fast Downward configurations failed, and who solved each.
+
+``--out DIR`` receives ``episodes.jsonl`` (one record per approach and instance, with its
+problem's ``objects``; rerunning resumes), ``results.md`` (Table II, the cost of each
+approach, then Tables I and III, the direct baseline's samples and the hard cases when the
+run has their approaches, each beside the paper's figures) and ``success.png``;
+``reproduce.py agentic`` adds Fig. 2 (each instance's outcome under every approach).
 """
 
 from __future__ import annotations

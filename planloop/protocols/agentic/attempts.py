@@ -48,7 +48,7 @@ def attempts_table(records: list[Record]) -> str:
     )
     return (
         f"{paper_heading(ATTEMPTS, records)}\n\n"
-        + markdown_table(["Direct LLM, instances", *ATTEMPTS.columns, "range"], rows)
+        + markdown_table(["Direct LLM", *ATTEMPTS.columns, "range"], rows)
         + "\n\nSamples: the direct baseline's replies read as a plan and validated, each "
         "from a fresh context, until one validated or the budget ended (a reply that came "
         f"after the budget is not one); not solved: every other outcome.{capped}"

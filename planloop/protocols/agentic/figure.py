@@ -14,7 +14,7 @@ from ...study import markdown_table, with_published
 from ...study.runs import run_key, single_run
 from ..base import paper_heading
 from . import BLOCKS, CONDITIONS, FIGURE_2, ROWS
-from .tables import outcome, plan_length, samples
+from .tables import counted, outcome, plan_length, samples
 
 COLOURS = {  # Okabe-Ito: told apart with most colour vision
     "Solved": "#009E73",
@@ -32,7 +32,7 @@ LEGEND = {
     "other": "other failure",
     "not run": "not run",
 }
-ANNOTATED = 24  # at most this many instances: each cell says its plan length or samples
+ANNOTATED = 8  # at most this many instances: each cell says its plan length, samples or calls
 PNG_NOTE = "Drawn over every run in the folder: {name} beside this file."
 
 
@@ -79,14 +79,15 @@ def _tick(column: tuple[bool, int, int]) -> str:
 
 
 def _note(record: Record) -> str:
-    """A cell's words: its plan length when solved, else the direct baseline's samples
+    """A cell's words: its plan length when solved, and the direct baseline's samples
     or the agentic loop's model calls."""
-    if outcome(record) == "Solved":
-        return f"{plan_length(record)}\nactions"
-    if record["condition"] == "direct":
-        return f"{samples(record)}\nsamples"
+    lines = [counted(plan_length(record), "action")] if outcome(record) == "Solved" else []
     calls = (record.get("details") or {}).get("model_calls")
-    return f"{calls}\nmodel calls" if record["condition"] == "agentic" and calls else ""
+    if record["condition"] == "direct":
+        lines.append(counted(samples(record), "sample"))
+    elif record["condition"] == "agentic" and calls is not None:
+        lines.append(counted(calls, "model call"))
+    return "\n".join(lines)
 
 
 def save_figure_2(runs: Sequence[list[Record]], path: Path) -> bool:
@@ -126,7 +127,8 @@ def save_figure_2(runs: Sequence[list[Record]], path: Path) -> bool:
         ROWS[c] + (f"\n{textwrap.shorten(run_key(run[0]).spec, 40)}" if several else "")
         for run, c in rows
     ]
-    width = min(16.0, max(6.5, 2.5 + 0.13 * len(columns)))
+    annotated = len(columns) <= ANNOTATED
+    width = min(16.0, max(6.5, 2.5 + (1.0 if annotated else 0.13) * len(columns)))
     height = 2.2 + (0.55 if not several else 0.75) * len(rows)
     figure, axes = plt.subplots(figsize=(width, height), layout="constrained")
     axes.pcolormesh(
@@ -146,7 +148,7 @@ def save_figure_2(runs: Sequence[list[Record]], path: Path) -> bool:
         before, after = columns[x - 1], columns[x]
         if not after[0] and before[1] // 10 != after[1] // 10:
             axes.axvline(x, color="black", linewidth=1.0)
-    if len(columns) <= ANNOTATED:
+    if annotated:
         for (y, x), text in notes.items():
             axes.text(x + 0.5, y + 0.5, text, ha="center", va="center", fontsize="small")
     axes.set_xlabel(

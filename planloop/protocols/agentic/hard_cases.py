@@ -9,7 +9,7 @@ from ...study import markdown_table, with_published
 from ...study.runs import single_run
 from ..base import paper_heading
 from . import BLOCKS, CONDITIONS, HARD_CASES, PAPER_NAMED, PLANNER_CONDITIONS, ROWS
-from .tables import instance_label, outcome, plan_length, samples
+from .tables import counted, instance_label, outcome, plan_length, samples
 
 Key = tuple[int, int]  # (instance, trial)
 MAX_NAMED = 12  # instances named in a summary cell
@@ -22,14 +22,14 @@ def cell(record: Record | None) -> str:
         return "not run"
     parts = [outcome(record)]
     if parts[0] == "Solved":
-        parts.append(f"{plan_length(record)} actions")
+        parts.append(counted(plan_length(record), "action"))
     if record["condition"] == "direct":
-        parts.append(f"{samples(record)} samples")
+        parts.append(counted(samples(record), "sample"))
     elif record["condition"] == "agentic":
         details = record.get("details") or {}
         calls = details.get("model_calls", (record.get("usage") or {}).get("calls", 0))
-        parts.append(f"{calls} model calls")
-        parts += [f"{record['restarts']} resets"] if record.get("restarts") else []
+        parts.append(counted(calls, "model call"))
+        parts += [counted(record["restarts"], "reset")] if record.get("restarts") else []
     return ", ".join(parts)
 
 

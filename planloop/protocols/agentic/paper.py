@@ -11,7 +11,8 @@ PAPER = Paper(
     main=main,
     reproduction=reproduction,
     summary=(
-        "Tables I, II and III and the token cost; the 6 shipped IPC-2000 instances unless `--"
+        "Tables I, II and III, the token cost, Fig. 2, the direct baseline's samples and the "
+        "hard cases; the 6 shipped IPC-2000 instances unless `--"
         " -o domain=FOLDER/domain.pddl -o problem=FOLDER/instances` names the paper's 102, "
         "see planloop/envs/data/ipc2000_blocks/README.md"
     ),

@@ -108,6 +108,11 @@ def plan_length(record: Record) -> int:
     return len(record["actions"]) - (record.get("restarted_after") or [0])[-1]
 
 
+def counted(count: int, word: str) -> str:
+    """``1 sample``, ``15 samples``."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
 def samples(record: Record) -> int:
     """The direct baseline's samples in an episode: its replies read and validated, each
     from a fresh context (``details["attempts"]``; a reply after the budget is none)."""
