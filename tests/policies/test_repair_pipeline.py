@@ -6,9 +6,10 @@ import pytest
 
 import planloop  # noqa: F401
 from planloop.llm import LLMError, ScriptedModel
-from planloop.pddl import Step, load, solve
+from planloop.pddl import Step, load, parse_command, solve
 from planloop.policies import RepairPipelinePolicy, run_episode
 from planloop.policies.repair.consistency import check_consistency
+from planloop.policies.repair.constraints import extract_constraints, render_constraints
 from planloop.policies.repair.translate import translate
 
 # Instance 4 as the agent sees it: goal (craves b d) (craves d c); the initial state has
@@ -78,7 +79,9 @@ def test_a_missing_precondition_mid_plan_gets_precondition_probing():
 
 
 def test_swapped_arguments_get_the_swapped_step_proposed_and_landmarks():
-    first = _repaired("1. attack d\n2. overcome c d\n3. feast b a\n4. overcome b d")
+    first = _repaired(
+        "1. attack d\n2. overcome c d\n3. feast b a\n4. overcome b d\n5. overcome d c"
+    )
     assert first["stepwise"]["failed_step"] == 2
     assert first["strategy"] == "parameter_swap_landmarks"
     assert first["proposal"] == "(overcome d c)" and "(overcome d c) applies" in first["feedback"]
@@ -86,15 +89,29 @@ def test_swapped_arguments_get_the_swapped_step_proposed_and_landmarks():
 
 
 def test_a_plan_that_runs_but_misses_the_goal_gets_goal_facts_and_landmarks():
-    first = _repaired("(attack d)\n(overcome d c)")
-    assert first["stepwise"] == {"executed": 2, "failed_step": None, "action": None, "unmet": []}
+    first = _repaired("(attack d)\n(overcome d c)\n(feast b a)\n(overcome b d)\n(feast b d)")
+    assert first["consistency"] == []  # every goal fact is added by a step: simulated
+    assert first["stepwise"] == {"executed": 5, "failed_step": None, "action": None, "unmet": []}
     assert first["validation"] == {
         "valid": False,
         "failure": "goal",
         "missing_goal": ["(craves b d)"],
     }
+    assert first["caught_by"] == ["validation"]
     assert first["strategy"] == "parameter_swap_landmarks" and first["proposal"] is None
     assert "Goal facts still missing: (craves b d)." in first["feedback"]
+    assert "(pain b)" in first["feedback"].split("Every plan must")[1]
+
+
+def test_a_goal_fact_no_step_adds_is_caught_by_the_reachability_check():
+    first = _repaired("(attack d)\n(overcome d c)")
+    assert [(i["step"], i["kind"], i["check"]) for i in first["consistency"]] == [
+        (0, "goal_unreachable", "reachability")
+    ]
+    assert "(craves b d)" in first["consistency"][0]["message"]
+    assert first["stepwise"] is None and first["validation"] is None  # never simulated
+    assert first["caught_by"] == ["reachability"]
+    assert first["strategy"] == "parameter_swap_landmarks"
     assert "(pain b)" in first["feedback"].split("Every plan must")[1]
 
 
@@ -106,6 +123,7 @@ def test_an_inconsistent_plan_is_screened_before_simulation_and_retried():
         "unknown_object",
     ]
     assert first["stepwise"] is None and first["validation"] is None
+    assert first["caught_by"] == ["names"]
     assert first["strategy"] == "budget_retry" and "'pickup'" in first["feedback"]
 
 
@@ -169,12 +187,20 @@ def test_without_repair_the_budget_ends_it():
 
 
 def test_without_stepwise_validation_the_repair_sees_only_a_verdict():
-    episode, model = _run(["(attack d)\n(overcome b d)", SLOPPY_OPTIMAL], stepwise=False)
+    wrong = "(attack b)\n(overcome b d)\n(attack d)\n(overcome d c)"  # step 1 fails
+    episode, model = _run([wrong, SLOPPY_OPTIMAL], stepwise=False)
     assert episode.won and model.calls == 2
     first = episode.details["attempts"][0]
     assert first["stepwise"] is None and first["validation"] == {"valid": False}
-    assert first["strategy"] == "budget_retry"
-    assert "(pain b)" not in first["feedback"] and "step 2" not in first["feedback"].lower()
+    assert first["strategy"] == "budget_retry" and first["caught_by"] == ["validation"]
+    assert "(planet b)" not in first["feedback"] and "step 1" not in first["feedback"].lower()
+    assert episode.details["catches"] == {
+        "names": 0,
+        "invariants": 0,
+        "reachability": 0,
+        "stepwise": 0,
+        "validation": 1,
+    }
 
 
 def test_shallow_constraints_give_only_the_action_signatures():
@@ -185,8 +211,14 @@ def test_shallow_constraints_give_only_the_action_signatures():
     for prompt in prompts.values():
         assert "(overcome ?1 - object ?2 - object)" in prompt
     assert "- overcome: requires (province ?2) (pain ?1); adds" in prompts[True]
-    assert "overcome requires (pain ?1): added by attack, feast" in prompts[True]
-    assert "requires" not in prompts[False] and "added by" not in prompts[False]
+    deep = [
+        "overcome requires (pain ?1): after (attack ?1) or (feast ?1 ?*)",  # a dependency
+        "attack deletes (harmony): then (attack ?*), (feast ?* ?*) cannot apply",  # a mutex
+        "- level 1: (pain b) (pain d)\n- level 2: (craves b d) (craves d c)",  # landmarks
+    ]
+    for text in deep:
+        assert text in prompts[True] and text not in prompts[False]
+    assert "requires" not in prompts[False] and "Landmarks" not in prompts[False]
 
 
 @pytest.mark.parametrize("min_gain, calls, stop", [(0.05, 3, "no_gain"), (0.0, 5, "budget")])
@@ -203,10 +235,10 @@ def test_budget_adaptive_retry_stops_when_attempts_stop_gaining(min_gain, calls,
 
 
 def test_progress_that_keeps_growing_keeps_the_retries_going():
-    replies = [
-        "(attack b)",
-        "(attack d)\n(overcome d c)",
-        "(attack d)\n(overcome d c)\n(feast b a)",
+    replies = [  # each adds every goal fact somewhere: simulated, never screened
+        "(attack b)\n(overcome b d)\n(attack d)\n(overcome d c)",
+        "(attack d)\n(overcome d c)\n(overcome b d)",
+        "(attack d)\n(overcome d c)\n(feast b a)\n(overcome b c)\n(overcome b d)",
         SLOPPY_OPTIMAL,
     ]
     episode, model = _run(replies, min_gain=0.05)
@@ -217,7 +249,9 @@ def test_progress_that_keeps_growing_keeps_the_retries_going():
 
 def test_a_solver_fallback_is_a_separate_outcome_never_the_models():
     episode, model = _run(
-        lambda messages: "(overcome d c)", max_attempts=2, solver_fallback="lama-first"
+        lambda messages: "(overcome d c)\n(overcome b d)",
+        max_attempts=2,
+        solver_fallback="lama-first",
     )
     assert model.calls == 2 and episode.won
     assert episode.details["outcome"] == "fallback"
@@ -238,8 +272,52 @@ def test_the_pipeline_works_on_random_symbols_alike():
     env = gym.make("MysteryRandom-BW-v0")
     info = env.reset(options={"instance": INSTANCE})[1]
     plan = solve(info["domain_pddl"], info["problem_pddl"], planner="bfs").plan
-    model = ScriptedModel([plan[1], "\n".join(plan).upper()])
+    model = ScriptedModel(["\n".join(plan[1:]), "\n".join(plan).upper()])  # step 1 missing
     episode = run_episode(env, RepairPipelinePolicy(model), options={"instance": INSTANCE})
     assert episode.won and episode.details["outcome"] == "model"
     first = episode.details["attempts"][0]
     assert first["strategy"] == "first_step" and plan[0] in first["feedback"]
+
+
+LAMP = load(
+    """(define (domain lamp) (:predicates (lit) (dark) (wings) (done))
+  (:action on :parameters () :precondition (dark) :effect (and (lit) (not (dark))))
+  (:action off :parameters () :precondition (lit) :effect (and (dark) (not (lit))))
+  (:action read :parameters () :precondition (and (lit) (dark)) :effect (done))
+  (:action fly :parameters () :precondition (wings) :effect (done)))""",
+    "(define (problem p) (:domain lamp) (:init (dark)) (:goal (and (done) (lit))))",
+)
+
+
+def test_the_consistency_check_screens_invariants_and_reachability():
+    issues = check_consistency(LAMP, (Step("on", ()), Step("read", ()), Step("fly", ())))
+    assert [(i.step, i.kind, i.check) for i in issues] == [
+        (2, "invariant", "invariants"),  # (lit) and (dark): proved never true together
+        (3, "unreachable", "reachability"),  # no action adds (wings)
+    ]
+    assert "(read) needs (lit) and (dark) together" in issues[0].message
+    assert "(fly) can never apply: no sequence of actions makes (wings) true" in issues[1].message
+    [goal] = check_consistency(LAMP, (Step("on", ()), Step("off", ())))
+    assert (goal.step, goal.kind) == (0, "goal_unreachable") and "(done)" in goal.message
+    assert check_consistency(LAMP, (Step("on", ()), Step("off", ()), Step("on", ()))) != []
+    assert (
+        check_consistency(
+            load(_info()["domain_pddl"], _info()["problem_pddl"]),
+            tuple(Step(*parse_command(c)) for c in OPTIMAL),
+        )
+        == []
+    )
+
+
+def test_the_deep_constraints_hold_proved_mutexes_and_landmark_levels():
+    constraints = extract_constraints(LAMP)
+    assert [(str(a), str(b)) for a, b in constraints.mutexes] == [("(dark)", "(lit)")]
+    assert [(level, [str(f) for f in facts]) for level, facts in constraints.landmarks] == [
+        (1, ["(lit)"]),
+        (2, ["(done)"]),
+    ]
+    text = render_constraints(constraints)
+    assert "Facts that never hold together: (dark) and (lit)" in text
+    assert "- on deletes (dark): then (on), (off)" not in text  # off needs (lit), not (dark)
+    assert "- on deletes (dark): then (on), (read) cannot apply" in text
+    assert constraints.counts() == {"dependency_chains": 5, "mutex_hints": 3, "landmarks": 2}

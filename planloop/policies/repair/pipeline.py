@@ -9,7 +9,7 @@ from typing import Literal
 from ...llm import LLMError, Usage, call_model
 from ...pddl import RelaxedTask, load, solve, validate
 from ..base import GIVE_UP, PolicyBase
-from .consistency import check_consistency
+from .consistency import CHECKS, check_consistency
 from .constraints import extract_constraints, render_constraints
 from .strategies import choose_repair, progress, should_stop
 from .translate import translate
@@ -32,13 +32,18 @@ PipelineStop = Literal["valid", "budget", "no_gain", "model_error"]
 class RepairPipelinePolicy(PolicyBase):
     """Plans in ``reset`` with validation-driven repair, then plays the plan in ``act``.
 
-    ``repair=False`` is the paper's ablation: fresh samples without feedback until one
-    validates or ``max_attempts`` are spent; ``deep_constraints=False`` gives the
-    model only each action's parameters and types; ``stepwise=False`` drops the step-wise
-    simulation, so repairs see only a valid/invalid verdict. ``min_gain`` is the
-    budget-adaptive stop (see :func:`.strategies.should_stop`). ``solver_fallback`` names a
-    planner of :func:`planloop.pddl.solve` whose plan is played when the model found none:
-    ``outcome`` is then ``fallback``, never ``model``. ``details`` holds the signal log.
+        ``repair=False`` is the paper's ablation: fresh samples without feedback until one
+        validates or ``max_attempts`` are spent; ``deep_constraints=False`` gives the
+        model only each action's parameters and types; ``stepwise=False`` drops the step-wise
+        simulation, so repairs see only a valid/invalid verdict (the consistency check, static,
+    stays). ``min_gain`` is the
+        budget-adaptive stop (see :func:`.strategies.should_stop`). ``solver_fallback`` names a
+        planner of :func:`planloop.pddl.solve` whose plan is played when the model found none:
+        ``outcome`` is then ``fallback``, never ``model``. ``details`` holds the signal log:
+    each attempt's findings (``attempts``, each with the checks that rejected it,
+    ``caught_by``), the plans each check rejected (``catches``: the consistency check's
+    ``names``, ``invariants`` and ``reachability``, then ``stepwise`` simulation and
+    ``validation``) and the deep constraints given (``constraints``, counted by kind).
     """
 
     prompt_version = PROMPT_VERSION
@@ -80,7 +85,8 @@ class RepairPipelinePolicy(PolicyBase):
         domain, problem = info["domain_pddl"], info["problem_pddl"]
         task = load(domain, problem)
         relaxed = RelaxedTask(task)
-        constraints = render_constraints(extract_constraints(task.domain), self.deep)
+        extracted = extract_constraints(task)
+        constraints = render_constraints(extracted, self.deep)
         base = [
             {"role": "system", "content": SYSTEM},
             {
@@ -89,8 +95,11 @@ class RepairPipelinePolicy(PolicyBase):
             },
         ]
         attempts: list[dict] = []
+        catches = dict.fromkeys((*CHECKS, "stepwise", "validation"), 0)
         self.details = {
             "attempts": attempts,
+            "catches": catches,
+            "constraints": extracted.counts() if self.deep else {},
             "outcome": "failed",
             "stop": None,
             "fallback": None,
@@ -119,6 +128,8 @@ class RepairPipelinePolicy(PolicyBase):
             report = None if issues else validate(task, translation.steps)
             history.append(progress(relaxed, task, report))
             attempts.append(self._signals(reply.text, translation, issues, report, history[-1]))
+            for check in attempts[-1]["caught_by"]:
+                catches[check] += 1
             stop: PipelineStop | None = (
                 "valid"
                 if report is not None and report.valid
@@ -169,8 +180,14 @@ class RepairPipelinePolicy(PolicyBase):
                     failure=report.failure,
                     missing_goal=[str(u) for u in report.unmet] if report.failure == "goal" else [],
                 )
+        caught = list(dict.fromkeys(issue.check for issue in issues))
+        if report is not None and not report.valid:
+            caught.append(
+                "stepwise" if stepwise is not None and stepwise["failed_step"] else "validation"
+            )
         return {
             "plan": text,
+            "caught_by": caught,
             "translation": {"steps": translation.commands, "skipped": list(translation.skipped)},
             "consistency": [issue.to_json() for issue in issues],
             "stepwise": stepwise,

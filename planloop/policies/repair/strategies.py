@@ -10,8 +10,11 @@ Chosen by where and how the plan failed, on structure only:
 - ``parameter_swap_landmarks``: a later step cannot apply but would with its arguments
   permuted (the swapped step is proposed), or every step applies and the goal does
   not hold (the missing goal facts are named); both inject the task's fact landmarks.
-- ``budget_retry``: anything else (a plan that fails the consistency check, or only a
+- ``budget_retry``: anything else (a step naming no action of the task, or only a
   valid/invalid verdict when step-wise simulation is off): regenerate with the verdict.
+
+A plan the consistency check rejected for its invariants or reachability gets the
+strategy of where it failed (step 1, a later step, the goal), with the check's findings.
   :func:`should_stop` is its budget side.
 """
 
@@ -54,15 +57,7 @@ def choose_repair(
     """The repair for a plan that failed ``issues`` (consistency) or else ``report`` (whose
     failure is then ``precondition`` or ``goal``: consistency rules out ``bad_action``)."""
     if issues:
-        return Repair(
-            RETRY,
-            "The plan failed the consistency check:\n"
-            + "\n".join(
-                f"- {'step ' + str(i.step) + ': ' if i.step else ''}{i.message}" for i in issues
-            )
-            + "\nUse only the actions listed, with their number of arguments, and the "
-            "objects of the problem.",
-        )
+        return _screened(task, issues)
     if not stepwise:
         return Repair(
             RETRY, "The plan is not valid: it does not reach the goal from the initial state."
@@ -105,6 +100,35 @@ def choose_repair(
         PROBING,
         f"{where}\nActions that make each missing fact hold:\n{probes}\n"
         f"Make these facts hold before step {number}, or replace the step.",
+    )
+
+
+def _screened(task: Task, issues: list[Issue]) -> Repair:
+    """The repair for a plan the consistency check rejected: a regeneration when a step
+    names no action of the task; else targeted by the first issue (a step whose facts
+    cannot hold at step 1 or later, or a goal no step reaches), with its achievers."""
+    found = "The plan failed the consistency check:\n" + "\n".join(
+        f"- {'step ' + str(i.step) + ': ' if i.step else ''}{i.message}" for i in issues
+    )
+    if any(i.check == "names" for i in issues):
+        return Repair(
+            RETRY,
+            f"{found}\nUse only the actions listed, with their number of arguments, and the "
+            "objects of the problem.",
+        )
+    first = issues[0]
+    if first.step == 0:
+        return Repair(SWAP_LANDMARKS, f"{found}\n{_landmarks(task)}")
+    if first.step == 1:
+        applicable = ", ".join(a.text for a in task.applicable(task.init)) or "none"
+        return Repair(
+            FIRST_STEP,
+            f"{found}\nThe actions applicable in the initial state are: {applicable}. "
+            "The plan must start with one of them.",
+        )
+    return Repair(
+        PROBING,
+        f"{found}\nMake the facts each step needs hold before it, or replace the step.",
     )
 
 
