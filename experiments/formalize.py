@@ -31,10 +31,20 @@ renaming of objects) and goal EQ (the same goal states). Every scheduled problem
 n: one whose episode ended on a model error fails every rate and is counted under
 "model errors".
 
+The candidate kept is the best verified one (the paper's 3.4): the furthest through
+the checks, a later one replacing it only when it passes more of them (``--keep
+latest``: planloop's rule before, the latest among equals). ``--direct DOMAINS`` also
+gives those domains' problems to the model to plan directly (one reply, from the same
+words and the domain's PDDL); its plans and the loop's kept plans are validated on the
+reference problems. ``--domains planbench``: PlanBench's Blocksworld (the 600
+instances Blocksworld-v0 ships).
+
 ``--paper`` runs the paper's protocol (planloop.protocols.nl_pddl: 5 repairs, sizes
-10-40, 63 problems per domain and size) and adds its Table 3 (Baseline = the one-shot
-candidate, Planner-in-the-loop = the final one) with the published figures beside;
-a flag given with it overrides one setting, named in the caption.
+10-40, 63 problems per domain and size, PlanBench's Blocksworld, direct plans on
+Logistics and PlanBench) and adds its Table 3 (Baseline = the one-shot candidate,
+Planner-in-the-loop = the kept one), Table 2 (direct plans against the loop's) and
+Table 5 (Table 3 on PlanBench) with the published figures beside; a flag given with it
+overrides one setting, named in the caption.
 
 ``--out DIR`` receives ``episodes.jsonl`` (one record per problem, appended as each
 ends; a rerun resumes), ``results.md`` (every table, one section per run; the final

@@ -16,6 +16,7 @@ from ..stats import wilson_interval
 
 Point = tuple[str, int, int]  # (x label, wins, episodes)
 RATE_UNITS = "(fraction; bars: 95% Wilson)"
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")  # a dodged series' own marker
 
 
 def save_success_plot(
@@ -28,6 +29,7 @@ def save_success_plot(
     ordered: bool = False,
     order: Sequence[str] | None = None,
     episodes: int | None = None,
+    dodge: bool = False,
 ) -> bool:
     """:func:`success_figure` saved to ``path``; False (and no file) without
     matplotlib."""
@@ -35,7 +37,14 @@ def save_success_plot(
         import matplotlib.pyplot as plt
 
         figure = success_figure(
-            series, xlabel, ylabel, title=title, ordered=ordered, order=order, episodes=episodes
+            series,
+            xlabel,
+            ylabel,
+            title=title,
+            ordered=ordered,
+            order=order,
+            episodes=episodes,
+            dodge=dodge,
         )
     except ImportError:
         return False
@@ -53,6 +62,7 @@ def success_figure(
     ordered: bool = False,
     order: Sequence[str] | None = None,
     episodes: int | None = None,
+    dodge: bool = False,
 ):
     """A rate (``ylabel``) against x (``xlabel``, with its unit), one series per name
     (name -> points), each point labelled ``k/n`` with its 95% Wilson interval; lines
@@ -60,7 +70,9 @@ def success_figure(
     default as the series first name them). The title ends with the ``episodes`` behind
     the plot: by default the points' n summed, right when each episode is one point; a
     curve whose points count the same episodes again (each budget, step or iteration)
-    gives its own. A matplotlib Figure (ImportError without matplotlib)."""
+    gives its own. ``dodge``: the series side by side at each x even when ordered (so
+    that equal curves stay apart), each with its own marker and its ``k/n`` written
+    upright above its point. A matplotlib Figure (ImportError without matplotlib)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -77,7 +89,7 @@ def success_figure(
         + (0.2 * sum(label.count("\n") + 1 for label in labels.values()) if len(series) > 1 else 0)
     )
     figure, axes = plt.subplots(figsize=(width_inches, height_inches), layout="constrained")
-    width = 0.0 if ordered or len(series) == 1 else min(0.6 / len(series), 0.2)
+    width = 0.0 if (ordered and not dodge) or len(series) == 1 else min(0.6 / len(series), 0.2)
     for offset, (name, points) in enumerate(series.items()):
         shift = (offset - (len(series) - 1) / 2) * width
         x = [xs.index(label) + shift for label, _, _ in points]
@@ -86,24 +98,28 @@ def success_figure(
             x,
             rates,
             yerr=[below, above],
-            fmt="o-" if ordered else "o",
-            capsize=4,
+            fmt=(MARKERS[offset % len(MARKERS)] if dodge else "o") + ("-" if ordered else ""),
+            capsize=4 if not dodge else 2,
             label=labels[name],
         )
         for xi, rate, (_, wins, n) in zip(x, rates, points, strict=True):
-            axes.annotate(  # each series a line higher: series at one point read apart
+            axes.annotate(  # each series a line higher (or upright): they read apart
                 f"{wins}/{n}",
                 (xi, rate),
                 textcoords="offset points",
-                xytext=(4, 4 + 9 * offset),
-                fontsize="x-small",
+                xytext=(0, 6) if dodge else (4, 4 + 9 * offset),
+                fontsize="xx-small" if dodge else "x-small",
+                rotation=90 if dodge else 0,
+                ha="center" if dodge else "left",
             )
     axes.set_xticks(range(len(xs)), xs, rotation=90 if turned else 0)
     axes.set_xlim(-0.5, max(len(xs), 1) - 0.5)
     axes.set_xlabel(xlabel)
     room = 24  # characters a line of the y label may hold beside the axes (2 in tall)
     axes.set_ylabel(textwrap.fill(f"{ylabel} {RATE_UNITS}", room), fontsize="small")
-    axes.set_ylim(-0.02, 1.08)
+    axes.set_ylim(-0.02, 1.3 if dodge else 1.08)
+    if dodge:  # room above 1 for the upright labels, no tick past a rate's end
+        axes.set_yticks([0.0, 0.2, 0.4, 0.6, 0.8, 1.0])
     if episodes is None:
         episodes = sum(n for points in series.values() for _, _, n in points)
     columns = max(20, int(width_inches * 11))  # characters a title line may hold
@@ -179,11 +195,12 @@ def show_success_plot(
     title: str,
     ordered: bool = False,
     episodes: int | None = None,
+    dodge: bool = False,
 ) -> None:
     """:func:`save_success_plot`, then say where it is (stdout) or how to get one
     (stderr)."""
     if save_success_plot(
-        series, path, xlabel, ylabel, title=title, ordered=ordered, episodes=episodes
+        series, path, xlabel, ylabel, title=title, ordered=ordered, episodes=episodes, dodge=dodge
     ):
         print(f"\nplot: {path}")
     else:

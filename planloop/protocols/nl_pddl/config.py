@@ -9,14 +9,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...envs.problem_sets import DOMAINS, MAX_SIZE
-from ...formalizer.problems import DEFECTS, MAX_ITERATIONS
+from ...envs.problem_sets import MAX_SIZE
+from ...formalizer.problems import DEFECTS, KEEPS, MAX_ITERATIONS
 from ...pddl import PLANNER_NAMES
 from ...study.config import StudyConfig, setting
 from ...study.flags import episode_count, non_negative_int, positive_float
+from .sets import SETS
 
 SIZES = "10,20,30,40"
-SIZED = tuple(name for name, problems in DOMAINS.items() if problems.sized)
+SIZED = tuple(name for name, problems in SETS.items() if problems.sized)
 
 
 def name_list(known: tuple[str, ...], what: str) -> Callable[[str], str]:
@@ -33,6 +34,11 @@ def name_list(known: tuple[str, ...], what: str) -> Callable[[str], str]:
         return ",".join(names)
 
     return parse
+
+
+def domains_or_none(text: str) -> str:
+    """``--direct``: a comma list of :data:`~.sets.SETS`' names, or ``none`` ("")."""
+    return "" if text.strip() in ("", "none") else name_list(tuple(SETS), "domain")(text)
 
 
 def size_list(text: str) -> str:
@@ -60,8 +66,8 @@ class FormalizeConfig(StudyConfig):
 
     domains: str = setting(
         ",".join(SIZED),
-        f"comma list of {', '.join(DOMAINS)}",
-        type=name_list(tuple(DOMAINS), "domain"),
+        f"comma list of {', '.join(SETS)}",
+        type=name_list(tuple(SETS), "domain"),
         keyed="never",
     )
     sizes: str = setting(
@@ -101,6 +107,23 @@ class FormalizeConfig(StudyConfig):
         metavar="T",
         keyed="always",
     )
+    direct: str = setting(
+        "",
+        "domains of --domains whose problems the model also plans directly, from the same "
+        "words and the domain's PDDL, its plan validated on the reference problem (Table 2): "
+        "a comma list, or none",
+        type=domains_or_none,
+        metavar="DOMAINS",
+        keyed="never",
+    )
+    keep: str = setting(
+        "best",
+        "the candidate kept among those equally far through the checks (reader, planner, "
+        "validator): best, the earliest, replaced only by one that passes more of them "
+        "(the paper's best verified specification); latest, planloop's rule before",
+        choices=KEEPS,
+        keyed="always",
+    )
     planner: str = setting(
         "lama-first", "the fixed planner configuration", choices=PLANNER_NAMES, keyed="always"
     )
@@ -113,7 +136,13 @@ class FormalizeConfig(StudyConfig):
 
     def check(self) -> None:
         """``--domain`` and ``--problems`` together, the latter a folder; every size at
-        least the minimum of every generated domain asked for."""
+        least the minimum of every generated domain asked for; ``--direct`` among
+        ``--domains``."""
+        if self.direct and (self.problems or self.domain):
+            raise ValueError("--direct plans built-in domains, not --domain/--problems")
+        stray = set(self.direct.split(",")) - set(self.domains.split(",")) - {""}
+        if stray:
+            raise ValueError(f"--direct {', '.join(sorted(stray))} is not among --domains")
         if self.problems or self.domain:
             if not (self.problems and self.domain):
                 raise ValueError("--domain FILE and --problems DIR go together")
@@ -124,9 +153,9 @@ class FormalizeConfig(StudyConfig):
             return
         smallest = min(self.size_list)
         short = {
-            name: DOMAINS[name].min_size
+            name: SETS[name].min_size
             for name in self.domains.split(",")
-            if DOMAINS[name].sized and DOMAINS[name].min_size > smallest
+            if SETS[name].sized and SETS[name].min_size > smallest
         }
         if short:
             raise ValueError(

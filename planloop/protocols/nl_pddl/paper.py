@@ -10,6 +10,6 @@ PAPER = Paper(
     config=FormalizeConfig,
     main=main,
     reproduction=reproduction,
-    summary="Table 3",
+    summary="Tables 3, 2 and 5",
     ground_truth=True,
 )

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ...envs.pddl_env import problem_sources
-from ...envs.problem_sets import problem_set
 from ...formalizer.problems import (
     PROMPT_VERSION,
     Reference,
@@ -25,6 +24,8 @@ from ...llm import ChatModel, LLMError
 from ...pddl import describe_problem, parse_domain, parse_problem, solve
 from ...pddl.model import Domain, Problem
 from .config import FormalizeConfig
+from .direct import judge_plan, plan_writer, run_direct
+from .sets import problem_set
 
 Llm = ChatModel | str  # a model, or the name of a built-in writer (groundtruth, scripted-defects)
 
@@ -86,11 +87,16 @@ def run_problem(
     config: FormalizeConfig,
     temperature: float | None,
 ) -> dict:
-    """Formalize one problem and judge every candidate against the reference."""
+    """Formalize one problem and judge every candidate against the reference; under
+    the condition ``approach: direct``, plan it directly (:mod:`.direct`)."""
     instance = instance_of(condition, index)
     domain = instance.domain
     solved = solve(domain, instance.problem, planner=config.planner, timeout=config.timeout)
     reference = Reference(instance.problem, solved.solved, tuple(solved.plan or ()))
+    if condition.get("approach") == "direct":
+        model = plan_writer(reference.plan) if llm == "groundtruth" else llm
+        assert not isinstance(model, str)  # validate refuses direct with scripted-defects
+        return run_direct(model, domain, instance.problem, instance.description, temperature)
     try:
         result = formalize_problem(
             writer_for(llm, condition, instance),
@@ -100,18 +106,22 @@ def run_problem(
             config.planner,
             config.timeout,
             temperature,
+            config.keep,  # type: ignore[arg-type]  # one of KEEPS (the setting's choices)
         )
     except LLMError as exc:
         return {"won": False, "error": str(exc), "error_kind": exc.kind}
     verdicts = result.verdicts
     scores = [score(domain, reference, verdict) for verdict in verdicts]
     curve = [
-        scores[best_so_far(verdicts, min(t, len(verdicts) - 1))]
+        scores[best_so_far(verdicts, min(t, len(verdicts) - 1), result.keep)]
         for t in range(config.max_iterations + 1)
     ]
     kept = verdicts[result.kept]
     return {
         "won": kept.ok,
+        # the kept candidate's plan played on the reference problem (Table 2)
+        "plan_valid": kept.plan is not None
+        and judge_plan(domain, instance.problem, list(kept.plan))[0],
         "prompt_version": PROMPT_VERSION,
         "description": instance.description,
         "reference_status": solved.status,

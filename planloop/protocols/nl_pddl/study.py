@@ -2,15 +2,14 @@
 folder; with ``scripted-defects`` each defect too) and ``SPEC``, the study declared
 (played by :func:`planloop.study.spec.run_spec`: it formalizes every problem,
 :mod:`.problems`, and writes the tables of :mod:`.tables`; ``main``: the same as a
-command, ``experiments/formalize.py``'s), and ``reproduction``, Table 3 under the
-paper's protocol."""
+command, ``experiments/formalize.py``'s), and ``reproduction``, Tables 3, 2 and 5
+under the paper's protocol."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from ...envs.pddl_env import problem_sources
-from ...envs.problem_sets import problem_set
 from ...formalizer.problems import PROMPT_VERSION
 from ...pddl import PDDLError, parse_problem
 from ...results import Record
@@ -23,7 +22,15 @@ from ..reproduction import Runner, Tables
 from . import NL_PDDL
 from .config import FormalizeConfig
 from .problems import run_problem, user_domain
-from .tables import curve_plot, curve_table, group_table, paper_table
+from .sets import problem_set
+from .tables import (
+    curve_plot,
+    curve_table,
+    group_table,
+    loop_records,
+    paper_tables,
+    plans_table,
+)
 
 BUILT_IN = ("groundtruth", "scripted-defects")
 METRICS_JUDGED = "as written"  # in the key: records scored after a renaming are not resumed
@@ -92,8 +99,12 @@ def validate(run: StudyRun[FormalizeConfig]) -> None:
         )
     cells = conditions(config, args.instances)
     if run.player == "scripted-defects":
+        if config.direct:
+            raise StudyError("--direct plans with a model or groundtruth, not scripted-defects")
         defects = config.defects.split(",")
         cells = [({**c, "defect": d}, instances) for c, instances in cells for d in defects]
+    direct = set(filter(None, config.direct.split(",")))
+    cells += [({**c, "approach": "direct"}, i) for c, i in cells if c["domain"] in direct]
     check_episodes(sum(len(instances) for _, instances in cells) * args.trials)
     run.state["cells"] = cells
 
@@ -121,22 +132,29 @@ def play(run: StudyRun[FormalizeConfig]) -> Play:
 
 def write_report(run: StudyRun[FormalizeConfig], records: list[Record]) -> None:
     """``results.md`` (a section per run) and ``repair.png``; printed: the final
-    candidates, and Table 3 under ``--paper``."""
+    candidates, and Tables 3, 2 and 5 under ``--paper``."""
     config, paper = run.config, run.settings.paper
     defects = run.player == "scripted-defects"
     fields = ("domain", "size", "defect") if defects else ("domain", "size")
 
     def section(group: list[dict], full: bool) -> str:
-        """One run's tables: the final candidates, then (``full``) the repair curve;
-        under ``--paper``, Table 3."""
+        """One run's tables: the final candidates, then (``full``) the repair curve and
+        the plans validated on the reference, direct and the loop's; under ``--paper``,
+        Tables 3, 2 and 5."""
+        loop = loop_records(group)
         text = f"## Formalization, {run_caption(group)}"
         if full or not paper:
-            text += f"\n\n### Final candidates\n\n{group_table(group, fields)}"
+            text += f"\n\n### Final candidates\n\n{group_table(loop, fields)}"
         if full:
             text += "\n\n### Repair curve (the candidate kept after each iteration)\n\n"
-            text += curve_table(group, config.max_iterations)
+            text += curve_table(loop, config.max_iterations)
+        if full and len(loop) < len(group):
+            domains = {str(r["domain"]): str(r["domain"]) for r in group if r not in loop}
+            text += "\n\n### Plans validated on the reference problem\n\n"
+            text += plans_table(group, domains)
         if paper:
-            text += f"\n\n{paper_table(group)}{run.caption()}"
+            tables = paper_tables(group).values()
+            text += "".join(f"\n\n{table}{run.caption()}" for table in tables)
         return text + model_failures(group)
 
     runs = split_runs(records).values()
@@ -145,7 +163,7 @@ def write_report(run: StudyRun[FormalizeConfig], records: list[Record]) -> None:
     if run.show:
         print("\n\n".join(section(g, False) for g in runs))
         print(f"\nevery table: {run.out / 'results.md'}")
-    curve_plot(records, config.max_iterations, run.out / "repair.png", run.show)
+    curve_plot(loop_records(records), config.max_iterations, run.out / "repair.png", run.show)
 
 
 SPEC = StudySpec(
@@ -173,8 +191,9 @@ main = spec_main(SPEC)  # the study as its script runs it
 
 
 def reproduction(runner: Runner, out: Path) -> tuple[list[Record], Tables]:
-    """Table 3 under the paper's protocol (``limit``: problems per cell); the ground
-    truth formalizes without a model."""
+    """Tables 3, 2 and 5 under the paper's protocol (``limit``: problems per cell, and
+    of PlanBench's); the ground truth formalizes and plans without a model."""
     limit = [] if runner.limit is None else ["--per-cell", str(runner.limit)]
+    limit += [] if runner.limit is None else ["--instances", f"0:{runner.limit}"]
     records = runner.run(main, out, limit, model=runner.llm != "groundtruth")
-    return records, lambda group: {"table-3": paper_table(group)}
+    return records, paper_tables
