@@ -77,12 +77,12 @@ def write_tables(
     protocol: PaperProtocol, runs: dict[Run, dict[str, str]], out: Path, limit: int | None
 ) -> list[Path]:
     """Each table as ``out/<paper>-<name>.md``: the protocol and its n, then the table
-    of each run."""
+    of each run that has it (one over every run comes with one run alone)."""
     names = dict.fromkeys(name for tables in runs.values() for name in tables)
     paths = []
     for name in names:
         path = out / f"{protocol.name}-{re.sub(r'[^a-z0-9]+', '-', name.lower())}.md"
-        sections = [heading(protocol, limit), *(tables[name] for tables in runs.values())]
+        sections = [heading(protocol, limit), *(t[name] for t in runs.values() if name in t)]
         path.write_text("\n\n".join(sections) + "\n")
         paths.append(path)
     return paths

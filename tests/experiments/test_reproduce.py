@@ -25,6 +25,12 @@ WORDS = {  # what each paper's table must name (the issue's list)
         "solver errors",
         "simulation errors",
         "model errors",
+        "Figure 10",
+        "RAG_DF",
+        "Figure 12",
+        "simple prompt",
+        "Average steps of won episodes",
+        "Model scale",
     ],
     "mystery": [
         "direct one-shot",
@@ -150,6 +156,8 @@ def test_two_models_into_one_out_are_a_table_each_and_share_no_cell(tmp_path, pa
     smoke(tmp_path / "alone", paper, "model-b", scripted("model-b"))
     smoke(tmp_path / "both", paper, *first)
     names = sorted(path.name for path in (tmp_path / "alone").glob(f"{paper}-*.md"))
+    across = [f"{paper}-models.md"] if paper == "pddlego-plus" else []  # every run: one table
+    names = [name for name in names if name not in across]
     before = {name: sections(tmp_path / "both" / name) for name in names}
     capsys.readouterr()
     smoke(tmp_path / "both", paper, "model-b", scripted("model-b"))
@@ -165,6 +173,11 @@ def test_two_models_into_one_out_are_a_table_each_and_share_no_cell(tmp_path, pa
         assert f"\n\nthis run: model-b; paper: {paper_model}" in b
         assert printed.count(b) == 1 and a not in printed  # the run just made, once
     assert printed.count("this run: ") == len(names)
+    for name in across:  # PDDLego+'s model-scale table: a column per run, printed once
+        [table] = sections(tmp_path / "both" / name)
+        header = next(line for line in table.splitlines() if line.startswith("| success"))
+        assert header == "| success [95% Wilson] | groundtruth | model-b | paper (o3-mini) |"
+        assert printed.count(table) == 1
 
 
 def test_one_model_under_two_configurations_is_two_tables(tmp_path):
@@ -188,13 +201,23 @@ def test_a_smoke_run_with_the_ground_truth_says_each_table_once_in_under_60_line
         check=True,
     )
     lines = (done.stdout + done.stderr).splitlines()
-    assert len(lines) < 60, "\n".join(lines)
+    assert len(lines) < 120, "\n".join(lines)  # six tables, each once
     assert done.stdout.count("### Success\n\nthis run: groundtruth; paper: o3-mini\n") == 1
     assert done.stdout.count("### Errors met / fixed, and model errors\n") == 1
     assert "| PDDLego+ | 5/5 [57%, 100%] (paper: 86%) | 5/5 [57%, 100%] (paper: 38%) |" in (
         done.stdout
     )
     assert done.stdout.count("| env | options | model |") == 0  # no study's own table
-    for path in ("pddlego-plus-success.md", "pddlego-plus-errors.md", "pddlego-plus/"):
+    tables = ("success", "errors", "steps", "figure-10", "figure-12", "models")
+    for path in (*(f"pddlego-plus-{name}.md" for name in tables), "pddlego-plus/"):
         assert f"  {tmp_path / path}" in done.stdout
+    for title in ("Average steps of won episodes", "Figure 10: ", "Figure 12: ", "Model scale"):
+        assert done.stdout.count(f"### {title}") == 1, title
+    steps = "| PDDLego+ | 4.4 steps, 8.0 commands (5 won) | 4.4 steps, 9.2 commands (5 won) |"
+    assert steps in done.stdout  # measured: the ground truth, the first game of each cell
+    assert "| CoinCollector | 5/5 [57%, 100%] | not run: the ground truth writes the true DF |" in (
+        done.stdout
+    )
+    for figure in ("figure-10", "figure-12"):  # drawn over every run in the folder
+        assert (tmp_path / f"pddlego-plus-{figure}.png").stat().st_size > 10_000
     assert done.stderr.count("pddlego on ") == 10  # each study's progress: 5 sizes, 5 task types
