@@ -63,7 +63,7 @@ def test_the_hazard_counts_plans_reaching_and_failing_at_each_step():
 def test_the_report_holds_every_section_and_the_model_errors():
     text = report(RECORDS, ["pipeline", "direct-zero-shot"], budget=2, top=1)
     titles = [line for line in text.splitlines() if line.startswith("### ")]
-    assert len(titles) == 7 and titles[0] == "### Success"
+    assert len(titles) == 8 and titles[0] == "### Success"
     assert "| direct-zero-shot | pipeline | -50.0% |" in text
     assert "| direct-zero-shot | feast | province | +1.00 | 1 |" in text
     assert text.endswith("The last: server: 503")

@@ -1,7 +1,8 @@
 """The Mystery study's record of an episode: every plan it tried, replayed by the core's
 validator in the names the agent sees, with its failure kind (``parse``: no action read,
 or a step naming no action of the task; ``precondition``; ``goal``), the first failing
-step, its action and the unmet predicates."""
+step, its action and the unmet predicates, and the actions and precondition predicates
+of the steps the simulation played (Figures 10 and 11)."""
 
 from __future__ import annotations
 
@@ -15,10 +16,18 @@ from ...policies.runner import Episode
 FailureKind = Literal["parse", "precondition", "goal"]
 
 
-class PlanVerdict(TypedDict):
+class Simulated(TypedDict):
+    """The steps of a plan the simulator played (to the failing one, included): their
+    ``actions`` and the ``predicates`` of the facts their preconditions test."""
+
+    actions: list[str]
+    predicates: list[str]
+
+
+class PlanVerdict(Simulated):
     """One attempted plan judged: its failure ``kind`` (None when valid), the first
     failing ``step`` (1-based), its ``action`` name, the ``unmet`` predicates (of the
-    failing step, or of the goal) and the plan's ``length``."""
+    failing step, or of the goal), the plan's ``length`` and its simulated steps."""
 
     kind: FailureKind | None
     step: int | None
@@ -60,26 +69,41 @@ def _commands(attempt: object) -> list[str] | None:
 
 def judge_plan(task: Task, plan: list[str]) -> PlanVerdict:
     """The plan replayed by the validator."""
-    verdict = PlanVerdict(kind=None, step=None, action=None, unmet=[], length=len(plan))
+    verdict = PlanVerdict(
+        kind=None, step=None, action=None, unmet=[], length=len(plan), actions=[], predicates=[]
+    )
     if not plan:
         return {**verdict, "kind": "parse"}  # nothing in the answer read as an action
     try:
         report = validate(task, plan)
     except PDDLError:
         step = next(i for i, command in enumerate(plan, 1) if not _readable(command))
-        return {**verdict, "kind": "parse", "step": step}
+        return {**verdict, "kind": "parse", "step": step, **_simulated(task, plan[: step - 1])}
     if report.valid:
-        return verdict
+        return {**verdict, **_simulated(task, plan)}
     if report.failure == "bad_action":
-        return {**verdict, "kind": "parse", "step": report.failed_step}
+        played = plan[: (report.failed_step or 1) - 1]
+        return {**verdict, "kind": "parse", "step": report.failed_step, **_simulated(task, played)}
     readable = _readable(report.action) if report.action else None
+    played = plan[: report.failed_step] if report.failed_step else plan
     return {
         **verdict,
         "kind": cast(FailureKind, report.failure),
         "step": report.failed_step,
         "action": readable[0] if readable else None,
         "unmet": sorted({u.atom.predicate for u in report.unmet}),
+        **_simulated(task, played),
     }
+
+
+def _simulated(task: Task, played: list[str]) -> Simulated:
+    """The action names of the steps simulated and the predicates their preconditions
+    test (one per fact tested, so a predicate tested twice counts twice)."""
+    actions = [task.action(*parsed) for parsed in map(_readable, played) if parsed]
+    return Simulated(
+        actions=[a.name for a in actions],
+        predicates=[task.facts[f].predicate for a in actions for f in (*a.pre, *a.pre_not)],
+    )
 
 
 def _readable(command: str) -> tuple[str, tuple[str, ...]] | None:

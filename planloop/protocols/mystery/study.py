@@ -2,7 +2,8 @@
 pipeline and its ablations, the closed-loop and agentic policies, Fast Downward), their
 policies, and ``SPEC``, the study declared (played by :func:`planloop.study.spec.run_spec`,
 writing the tables of :mod:`.tables`; ``main``: the same as a command,
-``experiments/mystery.py``'s), and ``reproduction``, Table 1 at the paper's n."""
+``experiments/mystery.py``'s), and ``reproduction``, Tables 1 and 2, the runtime by
+subset and Figures 10 and 11 at the paper's n."""
 
 from __future__ import annotations
 
@@ -30,9 +31,10 @@ from ...study.runs import run_caption, split_runs
 from ...study.spec import StudyRun, StudySpec, spec_main
 from ...wrappers import ProgressFeedback
 from ..reproduction import Runner, Tables
-from . import INSTANCES, MYSTERY, ROWS
+from . import ABLATIONS, FIGURES, INSTANCES, MYSTERY, ROWS
 from .config import MysteryConfig
 from .judge import episode_fields
+from .paper_figures import figure_table, runtime_table, save_figures, table_2
 from .tables import by_condition, paper_table, report, retry_points, save_hazard_plot
 
 PIPELINES: dict[str, dict[str, bool]] = {
@@ -197,6 +199,30 @@ main = spec_main(SPEC)  # the study as its script runs it
 
 
 def reproduction(runner: Runner, out: Path) -> tuple[list[Record], Tables]:
-    """Table 1 at the paper's n: its conditions on the first :data:`INSTANCES`."""
-    flags = ["--conditions", ",".join(ROWS), "--instances", f"0:{runner.first(INSTANCES)}"]
-    return runner.run(main, out, flags), lambda group: {"table-1": paper_table(group)}
+    """Tables 1 and 2 at the paper's n, from one run of their conditions on the first
+    :data:`INSTANCES` (the ablations share Table 1's instances and K), the runtime by
+    subset, Figures 10 and 11 as tables, and their PNGs over every run in ``out``
+    beside the tables (``out.parent``)."""
+    conditions = ",".join(dict.fromkeys([*ROWS, *ABLATIONS]))
+    flags = ["--conditions", conditions, "--instances", f"0:{runner.first(INSTANCES)}"]
+    records = runner.run(main, out, flags)
+    ours = [
+        r
+        for r in records
+        if ((r.get("provenance") or {}).get("settings") or {}).get("protocol") == MYSTERY.name
+    ]
+    save_figures(list(split_runs(ours).values()), out.parent, MYSTERY.name)
+    return records, paper_tables
+
+
+def paper_tables(records: list[Record]) -> dict[str, str]:
+    """One run's tables, by name: Table 1, Table 2, the runtime, Figures 10 and 11."""
+    drawn = "\n\nDrawn over every run in the folder: {}-figure-{}.png beside this file."
+    return {
+        "table-1": paper_table(records),
+        "table-2": table_2(records),
+        "runtime": runtime_table(records),
+        **{
+            f"figure-{n}": figure_table(records, n) + drawn.format(MYSTERY.name, n) for n in FIGURES
+        },
+    }

@@ -1,7 +1,8 @@
 """The Mystery study's tables, records in and markdown out: success with Wilson
 intervals, Table 1 beside the paper's figures, z-tests against the full pipeline, the
 retry curve, the hazard by step, the failure composition, NPMI between failing actions
-and their unmet predicates, and the distributions of the failing steps."""
+and their unmet predicates, the distributions of the failing steps and the pipeline's
+checks (Table 2, the runtime and Figures 10-11: :mod:`.paper_figures`)."""
 
 from __future__ import annotations
 
@@ -9,20 +10,21 @@ import statistics
 from collections import Counter
 from pathlib import Path
 
+from ...policies.repair.consistency import CHECKS
 from ...results import Record
 from ...stats import npmi_table, percentile, trimmed_mean, two_proportion_z_test, wilson_interval
 from ...study import (
     markdown_table,
     model_errors,
     model_failures,
-    save_success_plot,
     success_cell,
     tally,
     with_published,
 )
+from ...study.plots import success_figure
 from ...study.runs import single_run
 from ..base import paper_heading
-from . import MYSTERY, ROWS
+from . import ROWS, TABLE_1
 
 KINDS = {
     "precondition": "missing precondition",
@@ -30,6 +32,7 @@ KINDS = {
     "parse": "parse or translation error",
 }
 TRIM = 0.1  # the trimmed mean cuts 10% of the runtimes from each end
+CATCHES = (*CHECKS, "stepwise", "validation")  # the signal log's checks, in the pipeline's order
 
 
 def by_condition(records: list[Record], conditions: list[str]) -> dict[str, list[Record]]:
@@ -84,7 +87,7 @@ def paper_table(records: list[Record]) -> str:
     """Table 1's rows (direct one-shot, direct zero-shot, pipeline) over the records of
     one run, headed by its model and the paper's: success beside the paper's figure,
     its Wilson interval, n and the model errors."""
-    [layout] = MYSTERY.tables
+    layout = TABLE_1
     records, rows = single_run(records), []
     for condition, row in ROWS.items():
         group = [r for r in records if r["condition"] == condition]
@@ -254,7 +257,9 @@ def distribution_table(groups: dict[str, list[Record]]) -> str:
 
 def save_hazard_plot(groups: dict[str, list[Record]], path: Path, about: str) -> bool:
     """Hazard by step, a series per condition, each point failed/reached with its
-    Wilson interval; False (and no file) without matplotlib."""
+    Wilson interval, its y label on one line; n in the title: the episodes of the
+    conditions drawn (their plans are the points' n). False (and no file) without
+    matplotlib."""
     tables = {c: hazard(g) for c, g in groups.items()}
     series = {
         c: [(str(step), failed, reached) for step, (failed, reached) in table.items()]
@@ -262,16 +267,60 @@ def save_hazard_plot(groups: dict[str, list[Record]], path: Path, about: str) ->
         if table
     }
     steps = sorted({step for table in tables.values() for step in table})
-    return save_success_plot(
-        series,
-        path,
-        "step of the plan (1-based)",
-        "hazard: P(first failure at the step | reached)",
-        title=f"Where plans fail: hazard by step, {about}",
-        ordered=True,
-        order=[str(step) for step in steps],
-        episodes=sum(max(n for _, _, n in points) for points in series.values()),  # step 1's
+    plans = sum(len(r["plans"]) for c in series for r in groups[c])
+    try:
+        figure = success_figure(
+            series,
+            "step of the plan (1-based)",
+            title=f"Where plans fail: P(first failure at a step | reached), {plans} plans, {about}",
+            ordered=True,
+            order=[str(step) for step in steps],
+            episodes=sum(len(groups[c]) for c in series),
+        )
+    except ImportError:
+        return False
+    save_figure(figure, path, "hazard (95% Wilson bars)")
+    return True
+
+
+def checks_table(groups: dict[str, list[Record]]) -> str:
+    """The plans each check of the repair pipeline rejected (its signal log), and the
+    deep constraints given, per pipeline condition."""
+    rows = []
+    for condition, group in groups.items():
+        logs = [r["details"] for r in group if (r.get("details") or {}).get("catches")]
+        if not logs:
+            continue
+        caught: Counter[str] = Counter()
+        given: Counter[str] = Counter()
+        for log in logs:
+            caught.update(log["catches"])
+            given.update(log.get("constraints") or {})
+        plans = sum(len(log["attempts"]) for log in logs)
+        rows.append(
+            [
+                condition,
+                plans,
+                *(caught[check] for check in CATCHES),
+                ", ".join(f"{k.replace('_', ' ')}: {n}" for k, n in sorted(given.items())) or "-",
+            ]
+        )
+    return (
+        markdown_table(
+            ["condition", "plans", *CATCHES, "deep constraints given"], rows, align="lrrrrrrl"
+        )
+        if rows
+        else "(no repair pipeline condition)"
     )
+
+
+def save_figure(figure, path: Path, ylabel: str) -> None:
+    """``figure`` saved with ``ylabel`` on one line (and closed)."""
+    import matplotlib.pyplot as plt
+
+    figure.axes[0].set_ylabel(ylabel, fontsize="small")
+    figure.savefig(path, dpi=120, bbox_inches="tight")
+    plt.close(figure)
 
 
 def report(
@@ -299,6 +348,7 @@ def report(
                 npmi_rows(groups, top),
             ),
             ("Distributions over the failing steps of every attempt", distribution_table(groups)),
+            ("The pipeline's checks: plans each rejected (the signal log)", checks_table(groups)),
         ]
     return "\n\n".join(f"### {title}\n\n{body}" for title, body in sections) + model_failures(
         records
