@@ -39,6 +39,13 @@ WORDS = {  # what each paper's table must name (the issue's list)
         "success",
         "Wilson",
         "model errors",
+        "Table 2: ablations",
+        "w/o Repair",
+        "w/o Step-wise Validation",
+        "w/o Deep Constraints",
+        "Runtime by subset",
+        "Figure 10: ",
+        "Figure 11: ",
     ],
     "nl-pddl": [
         "Table 3",
@@ -157,7 +164,8 @@ def test_two_models_into_one_out_are_a_table_each_and_share_no_cell(tmp_path, pa
     smoke(tmp_path / "both", paper, *first)
     names = sorted(path.name for path in (tmp_path / "alone").glob(f"{paper}-*.md"))
     across = [f"{paper}-models.md"] if paper == "pddlego-plus" else []  # every run: one table
-    names = [name for name in names if name not in across]
+    timed = ["mystery-runtime.md"]  # wall-clock seconds, measured anew by every run
+    names = [name for name in names if name not in across + timed]
     before = {name: sections(tmp_path / "both" / name) for name in names}
     capsys.readouterr()
     smoke(tmp_path / "both", paper, "model-b", scripted("model-b"))
@@ -172,7 +180,7 @@ def test_two_models_into_one_out_are_a_table_each_and_share_no_cell(tmp_path, pa
         assert f"\n\nthis run: {first[0]}; paper: {paper_model}" in a
         assert f"\n\nthis run: model-b; paper: {paper_model}" in b
         assert printed.count(b) == 1 and a not in printed  # the run just made, once
-    assert printed.count("this run: ") == len(names)
+    assert printed.count("this run: ") == len(names) + (paper == "mystery")  # + its runtime
     for name in across:  # PDDLego+'s model-scale table: a column per run, printed once
         [table] = sections(tmp_path / "both" / name)
         header = next(line for line in table.splitlines() if line.startswith("| success"))
@@ -221,3 +229,18 @@ def test_a_smoke_run_with_the_ground_truth_says_each_table_once_in_under_60_line
     for figure in ("figure-10", "figure-12"):  # drawn over every run in the folder
         assert (tmp_path / f"pddlego-plus-{figure}.png").stat().st_size > 10_000
     assert done.stderr.count("pddlego on ") == 10  # each study's progress: 5 sizes, 5 task types
+
+
+def test_mystery_writes_tables_1_and_2_the_runtime_and_figures_10_and_11(tmp_path):
+    model = ScriptedModel(lambda messages: "(attack a)", name="model-a")  # applies, no goal
+    smoke(tmp_path, "mystery", "model-a", model)
+    for name in ("table-1", "table-2", "runtime", "figure-10", "figure-11"):
+        assert (tmp_path / f"mystery-{name}.md").is_file(), name
+    table = (tmp_path / "mystery-table-2.md").read_text()
+    assert "| w/o Repair | 0/1 (0.0%) | [0.0%, 79.3%] | +0.0 points (paper: -10.4 points) |" in (
+        table
+    )
+    figure = (tmp_path / "mystery-figure-10.md").read_text()
+    assert "| attack | - | 2 (100.0%) |" in figure  # the pipeline's K = 2 plans, both failed
+    for number in (10, 11):
+        assert (tmp_path / f"mystery-figure-{number}.png").stat().st_size > 10_000

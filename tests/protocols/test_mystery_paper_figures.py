@@ -119,7 +119,10 @@ def test_figures_10_and_11_count_successful_against_failed_attempts():
     assert actions["failed"] == ({"feast": 2}, 2, 2)
     table = figure_table(RECORDS, 11)
     assert table.startswith("### Figure 11: Predicate distribution in simulation\n\n")
-    header = "| predicate | successful attempts (3 plans, 6) | failed attempts (2 plans, 6) |"
+    header = (
+        "| predicate | successful attempts (3 plans, 6 facts) "
+        "| failed attempts (2 plans, 6 facts) |"
+    )
     assert header in table
     assert "| craves | 0 (0.0%) | 2 (33.3%) |" in table
     assert "| province | 3 (50.0%) | 2 (33.3%) |" in table

@@ -16,6 +16,7 @@ from ...results import Record
 from ...stats import percentile, two_proportion_z_test, wilson_interval
 from ...study import markdown_table, model_errors, tally, with_published
 from ...study.runs import run_key, single_run
+from ..agentic.tables import counted
 from ..base import paper_heading
 from . import ABLATIONS, FIGURES, MYSTERY, RUNTIME, SUBSETS, TABLE_2
 
@@ -128,7 +129,14 @@ def figure_table(records: list[Record], number: int) -> str:
         ]
         for name in names
     ]
-    header = [x, *(f"{o} attempts ({found[o][1]} plans, {found[o][2]})" for o in OUTCOMES)]
+    unit = "step" if field == "actions" else "fact"
+    header = [
+        x,
+        *(
+            f"{o} attempts ({counted(found[o][1], 'plan')}, {counted(found[o][2], unit)})"
+            for o in OUTCOMES
+        ),
+    ]
     [layout] = [t for t in MYSTERY.tables if t.title.startswith(f"Figure {number}:")]
     return (
         f"{paper_heading(layout, records)}\n\nThe full pipeline's attempted plans, every "
@@ -154,7 +162,9 @@ def save_figures(runs: Sequence[list[Record]], folder: Path, prefix: str) -> lis
         for run in runs:
             label = f"{run_key(run[0]).label}: " if len(runs) > 1 else ""
             for outcome, (counts, plans, total) in attempts(run, field).items():
-                series.append((f"{label}{outcome} attempts ({plans} plans)", counts, total))
+                series.append(
+                    (f"{label}{outcome} attempts ({counted(plans, 'plan')})", counts, total)
+                )
         names = sorted({name for _, counts, _ in series for name in counts})
         if not names:
             continue
@@ -179,9 +189,9 @@ def save_figures(runs: Sequence[list[Record]], folder: Path, prefix: str) -> lis
         )
         axes.set_ylim(0, 1.1 * max(1e-9, *(c[n] / t for _, c, t in series if t for n in names)))
         title = (
-            f"Figure {number}: {caption}, successful against failed attempts of the full "
-            f"pipeline, {run_key(runs[0][0]).label if len(runs) == 1 else f'{len(runs)} runs'} "
-            f"(n = {episodes} episodes, {_attempted(runs)} attempts)"
+            f"Figure {number}: {caption}, successful against failed attempts (the full "
+            f"pipeline, {run_key(runs[0][0]).label if len(runs) == 1 else f'{len(runs)} runs'}; "
+            f"n = {counted(episodes, 'episode')}, {counted(_attempted(runs), 'attempt')})"
         )
         axes.set_title(textwrap.fill(title, 70), fontsize="medium")
         figure.legend(loc="outside lower center", fontsize="small", frameon=False)
