@@ -47,6 +47,7 @@ from planloop.study import (
     study_main,
 )
 from planloop.study.flags import CALL_TIMEOUT, episode_count, worker_count
+from planloop.study.progress import one_line
 
 
 @study_main
@@ -100,7 +101,8 @@ def main(argv: list[str] | None = None, model: ChatModel | None = None) -> int:
         check_model(built)
     folder = args.out / args.paper
     runner = Runner(args.llm, args.workers, args.limit, model, extra)
-    runs = reproduce(args.paper, *paper.reproduction(runner, folder))
+    with one_line():  # every study of the paper on one progress line, failures at the end
+        runs = reproduce(args.paper, *paper.reproduction(runner, folder))
     args.out.mkdir(parents=True, exist_ok=True)
     paths = write_tables(paper.protocol, runs, args.out, args.limit)
     mine = [tables for run, tables in runs.items() if run.spec == args.llm]
@@ -108,7 +110,14 @@ def main(argv: list[str] | None = None, model: ChatModel | None = None) -> int:
     for name in dict.fromkeys(name for tables in mine for name in tables):
         print("\n" + "\n\n".join(tables[name] for tables in mine if name in tables))
     files = ", ".join(sorted(p.name for p in folder.iterdir() if not p.name.startswith(".")))
-    print("\nwritten (every run in the folder):", *paths, f"{folder}/ ({files})", sep="\n  ")
+    pictures = sorted(args.out.glob(f"{args.paper}-*.png"))
+    print(
+        "\nwritten (every run in the folder):",
+        *paths,
+        *pictures,
+        f"{folder}/ ({files})",
+        sep="\n  ",
+    )
     return 0
 
 

@@ -60,6 +60,18 @@ class Study:
     settings: Mapping[str, object] = field(default_factory=dict)
     record: type = EpisodeRecord
 
+    @property
+    def cell(self) -> str:
+        """``pddlego on CoinCollector-v0 (num_locations=5), gpt-4o``: the study in a
+        progress line (its environment's options each cut to 40 characters)."""
+        where = f" on {self.env_id}" if self.env_id else ""
+        options = ", ".join(f"{key}={_shown(value)}" for key, value in self.env_kwargs.items())
+        return (
+            f"{self.name}{where}"
+            + (f" ({options[:160]})" if options else "")
+            + (f", {self.model}" if self.model else "")
+        )
+
     def jobs(
         self, conditions: Iterable[Mapping[str, object]], instances: Iterable[int], trials: int
     ) -> list[Job]:
@@ -119,3 +131,10 @@ class Study:
             "policy": fields.get("policy"),
             "prompt_version": fields.get("prompt_version") or fields.get("prompt"),
         }
+
+
+def _shown(value: object) -> str:
+    """An option's value in a progress line: a list's items joined by ``+``, at most 40
+    characters."""
+    text = "+".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+    return text if len(text) <= 40 else text[:39] + "…"

@@ -28,7 +28,7 @@ from .backends import Play, open_pool, require
 from .errors import Interrupted, StudyError, one_line
 from .jobs import Job, Study
 from .models import check_model
-from .progress import Progress, episodes
+from .progress import Progress, episodes, progress_for, under_one_line
 from .records import EpisodeRecord
 
 
@@ -210,13 +210,14 @@ def _run(
             if env is not None:
                 env.close()
             raise
-    where = f" on {study.env_id}" if study.env_id else ""
-    print(
-        f"{study.name}{where}: {episodes(len(jobs))}, {len(jobs) - len(todo)} already in "
-        f"{results.path}, {len(todo)} to run",
-        file=stream,
-        flush=True,
-    )
+    if not under_one_line():
+        print(
+            f"{study.cell}: {episodes(len(jobs))}, {len(jobs) - len(todo)} already in "
+            f"{results.path}, {len(todo)} to run",
+            file=stream,
+            flush=True,
+        )
+    progress = progress_for(study.cell, len(jobs), len(jobs) - len(todo), stream)
     if todo:
         with _collector_tuned():
             _play_all(
@@ -226,11 +227,13 @@ def _run(
                 results,
                 workers,
                 env,
-                Progress(len(jobs), len(jobs) - len(todo), stream),
+                progress,
                 backend,
                 max_failed_in_a_row,
                 model,
             )
+    elif under_one_line():
+        progress.update(len(jobs), 0)
     latest = latest_records(results.records)
     return [latest[job.key] for job in jobs if job.key in latest]
 
@@ -327,7 +330,6 @@ def _play_all(
     )
     done, failed, crash = progress.total - len(todo), 0, None
     every = max(1, progress.total // 10)  # off a terminal, a progress line each tenth
-    failures = FailureKinds()
     in_a_row: list[str] = []
     unreachable = None  # why the study stops early, the server being gone
     futures = {pool.submit(job): job for job in todo}
@@ -354,7 +356,7 @@ def _play_all(
             error = record.get("error")
             if error:
                 failed += 1
-                first = failures.add(record, f"{job.label}: {one_line(error)}")
+                first = progress.failures.add(record, f"{job.label}: {one_line(error)}")
                 if first:  # the first of its kind as it happens; the rest counted
                     progress.note(first)
             if progress.live or done % every == 0 or done == progress.total:
@@ -372,8 +374,6 @@ def _play_all(
         raise Interrupted(getattr(exc, "code", 130), saved=(saved, progress.total)) from None
     pool.shutdown()
     progress.close()
-    for line in failures.summary():
-        print(line, file=progress.stream, flush=True)
     if crash is not None:
         raise crash
     if unreachable is not None:
@@ -382,33 +382,6 @@ def _play_all(
             f"{done} of {progress.total} episodes saved, rerun the same "
             f"command to resume once it answers"
         )
-
-
-class FailureKinds:
-    """The failed episodes of a run by kind (``error_kind``, else the word their error
-    begins with), each kind's first with its example: a run where every episode fails
-    says so in a line a kind, not a line an episode."""
-
-    def __init__(self) -> None:
-        self.count: dict[str, int] = {}
-        self.example: dict[str, str] = {}
-
-    def add(self, record: Mapping, line: str) -> str | None:
-        """Count ``record``'s failure; ``line`` when it is the first of its kind."""
-        kind = str(record.get("error_kind") or str(record.get("error")).split(":", 1)[0])[:40]
-        self.count[kind] = self.count.get(kind, 0) + 1
-        if kind in self.example:
-            return None
-        self.example[kind] = line[:300]
-        return self.example[kind]
-
-    def summary(self) -> list[str]:
-        """One line a kind that failed more than once: its count and its first example."""
-        return [
-            f"{count} episodes failed with {kind}, e.g. {self.example[kind]}"
-            for kind, count in self.count.items()
-            if count > 1
-        ]
 
 
 UNREACHABLE = ("connection", "timeout")  # the LLMError kinds of a server gone

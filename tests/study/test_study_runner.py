@@ -91,9 +91,10 @@ def test_records_carry_the_harness_fields(tmp_path, capsys):
         "prompt_version": "loop-v1",
     }
     err = capsys.readouterr().err
+    cell = "demo on Mystery-BW-v0 (obs_format=text), m"
     assert err.splitlines() == [
-        f"demo on Mystery-BW-v0: 1 episode, 0 already in {tmp_path / 'episodes.jsonl'}, 1 to run",
-        "1/1 episodes, 0 failed, 0 s",
+        f"{cell}: 1 episode, 0 already in {tmp_path / 'episodes.jsonl'}, 1 to run",
+        f"{cell}: 1/1 episodes, 0 failed, 0 s",  # the cell named: its options, its model
     ]
 
 
