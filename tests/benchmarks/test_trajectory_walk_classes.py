@@ -25,7 +25,9 @@ def test_each_class_of_stop():
     move = call(0, "plan", ["move east", "move north"])
     assert (
         tw.stop_class(
-            move, {"plan": ["(move r1 north)", "(move r2 east)"], "stage": None}, ["move north", "move east"]
+            move,
+            {"plan": ["(move r1 north)", "(move r2 east)"], "stage": None},
+            ["move north", "move east"],
         )
         == "tie among equal plans"
     )
@@ -42,7 +44,9 @@ def test_each_class_of_stop():
         == "FF refused what planloop reads"
     )
     assert (
-        tw.stop_class(call(2, "solver_crash"), {"plan": ["(move r1 west)"], "stage": None}, ["move west"])
+        tw.stop_class(
+            call(2, "solver_crash"), {"plan": ["(move r1 west)"], "stage": None}, ["move west"]
+        )
         == "solver crash"
     )
     assert tw.stop_class(move, {"plan": None, "stage": "planner"}, []) == "other"
