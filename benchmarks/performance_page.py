@@ -24,7 +24,8 @@ NOT_REMEASURED = [
     (
         "real model-written PDDL (`real_model_pddl.py`: 97.7% agreement and the rest of "
         "that section)",
-        "needs the corpus `shared/corpora/real-model-pddl` (not in this repository) and "
+        "needs a corpus of the PDDLego+ authors' logged PDDL (built from the `output/` "
+        "folder of ssr01357/pddlego-plus; not in this repository) and "
         "about 45 minutes on 2 workers; no ratio against a peer's speed",
         "last measured by one full run of `benchmarks/real_model_pddl.py` (2 workers, 45 min)",
     ),
