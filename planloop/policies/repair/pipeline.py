@@ -32,14 +32,14 @@ PipelineStop = Literal["valid", "budget", "no_gain", "model_error"]
 class RepairPipelinePolicy(PolicyBase):
     """Plans in ``reset`` with validation-driven repair, then plays the plan in ``act``.
 
-        ``repair=False`` is the paper's ablation: fresh samples without feedback until one
-        validates or ``max_attempts`` are spent; ``deep_constraints=False`` gives the
-        model only each action's parameters and types; ``stepwise=False`` drops the step-wise
-        simulation, so repairs see only a valid/invalid verdict (the consistency check, static,
-    stays). ``min_gain`` is the
-        budget-adaptive stop (see :func:`.strategies.should_stop`). ``solver_fallback`` names a
-        planner of :func:`planloop.pddl.solve` whose plan is played when the model found none:
-        ``outcome`` is then ``fallback``, never ``model``. ``details`` holds the signal log:
+    ``repair=False`` is the paper's ablation: fresh samples without feedback until one
+    validates or ``max_attempts`` are spent; ``deep_constraints=False`` gives the model
+    only each action's parameters and types; ``stepwise=False`` drops the step-wise
+    simulation, so repairs see only a valid/invalid verdict (the consistency check,
+    static, stays). ``min_gain`` is the budget-adaptive stop (see
+    :func:`.strategies.should_stop`). ``solver_fallback`` names a planner of
+    :func:`planloop.pddl.solve` whose plan is played when the model found none:
+    ``outcome`` is then ``fallback``, never ``model``. ``details`` holds the signal log:
     each attempt's findings (``attempts``, each with the checks that rejected it,
     ``caught_by``), the plans each check rejected (``catches``: the consistency check's
     ``names``, ``invariants`` and ``reachability``, then ``stepwise`` simulation and

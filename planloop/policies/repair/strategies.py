@@ -15,7 +15,7 @@ Chosen by where and how the plan failed, on structure only:
 
 A plan the consistency check rejected for its invariants or reachability gets the
 strategy of where it failed (step 1, a later step, the goal), with the check's findings.
-  :func:`should_stop` is its budget side.
+:func:`should_stop` is its budget side.
 """
 
 from __future__ import annotations
