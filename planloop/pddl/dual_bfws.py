@@ -2,16 +2,12 @@
 nirlipo/BFWS-public ``ff-version/src/main.cxx`` over LAPKT and its copy of FF), its
 choices among equally good nodes included.
 
-- **Operator order** (:func:`ff_order`): FF's reachability fix point
-  (``inst_final.c``, ``perform_reachability_analysis``) sweeps its action templates,
-  which ``inst_easy.c`` prepends as it instantiates (so the last instantiated comes
-  first), and takes each template whose preconditions are reached, prepending it to the
-  action list: the actions end in the reverse of the order the sweeps took them
-  (:func:`ff_order`). Planloop's grounding enumerates parameters as FF does only
-  approximately, and the match tree below walks the sweeps' own order (the reverse of
-  :func:`ff_order`), which agrees with the authors' recorded plans more often (on a
-  seeded sample of 300 pairs of the developers' half: same whole command list on 97.5%
-  of ALFWorld calls against 92.5% in :func:`ff_order`'s direction).
+- **Operator order** (:func:`ff_order`): FF's easy templates (:func:`_template_keys`:
+  ``inst_easy.c`` over ``parse.c``'s lists, which its parser builds by prepending, so
+  that objects are met last declared first) swept by FF's reachability fix point
+  (``inst_final.c``, ``perform_reachability_analysis``), each template whose
+  preconditions are reached taken at once and prepended to the action list, which
+  ``ff_to_aptk.cxx`` hands to LAPKT in that order.
 - **Successor order** (:func:`successor_ranks`): LAPKT's ``applicable_set_v2`` walks its
   match tree (``match_tree.cxx``): at each switch node the actions whose preconditions
   are all decided come first, then those requiring the switch fact (the one most
@@ -41,14 +37,16 @@ import time
 
 from . import conditions as cond
 from .deadline import Check, SearchTimeout
+from .grounder import flat_conjuncts
 from .grounding import GroundAction, Task
 from .heuristics import RelaxedTask
+from .model import Action, Atom
 from .search import StdHeap, greedy_best_first
 
 
 def ff_order(task: Task) -> list[GroundAction]:
     """``task``'s actions in the order FF hands them to LAPKT (see the module's text)."""
-    templates = list(reversed(task.actions))  # inst_easy.c prepends each template
+    templates = sorted(task.actions, key=_template_keys(task).__getitem__)
     reached = task.init
     taken: list[GroundAction] = []
     done = [False] * len(templates)
@@ -65,6 +63,65 @@ def ff_order(task: Task) -> list[GroundAction]:
                 reached |= gained
                 fixpoint = False
     return taken[::-1]  # each taken action is prepended to gactions
+
+
+def _template_keys(task: Task) -> dict[GroundAction, tuple]:
+    """Each action's place in FF's list of easy templates (``inst_easy.c``): the
+    operators in the domain's order (the parser prepends each, and the templates are
+    prepended again); within one, the reverse of the order ``multiply_easy_op_parameters``
+    made them: its static preconditions of two or more arguments bound in turn to the
+    :init facts in their order, then its other parameters in turn, the last fastest,
+    over FF's objects of their type (the problem's objects then the domain's constants,
+    both last declared first), or over the facts of the static unary predicate naming
+    it when those are the parameter's objects (``create_intersected_type``)."""
+    fluent = _fluent_predicates(task)
+    declared = list(task.objects)[::-1]  # build_orig_constant_list prepends each
+    facts: dict[tuple, int] = {}
+    unary: dict[str, list[str]] = {}  # a static unary predicate -> its objects in :init
+    for i, atom in enumerate(task.problem.init):
+        facts.setdefault((atom.predicate, atom.args), i)
+        if len(atom.args) == 1 and atom.predicate not in fluent:
+            unary.setdefault(atom.predicate, []).append(atom.args[0])
+    schemas = {
+        name: (s, _ff_levels(task, schema, fluent, declared, unary))
+        for s, (name, schema) in enumerate(task.domain.actions.items())
+    }
+    keys: dict[GroundAction, tuple] = {}
+    for action in task.actions:
+        s, (names, statics, free) = schemas.get(action.name, (len(schemas), ((), (), ())))
+        binding = dict(zip(names, action.args, strict=False))
+        made = [facts.get((p, tuple(binding.get(t, t) for t in terms)), -1) for p, terms in statics]
+        made += [places.get(binding.get(name), -1) for name, places in free]
+        keys[action] = (s, tuple(-m for m in made))
+    return keys
+
+
+def _ff_levels(task: Task, schema: Action, fluent: set, declared: list, unary: dict) -> tuple:
+    """(``schema``'s parameter names, its static preconditions of two or more
+    parameters as (predicate, terms), its other parameters with {object: its place})."""
+    names = tuple(p.name for p in schema.params)
+    statics: list[tuple[str, tuple[str, ...]]] = []
+    bound: set[str] = set()
+    unaries: dict[str, list[str]] = {n: [] for n in names}
+    for c in flat_conjuncts(schema.precondition):
+        if not isinstance(c, Atom) or c.predicate in fluent:
+            continue
+        if len(c.args) == 1 and c.args[0] in unaries:
+            unaries[c.args[0]].append(c.predicate)
+        elif any(t in unaries for t in c.args):
+            statics.append((c.predicate, c.args))
+            bound.update(c.args)
+    free = []
+    for param in schema.params:
+        if param.name in bound:
+            continue
+        of_type = set(task.objects_of(param.types))
+        types = [[o for o in declared if o in of_type]]
+        types += [unary.get(p, []) for p in unaries[param.name]]
+        kept = [o for o in types[0] if all(o in t for t in types[1:])]
+        order = next((t for t in types if len(set(t)) == len(kept)), kept)
+        free.append((param.name, {o: i for i, o in enumerate(order)}))
+    return names, tuple(statics), tuple(free)
 
 
 def _fluent_predicates(task: Task) -> set:
@@ -236,7 +293,7 @@ def one_bfws(
 ) -> list[GroundAction] | None:
     """1-BFWS as ``bfws_2h.hxx`` runs it (see the module's text), or None when its
     pruning leaves no plan."""
-    actions = ff_order(task)[::-1]  # see the module's text: the order measured closer
+    actions = ff_order(task)
     precs = _preconditions(task, actions)
     rank = {id(a): r for a, r in zip(actions, successor_ranks(precs), strict=True)}
     adds = {id(a): a.add & ~a.pre_pos for a in actions}

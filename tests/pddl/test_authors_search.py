@@ -61,3 +61,45 @@ def test_the_second_phase_plans_where_1_bfws_prunes_itself_out(monkeypatch):
     plan = dual_bfws.dual_bfws(task, timeout=10)
     assert plan is not None
     assert validate(task, plan).valid
+
+
+def _templates(task, name):
+    keys = dual_bfws._template_keys(task)
+    return [a.args for a in sorted(task.actions, key=keys.__getitem__) if a.name == name]
+
+
+def test_ff_templates_list_an_operator_in_the_domain_order_and_its_objects_as_declared():
+    # FF's parser prepends objects and operators, inst_easy.c prepends each template it
+    # makes: the list comes out in the domain's order, first parameter slowest, objects
+    # in their declared order
+    task = _task(ROOMS, STREET)
+    keys = dual_bfws._template_keys(task)
+    ordered = sorted(task.actions, key=keys.__getitem__)
+    names = [a.name for a in ordered]
+    assert names.index("move") == names.count("open-door")
+    opens = _templates(task, "open-door")
+    assert opens[:4] == [
+        ("kitchen", "kitchen", "north"),
+        ("kitchen", "kitchen", "south"),
+        ("kitchen", "kitchen", "east"),
+        ("kitchen", "hall", "north"),
+    ]
+
+
+LINKED = """(define (domain linked) (:requirements :strips :typing) (:types room)
+ (:predicates (at ?r - room) (link ?a - room ?b - room) (lit ?r - room))
+ (:action go :parameters (?a - room ?b - room)
+  :precondition (and (at ?a) (link ?a ?b)) :effect (and (at ?b) (not (at ?a))))
+ (:action light :parameters (?r - room)
+  :precondition (and (lit ?r)) :effect (at ?r)))"""
+LINKED_P = """(define (problem p) (:domain linked) (:objects a b c - room)
+ (:init (at a) (link a b) (link a c) (link b c) (lit b) (lit c)) (:goal (at c)))"""
+
+
+def test_ff_templates_bind_static_preconditions_to_init_facts_last_first():
+    # a static precondition binds its parameters to the :init facts in turn, the
+    # templates so made listed back to front; a static unary one is a type whose
+    # objects come in :init's order when they are all of the parameter's type
+    task = _task(LINKED, LINKED_P)
+    assert _templates(task, "go") == [("b", "c"), ("a", "c"), ("a", "b")]
+    assert _templates(task, "light") == [("c",), ("b",)]  # not c, b in declared order
