@@ -14,8 +14,9 @@ choices among equally good nodes included.
   preconditions name, the first to reach that count winning), then the others. An
   action's place in that walk does not depend on the state, so it is a rank.
 - **Preconditions and effects** as FF passes them on: facts of predicates no action
-  adds or deletes are no preconditions (FF compiles them away), and an add that is a
-  precondition is no add (``inst_final.c``, building ``gef_conn``).
+  adds or deletes, and facts true at first that no action deletes, are no
+  preconditions and no adds (FF compiles them away: ``create_final_actions``), and an
+  add that is a precondition is no add (``inst_final.c``, building ``gef_conn``).
 - **#g** (:class:`_GoalCount`): LAPKT's landmark count over the goals alone
   (``landmark_count.hxx``, ``landmark_graph_generator.hxx`` with ``set_only_goals``):
   goal p is ordered before goal q when every action adding p deletes q (and not both
@@ -136,13 +137,25 @@ def _fluent_predicates(task: Task) -> set:
     return names
 
 
+def _always(task: Task) -> int:
+    """The facts FF finds always true (``inst_final.c``: initial, and no action deletes
+    them): no precondition, no add."""
+    deleted = 0
+    for action in task.actions:
+        deleted |= action.delete
+        for _, _, _, delete in action.conditional:
+            deleted |= delete
+    return task.init & ~deleted
+
+
 def _preconditions(task: Task, actions: list[GroundAction]) -> list[tuple[int, ...]]:
-    """Each action's precondition facts as FF lists them: no inertia facts; a negative
-    literal as a fact of its own (FF's NOT- predicates)."""
+    """Each action's precondition facts as FF lists them: no inertia facts, none always
+    true; a negative literal as a fact of its own (FF's NOT- predicates)."""
     fluent = _fluent_predicates(task)
+    always = _always(task)
     out = []
     for action in actions:
-        pre = [f for f in action.pre if task.facts[f].predicate in fluent]
+        pre = [f for f in action.pre if task.facts[f].predicate in fluent and not always >> f & 1]
         pre += [-1 - f for f in action.pre_not]
         out.append(tuple(dict.fromkeys(pre)))
     return out
@@ -296,7 +309,8 @@ def one_bfws(
     actions = ff_order(task)
     precs = _preconditions(task, actions)
     rank = {id(a): r for a, r in zip(actions, successor_ranks(precs), strict=True)}
-    adds = {id(a): a.add & ~a.pre_pos for a in actions}
+    always = _always(task)
+    adds = {id(a): a.add & ~a.pre_pos & ~always for a in actions}
     counter = _GoalCount(task, actions)
     relevant = _relevant_facts(relaxed, task.init)
     if relevant is None:
@@ -336,7 +350,7 @@ def one_bfws(
             child = action.apply(state)
             gain = adds.get(id(action))
             if gain is None:
-                gain = adds[id(action)] = action.add & ~action.pre_pos
+                gain = adds[id(action)] = action.add & ~action.pre_pos & ~always
             if counter.simple:
                 child_consumed = counter.step(consumed, action, gain, state)
             else:

@@ -103,3 +103,22 @@ def test_ff_templates_bind_static_preconditions_to_init_facts_last_first():
     task = _task(LINKED, LINKED_P)
     assert _templates(task, "go") == [("b", "c"), ("a", "c"), ("a", "b")]
     assert _templates(task, "light") == [("c",), ("b",)]  # not c, b in declared order
+
+
+EXPLORE = """(define (domain explore) (:requirements :strips :typing) (:types location direction)
+ (:predicates (at ?l - location) (door-open ?a - location ?b - location ?d - direction))
+ (:action open-door :parameters (?a - location ?b - location ?d - direction)
+  :precondition (and (at ?a)) :effect (door-open ?a ?b ?d))
+ (:action move :parameters (?a - location ?b - location ?d - direction)
+  :precondition (and (at ?a) (door-open ?a ?b ?d)) :effect (and (at ?b) (not (at ?a)))))"""
+EXPLORE_P = """(define (problem p) (:domain explore)
+ (:objects kitchen living_room unknown - location north south - direction)
+ (:init (at kitchen) (door-open kitchen living_room north)) (:goal (at unknown)))"""
+
+
+def test_a_fact_always_true_is_no_precondition_so_the_first_direction_wins():
+    # FF drops (door-open kitchen living_room north), true at first and never deleted,
+    # from the move that needs it; the match tree then splits on (at kitchen) and the
+    # first open-door to the unknown room is north's (the PDDLego+ authors' plan)
+    result = solve(EXPLORE, EXPLORE_P, planner="authors")
+    assert result.plan == ("(open-door kitchen unknown north)", "(move kitchen unknown north)")
