@@ -118,15 +118,17 @@ CASES = {  # (script, flags): each condition's config hash, computed before the 
         "agentic",
         "--instances 0:1 --conditions direct,agentic --max-attempts none --feedback outcome --seconds 60 --max-tool-calls 7",
     ): ["eedba5302a3a4faa", "507f9854428d0e95"],
-    ("formalize", "--domains blocksworld --sizes 10 --per-cell 1"): ["5fb47029ab0b5d62"],
-    ("formalize", "--paper --domains blocksworld --sizes 10 --per-cell 1"): ["16db6761ce402256"],
+    # formalize's keys since 2026-12-02: the loop keeps the best verified candidate
+    # (--keep, in every key), so episodes kept by the rule before must not resume as these
+    ("formalize", "--domains blocksworld --sizes 10 --per-cell 1"): ["941f99e873c96c79"],
+    ("formalize", "--paper --domains blocksworld --sizes 10 --per-cell 1"): ["59d08697c33eb7f3"],
     ("formalize", "--paper --max-iterations 3 --domains blocksworld --sizes 10 --per-cell 1"): [
-        "ae349715d52d7c6b"
+        "6785e454e1e37c8a"
     ],
     (
         "formalize",
         "--domains gripper --sizes 20 --per-cell 1 --max-iterations 2 --timeout 30 --temperature 0.3",
-    ): ["0e8570745892cbea"],
+    ): ["ce07a165e174601d"],
     ("horizon_sweep", "--instances 0:1"): [
         "c773c1fbd30a25c3",
         "2f5ba1fadd0dddb8",

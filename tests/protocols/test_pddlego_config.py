@@ -102,6 +102,7 @@ def test_the_key_drops_defaults_as_before():
         "unmapped": "play",
         "replies": "json",
         "trial_attempts": 2,
+        "planner": "authors",  # a planner not auto is keyed: --paper's authors, since 12-02
     }
     coin = PDDLegoConfig(coin="in-view").for_env("CoinCollector-v0", "coin")
     assert coin.condition(None)["coin"] == "auto"

@@ -70,12 +70,16 @@ CASES = {
     "plangen paper on ALFWorld": [*MODEL, *ALF, "--policy", "plangen", "--paper"],
 }
 
-KEYS = {  # each case's run id, computed by the study at 3182841, before its config
+# each case's run id, computed by the study at 3182841, before its config; the five
+# that play a planner other than auto (--paper's authors, or --planner lama-first) since
+# 2026-12-02, when a planner other than auto entered the key: episodes of another
+# planner must not resume as these
+KEYS = {
     "ALFWorld": "d8172ae04e6c8d5a",
-    "ALFWorld paper": "850184b112a11efa",
-    "ALFWorld paper, overridden": "6ad6cd3d4bebd85c",
+    "ALFWorld paper": "1bd6aa3024185206",
+    "ALFWorld paper, overridden": "79d0e792ffaf0bb5",
     "coin in-view": "935e7ba28befe9fd",
-    "coin paper, generated games": "8313687a4351bedf",
+    "coin paper, generated games": "cd92fbf11af3d5e7",
     "coin planned": "6210dd8638ad47a5",
     "coin shown": "2bc119f84271114c",
     "coin shown on ALFWorld": "d8172ae04e6c8d5a",
@@ -91,11 +95,11 @@ KEYS = {  # each case's run id, computed by the study at 3182841, before its con
     "model, temperature": "1df84e3824c742f1",
     "plangen": "90a1c86f760a01f0",
     "plangen as its authors ran it": "e41ab73c18891af0",
-    "plangen paper on ALFWorld": "b2ebef3b1dadb44b",
+    "plangen paper on ALFWorld": "b35ed5d645b547af",
     "plangen, 30 commands": "ff80e8ca190c78f7",
     "replies json": "113da3a50b490094",
     "replies lenient": "6210dd8638ad47a5",
-    "retries and planner": "00c48b89fbd228dd",
+    "retries and planner": "406dd5cf2e33daf0",
     "simulation retries 3": "6932476d63716ea9",
     "switches": "245e250eb0faa930",
     "unmapped play, two attempts": "e5f4348e03941f8c",

@@ -86,10 +86,11 @@ class PDDLegoConfig(StudyConfig):
     )
     planner: str = setting(
         DEFAULT.planner,
-        "auto (the core's own search on small tasks, Fast Downward above) or a Fast "
-        "Downward configuration such as lama-first",
+        "auto (the core's own search on small tasks, Fast Downward above), authors (the "
+        "PDDLego+ authors' dual-bfws-ffparser as planloop reproduces it: --paper's) or a "
+        "Fast Downward configuration such as lama-first",
         choices=PLANNER_NAMES,
-        keyed="never",
+        keyed="changed",
     )
     retries: int = setting(
         DEFAULT.retries,

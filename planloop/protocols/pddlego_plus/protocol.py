@@ -97,6 +97,7 @@ PDDLEGO_PLUS = Protocol(
     name="pddlego-plus",
     paper="PDDLego+ (arXiv 2505.13126), as the authors' code runs it",
     settings=PDDLegoConfig.protocol(
+        planner="authors",
         retries=5,
         simulation_retries=4,
         max_steps="paper",
@@ -141,7 +142,8 @@ PDDLEGO_PLUS = Protocol(
         "fix rates per try and per step as the authors' results script counts them; "
         "PDDLego (no error fixing) is read from the same runs: won with every step right "
         "the first time",
-        "planner: planloop's (the authors called planning.domains' dual-bfws-ffparser)",
+        "planner: authors, planloop's reproduction of the authors' planning.domains "
+        "dual-bfws-ffparser (FF's parser's reading, DUAL-BFWS's search and tie-breaking)",
         "requests as the authors sent them: o4-mini reasoning_effort high and nothing "
         "else; every other model top_p 1 and frequency and presence penalties 0, no "
         "temperature (the provider's default); one user message",
