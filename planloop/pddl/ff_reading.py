@@ -17,6 +17,9 @@ FF's rules kept here, beyond planloop's reading (FF's sources, LAPKT ``external/
   of that type, else "type mismatch: constant" (inst_pre.c ``make_Fact``, ``is_subtype``);
 - a predicate with an argument of a type no object has cannot be used ("declared to use
   unknown or empty type", its arity cut there; a use is then of the wrong arity);
+- a character FF's lexer matches with no rule but its catch-all (``lex-fct_pddl.l``,
+  ``lex-ops_pddl.l``: ``|``, ``,``, a non-ASCII letter ...) is skipped, splitting the
+  name it stands in (``|fridge1|`` is ``fridge1``);
 - a negative literal in ``:init`` is dropped, but as its last entry FF's parser reads
   past the list's end and the solver crashes (parse.c ``make_conjunction_of_atoms``):
   refused, with a message saying so.
@@ -25,6 +28,7 @@ FF's rules kept here, beyond planloop's reading (FF's sources, LAPKT ``external/
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import replace
 
 from .diagnostics import PDDLError, quote
@@ -49,6 +53,7 @@ from .reading import Reader
 from .sexpr import SList, Sym, extract_define
 from .source import Limits, read_source
 
+_SKIPPED = re.compile(r"[^A-Za-z0-9\-_()?:;\".<>=+*/\[\]\s]")
 _CONNECTIVES = frozenset({"and", "or", "not", "imply", "forall", "exists", "when", "="})
 
 
@@ -56,7 +61,8 @@ def read_ff(
     domain: str | os.PathLike, problem: str | os.PathLike, limits: Limits
 ) -> tuple[Domain, Problem]:
     """The domain and problem (texts or paths) read as FF's parser reads them."""
-    dtext, ptext = read_source(domain, "domain", limits), read_source(problem, "problem", limits)
+    dtext = _lexed(read_source(domain, "domain", limits))
+    ptext = _lexed(read_source(problem, "problem", limits))
     d = parse_domain(dtext, limits, False)
     dform = extract_define(dtext, "domain", limits, False)[0]
     pform = extract_define(ptext, "problem", limits, False)[0]
@@ -108,6 +114,13 @@ def read_ff(
     ff_domain = replace(ff_domain, warnings=_kept(d.warnings) + tuple(rd.warnings))
     objects = {o: kinds.get(o, ROOT_TYPE) for o in p.objects}
     return ff_domain, replace(p, objects=objects, warnings=_kept(p.warnings, d.types))
+
+
+def _lexed(text: str) -> str:
+    """``text`` with each character FF's lexer skips (its catch-all rule ``. {}``:
+    ``|``, ``,``, ``@``, a non-ASCII letter ...) made a space, so tokens split there as
+    they do in FF and line:col positions stay."""
+    return _SKIPPED.sub(" ", text)
 
 
 def _sections(form: SList) -> dict[str, list]:

@@ -96,3 +96,11 @@ def test_paths_are_read_as_texts(tmp_path):
     (tmp_path / "p.pddl").write_text(problem("a b - room"))
     result = solve(tmp_path / "d.pddl", str(tmp_path / "p.pddl"), planner="authors")
     assert result.plan == ("(move a b)",)
+
+
+def test_a_character_ffs_lexer_skips_splits_the_name_it_stands_in():
+    # lex-fct_pddl.l's catch-all rule skips `|`: |b| is the object b
+    pf = problem("a |b| - room", init="(at a) (conn a |b|)", goal="(at |b|)")
+    _, p = read_ff(DOMAIN, pf, DEFAULT_LIMITS)
+    assert set(p.objects) == {"a", "b"}
+    assert solve(DOMAIN, pf, planner="authors").plan == ("(move a b)",)
