@@ -17,11 +17,11 @@ from ...study import (
     markdown_table,
     model_errors,
     model_failures,
+    plots,
     success_cell,
     tally,
     with_published,
 )
-from ...study.plots import success_figure
 from ...study.runs import single_run
 from ..base import paper_heading
 from . import ROWS, TABLE_1
@@ -269,7 +269,7 @@ def save_hazard_plot(groups: dict[str, list[Record]], path: Path, about: str) ->
     steps = sorted({step for table in tables.values() for step in table})
     plans = sum(len(r["plans"]) for c in series for r in groups[c])
     try:
-        figure = success_figure(
+        figure = plots.success_figure(
             series,
             "step of the plan (1-based)",
             title=f"Where plans fail: P(first failure at a step | reached), {plans} plans, {about}",
