@@ -119,7 +119,8 @@ def _ff_levels(task: Task, schema: Action, fluent: set, declared: list, unary: d
         of_type = set(task.objects_of(param.types))
         types = [[o for o in declared if o in of_type]]
         types += [unary.get(p, []) for p in unaries[param.name]]
-        kept = [o for o in types[0] if all(o in t for t in types[1:])]
+        within = [set(t) for t in types[1:]]
+        kept = [o for o in types[0] if all(o in t for t in within)]
         order = next((t for t in types if len(set(t)) == len(kept)), kept)
         free.append((param.name, {o: i for i, o in enumerate(order)}))
     return names, tuple(statics), tuple(free)
