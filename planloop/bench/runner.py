@@ -266,7 +266,14 @@ def _play_all(
             results.close()
         progress.close()
         pool.abandon()  # the running episodes: a rerun's
-        raise Interrupted(getattr(exc, "code", 130), saved=(done, progress.total)) from None
+        # saved: what the files hold (an episode written as the signal came is saved, but
+        # not yet counted by the loop above)
+        saved = (
+            progress.total
+            - len(todo)
+            + sum(job.key(suite.sha256) in files[job.family.name].done for job in todo)
+        )
+        raise Interrupted(getattr(exc, "code", 130), saved=(saved, progress.total)) from None
     pool.shutdown()
     progress.close()
     if crash is not None:
