@@ -37,7 +37,7 @@ class Chromium:
         self.socket, self.session, self.ids = None, None, 0
         self.errors, self.dialogs, self.requests = [], [], []
 
-    def connect(self, timeout: float = 30.0) -> None:
+    def connect(self, timeout: float = 90.0) -> None:  # a loaded machine starts it slowly
         port_file, deadline = self.profile / "DevToolsActivePort", time.monotonic() + timeout
         while len(port_file.read_text().split() if port_file.exists() else ()) < 2:
             assert self.process.poll() is None, f"chromium exited: {self.process.returncode}"
