@@ -59,12 +59,16 @@ Reproduction = Callable[[Runner, Path], "tuple[list[Record], Tables]"]  # a pape
 
 def reproduce(paper: str, records: list[Record], tables: Tables) -> dict[Run, dict[str, str]]:
     """The paper's tables of each run of its protocol recorded in the folder."""
-    ours = [
+    return {run: tables(group) for run, group in split_runs(of_protocol(records, paper)).items()}
+
+
+def of_protocol(records: list[Record], paper: str) -> list[Record]:
+    """The records played under ``paper``'s protocol (``--paper``)."""
+    return [
         r
         for r in records
         if ((r.get("provenance") or {}).get("settings") or {}).get("protocol") == paper
     ]
-    return {run: tables(group) for run, group in split_runs(ours).items()}
 
 
 def heading(protocol: PaperProtocol, limit: int | None) -> str:

@@ -21,7 +21,7 @@ from ...study.backends import Play
 from ...study.jobs import Job
 from ...study.runs import run_caption, split_runs
 from ...study.spec import StudyRun, StudySpec, spec_main
-from ..reproduction import SMOKE_CALLS, Runner, Tables
+from ..reproduction import SMOKE_CALLS, Runner, Tables, of_protocol
 from . import AGENTIC, CONDITIONS, PLANNER_CONDITIONS, ROWS
 from .attempts import attempts_table
 from .config import AgenticConfig
@@ -173,10 +173,6 @@ def reproduction(runner: Runner, out: Path) -> tuple[list[Record], Tables]:
     smoke = ["--max-attempts", str(SMOKE_CALLS), "--max-model-calls", str(SMOKE_CALLS)]
     limit = [] if runner.limit is None else ["--instances", f"0:{runner.limit}", *smoke]
     records = runner.run(main, out, limit)
-    ours = [
-        r
-        for r in records
-        if ((r.get("provenance") or {}).get("settings") or {}).get("protocol") == AGENTIC.name
-    ]
+    ours = of_protocol(records, AGENTIC.name)
     save_figure_2(list(split_runs(ours).values()), out.parent / FIGURE_PNG)
     return records, reproduced_tables

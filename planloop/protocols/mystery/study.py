@@ -30,7 +30,7 @@ from ...study.jobs import Job
 from ...study.runs import run_caption, split_runs
 from ...study.spec import StudyRun, StudySpec, spec_main
 from ...wrappers import ProgressFeedback
-from ..reproduction import Runner, Tables
+from ..reproduction import Runner, Tables, of_protocol
 from . import ABLATIONS, FIGURES, INSTANCES, MYSTERY, ROWS
 from .config import MysteryConfig
 from .judge import episode_fields
@@ -206,11 +206,7 @@ def reproduction(runner: Runner, out: Path) -> tuple[list[Record], Tables]:
     conditions = ",".join(dict.fromkeys([*ROWS, *ABLATIONS]))
     flags = ["--conditions", conditions, "--instances", f"0:{runner.first(INSTANCES)}"]
     records = runner.run(main, out, flags)
-    ours = [
-        r
-        for r in records
-        if ((r.get("provenance") or {}).get("settings") or {}).get("protocol") == MYSTERY.name
-    ]
+    ours = of_protocol(records, MYSTERY.name)
     save_figures(list(split_runs(ours).values()), out.parent, MYSTERY.name)
     return records, paper_tables
 

@@ -12,7 +12,7 @@ from ...envs.alfworld.sources import RELEASE as ALFWORLD_RELEASE
 from ...results import Record
 from ...study import StudyError
 from ...study.runs import run_key, split_runs
-from ..reproduction import Runner, Tables
+from ..reproduction import Runner, Tables, of_protocol
 from .extras import of_role, won_domain
 from .figures import figure_10_table, figure_12_table, save_figures
 from .protocol import ALFWORLD_SPLIT, ENVIRONMENTS, PDDLEGO_PLUS, PaperGames
@@ -79,25 +79,16 @@ def reproduction(runner: Runner, out: Path) -> tuple[list[Record], Tables]:
                 path = out / f"rag-df-{hashlib.sha256(df.encode()).hexdigest()[:8]}.pddl"
                 path.write_text(df)
                 records = play("pddlego", games, ("--domain-file", str(path)))
-    runs = list(split_runs(of_role(ours(records), "main")).values())
+    runs = list(split_runs(of_role(of_protocol(records, PDDLEGO_PLUS.name), "main")).values())
     save_figures(runs, records, out.parent, PDDLEGO_PLUS.name)
     return of_role(records, "main"), tables_of(records, runner.llm)
-
-
-def ours(records: list[Record]) -> list[Record]:
-    """The records of the protocol's runs."""
-    return [
-        r
-        for r in records
-        if ((r.get("provenance") or {}).get("settings") or {}).get("protocol") == PDDLEGO_PLUS.name
-    ]
 
 
 def tables_of(records: list[Record], spec: str) -> Tables:
     """The tables of each main run (its records, the extra runs found among
     ``records``), the model-scale comparison over every main run with the last run of
     ``spec`` (the one just made: written and printed once)."""
-    runs = list(split_runs(of_role(ours(records), "main")).values())
+    runs = list(split_runs(of_role(of_protocol(records, PDDLEGO_PLUS.name), "main")).values())
     last = next(
         (m for m in reversed(runs) if run_key(m[0]).spec == spec), runs[-1] if runs else None
     )
