@@ -1,7 +1,8 @@
 """The authors planner's search (planloop.pddl.dual_bfws): LAPKT's rules for the order
 of successors, FF's order of actions, and DUAL-BFWS's second phase."""
 
-from planloop.pddl import dual_bfws
+from planloop.pddl import dual_bfws, ff_strips
+from planloop.pddl.ff_templates import Templates
 from planloop.pddl.grounding import ground
 from planloop.pddl.planners import solve
 from planloop.pddl.reader import parse_domain, parse_problem
@@ -40,7 +41,7 @@ def test_a_tie_in_counts_goes_to_the_fact_that_reached_it_first():
 
 def test_ff_order_puts_actions_reached_in_a_later_sweep_first():
     task = _task(ROOMS, STREET)
-    order = dual_bfws.ff_order(task)
+    order = [a for a in ff_strips.ff_strips(task).actions if a]
     first_sweep = [a for a in order if a.args[0] == "kitchen" and a.name == "open-door"]
     later = [a for a in order if a.name == "move"]  # need an open door: a later sweep
     assert later and first_sweep
@@ -63,8 +64,19 @@ def test_the_second_phase_plans_where_1_bfws_prunes_itself_out(monkeypatch):
     assert validate(task, plan).valid
 
 
+def _keys(task):
+    """Each action's place in FF's template list (its operator's first way)."""
+    templates = Templates(task, ff_strips._fluent_predicates(task))
+    keys = {}
+    for a in task.actions:
+        schema = task.domain.actions[a.name]
+        binding = dict(zip((p.name for p in schema.params), a.args, strict=True))
+        keys[a] = templates.key(schema, 0, templates.ways[a.name][0], binding)
+    return keys
+
+
 def _templates(task, name):
-    keys = dual_bfws._template_keys(task)
+    keys = _keys(task)
     return [a.args for a in sorted(task.actions, key=keys.__getitem__) if a.name == name]
 
 
@@ -73,7 +85,7 @@ def test_ff_templates_list_an_operator_in_the_domain_order_and_its_objects_as_de
     # makes: the list comes out in the domain's order, first parameter slowest, objects
     # in their declared order
     task = _task(ROOMS, STREET)
-    keys = dual_bfws._template_keys(task)
+    keys = _keys(task)
     ordered = sorted(task.actions, key=keys.__getitem__)
     names = [a.name for a in ordered]
     assert names.index("move") == names.count("open-door")
