@@ -41,6 +41,7 @@ from .model import (
     Exists,
     Forall,
     ForallEffect,
+    Formula,
     Imply,
     Not,
     Or,
@@ -110,10 +111,24 @@ def read_ff(
         )
     if rd.errors or rp.errors:
         raise PDDLError(rd.errors + rp.errors)
-    ff_domain, kinds = retype(replace(d, actions=kept, unread_actions=()), membership)
+    ff_domain, kinds, goal = retype(
+        replace(d, actions=kept, unread_actions=()),
+        membership,
+        _typed_goal(ptext, flat, d, limits, p),
+    )
     ff_domain = replace(ff_domain, warnings=_kept(d.warnings) + tuple(rd.warnings))
     objects = {o: kinds.get(o, ROOT_TYPE) for o in p.objects}
-    return ff_domain, replace(p, objects=objects, warnings=_kept(p.warnings, d.types))
+    return ff_domain, replace(p, objects=objects, goal=goal, warnings=_kept(p.warnings, d.types))
+
+
+def _typed_goal(ptext: str, flat: Domain, d: Domain, limits: Limits, p: Problem) -> Formula:
+    """``p``'s goal with its quantifiers' types as written (``p`` was read against the
+    domain with no types, which reads every quantified variable as an ``object``), when
+    the problem reads against the domain's types; else ``p``'s goal."""
+    try:
+        return parse_problem(ptext, replace(flat, types=d.types), limits, False).goal
+    except PDDLError:
+        return p.goal
 
 
 def _lexed(text: str) -> str:

@@ -24,8 +24,9 @@ numbers, and each action's precondition, add and delete lists as FF builds them.
   goal fluent (``2n``, numbered after the facts) and, for each way, an action needing
   it and adding the goal fluent, prepended to the action list (so the last way first).
 
-Tasks beyond the model here (conditional effects, quantifiers in a precondition or the
-goal, more than :data:`.ff_templates.MAX_WAYS` ways to meet one) get none:
+Tasks beyond the model here (conditional effects; a precondition or goal with more than
+:data:`.ff_templates.MAX_WAYS` ways to meet it, or quantifiers expanding past
+:data:`.ff_templates.MAX_EXPANDED` copies) get none:
 :func:`ff_strips` returns None."""
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ def ff_strips(task: Task) -> FFStrips | None:
         return kept_fact[x % n] and not always >> x & 1
 
     templates = Templates(task, fluent)
-    goal_ways = ff_dnf(task.problem.goal)
+    goal_ways = ff_dnf(task.problem.goal, task.objects_of)
     if goal_ways is None:
         return None
     disjuncts = [

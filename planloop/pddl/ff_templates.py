@@ -2,7 +2,8 @@
 planner's model (:mod:`.ff_strips`): each operator's precondition in FF's disjunctive
 normal form, one operator copy per way, and each ground action's place in FF's list.
 
-- **DNF** (:func:`ff_dnf`): negations moved down to the atoms, nested conjunctions and
+- **DNF** (:func:`ff_dnf`): quantifiers expanded over their objects, negations moved
+  down to the atoms, nested conjunctions and
   disjunctions merged in place, then a conjunction with disjunctions among its parts
   becomes a disjunction of its hitting sets (``collect_hitting_sets``): the sets in the
   reverse of the order they are enumerated (each is prepended), each set's parts in the
@@ -23,7 +24,7 @@ normal form, one operator copy per way, and each ground action's place in FF's l
 
 from __future__ import annotations
 
-from typing import Union
+from typing import Callable, Union
 
 from .grounding import Task
 from .model import Action, And, Atom, Equals, Exists, Forall, Formula, Imply, Not, Or
@@ -33,13 +34,19 @@ Lit = tuple[Union[Atom, Equals], bool]
 Node = tuple
 
 MAX_WAYS = 256  # a precondition or goal with more ways to meet it is beyond the model here
+MAX_EXPANDED = 4096  # nor one whose quantifiers make more copies of their bodies
 
 
-def ff_dnf(formula: Formula) -> list[list[Lit]] | None:
+def ff_dnf(
+    formula: Formula, objects_of: Callable[[tuple[str, ...]], list[str]]
+) -> list[list[Lit]] | None:
     """The ways to meet ``formula`` as FF lists them (see the module's text), each a
-    list of literals in FF's order; None for quantifiers or more than :data:`MAX_WAYS`
-    ways."""
-    tree = _down(formula, False)
+    list of literals in FF's order; None beyond :data:`MAX_WAYS` ways, or quantifiers
+    over more than :data:`MAX_EXPANDED` copies. A quantifier is the conjunction or
+    disjunction of its body for each object of its type (``objects_of``), in the order
+    they are declared (FF prepends each copy to its list of objects, last first)."""
+    budget = [MAX_EXPANDED]
+    tree = _down(formula, False, {}, objects_of, budget)
     if tree is None:
         return None
     tree = _dnf(tree)
@@ -64,22 +71,37 @@ def _flat(sons: list) -> list[Lit]:
     return out
 
 
-def _down(f: Formula, negated: bool) -> Node | None:
-    """``f`` (negated when ``negated``) with negations down to the atoms and nested
-    junctions of one kind merged in place; None for quantifiers."""
-    if isinstance(f, (Atom, Equals)):
-        return (f, negated)
+def _down(f: Formula, negated: bool, subst: dict, objects_of, budget: list) -> Node | None:
+    """``f`` (negated when ``negated``, its quantified variables replaced as ``subst``
+    says) with quantifiers expanded, negations down to the atoms and nested junctions of
+    one kind merged in place; None past the ``budget`` of expanded copies."""
+    if isinstance(f, Atom):
+        return (Atom(f.predicate, tuple(subst.get(t, t) for t in f.args)), negated)
+    if isinstance(f, Equals):
+        return (Equals(subst.get(f.left, f.left), subst.get(f.right, f.right)), negated)
     if isinstance(f, Not):
-        return _down(f.arg, not negated)
+        return _down(f.arg, not negated, subst, objects_of, budget)
     if isinstance(f, Imply):
-        return _down(Or((Not(f.condition), f.consequence)), negated)
+        return _down(Or((Not(f.condition), f.consequence)), negated, subst, objects_of, budget)
     if isinstance(f, (Exists, Forall)):
-        return None
+        param, rest = f.params[0], f.params[1:]
+        body = type(f)(rest, f.body) if rest else f.body
+        objects = objects_of(param.types)
+        budget[0] -= len(objects)
+        if budget[0] < 0:
+            return None
+        kind = "and" if isinstance(f, Forall) != negated else "or"
+        sons = []
+        for o in objects:
+            son = _down(body, negated, {**subst, param.name: o}, objects_of, budget)
+            if son is None:
+                return None
+            sons.append(son)
+        return (kind, _merged(kind, sons))
     kind = "and" if isinstance(f, And) != negated else "or"
-    assert isinstance(f, (And, Or))
     sons = []
     for part in f.args:
-        son = _down(part, negated)
+        son = _down(part, negated, subst, objects_of, budget)
         if son is None:
             return None
         sons.append(son)
@@ -141,7 +163,8 @@ class Templates:
             if len(atom.args) == 1 and atom.predicate not in fluent:
                 self.unary.setdefault((atom.predicate, False), []).append(atom.args[0])
         self.ways: dict[str, list[list[Lit]] | None] = {
-            name: ff_dnf(schema.precondition) for name, schema in task.domain.actions.items()
+            name: ff_dnf(schema.precondition, task.objects_of)
+            for name, schema in task.domain.actions.items()
         }
         self.position = {name: s for s, name in enumerate(task.domain.actions)}
         self._free: dict[tuple[str, int], tuple] = {}

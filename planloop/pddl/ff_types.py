@@ -15,6 +15,7 @@ from .model import (
     Exists,
     Forall,
     ForallEffect,
+    Formula,
     Imply,
     Not,
     Or,
@@ -83,10 +84,12 @@ def _closure(types, parents: dict[str, set[str]]) -> set[str]:
     return seen
 
 
-def retype(d: Domain, membership: Membership) -> tuple[Domain, dict[str, str]]:
+def retype(
+    d: Domain, membership: Membership, goal: Formula
+) -> tuple[Domain, dict[str, str], Formula]:
     """``d`` with FF's types: one flat type per set of objects of the same declared
-    types, each parameter typed with the sets inside its type; and each object's (and
-    constant's) new type."""
+    types, each parameter typed with the sets inside its type; each object's (and
+    constant's) new type; and ``goal`` with its quantifiers typed likewise."""
     kinds = {o: membership.kind(o) for o in membership.of}
     inside: dict[tuple[str, ...], tuple[str, ...]] = {}
 
@@ -134,4 +137,5 @@ def retype(d: Domain, membership: Membership) -> tuple[Domain, dict[str, str]]:
     return (
         replace(d, types=types, constants=constants, predicates=predicates, actions=actions),
         kinds,
+        formula(goal),
     )

@@ -104,3 +104,21 @@ def test_a_character_ffs_lexer_skips_splits_the_name_it_stands_in():
     _, p = read_ff(DOMAIN, pf, DEFAULT_LIMITS)
     assert set(p.objects) == {"a", "b"}
     assert solve(DOMAIN, pf, planner="authors").plan == ("(move a b)",)
+
+
+EXPLORE = """(define (domain explore) (:requirements :strips :typing) (:types location direction)
+ (:predicates (at ?l - location) (visited ?l - location) (link ?a - location ?b - location ?d - direction))
+ (:action move :parameters (?a - location ?b - location ?d - direction)
+  :precondition (and (at ?a) (link ?a ?b ?d)) :effect (and (at ?b) (not (at ?a)) (visited ?b))))"""
+EVERYWHERE = """(define (problem p) (:domain explore)
+ (:objects kitchen corridor - location west east - direction)
+ (:init (at kitchen) (visited kitchen) (link kitchen corridor west))
+ (:goal (forall (?l - location) (visited ?l))))"""
+
+
+def test_a_goal_quantifier_ranges_over_its_type():
+    # FF reads (forall (?l - location) ...) over the two locations, not every object
+    _, problem = read_ff(EXPLORE, EVERYWHERE, DEFAULT_LIMITS)
+    assert problem.goal.params[0].types != ("object",)
+    result = solve(EXPLORE, EVERYWHERE, planner="authors")
+    assert result.plan == ("(move kitchen corridor west)",)
