@@ -4,8 +4,10 @@ disjunctive goal's actions, h_add's choice among equally good supporters."""
 
 from planloop.pddl import dual_bfws
 from planloop.pddl.ff_strips import ff_strips
+from planloop.pddl.ff_templates import ff_dnf
 from planloop.pddl.grounding import ground
 from planloop.pddl.lapkt_relaxed import RelaxedPlans
+from planloop.pddl.model import And, Atom, Exists, Forall, Not, Or, Param
 from planloop.pddl.planners import solve
 from planloop.pddl.reader import parse_domain, parse_problem
 from planloop.pddl.validate import validate
@@ -149,3 +151,25 @@ def test_tasks_beyond_the_model_go_to_the_second_phase():
     assert ff_strips(task) is None
     plan = dual_bfws.dual_bfws(task, timeout=10)
     assert plan is not None and validate(task, plan).valid
+
+
+def _atoms(ways):
+    return [[("not " if negated else "") + str(target) for target, negated in way] for way in ways]
+
+
+def test_ffs_dnf_lists_hitting_sets_last_first_each_set_back_to_front():
+    a, b, c, d = (Atom(x) for x in "abcd")
+    ways = ff_dnf(And((a, Or((b, Not(c))), d)), lambda types: [])
+    assert _atoms(ways) == [["(d)", "not (c)", "(a)"], ["(d)", "(b)", "(a)"]]
+    # without a disjunction inside, a conjunction keeps its order
+    assert _atoms(ff_dnf(And((a, And((b, c)))), lambda types: [])) == [["(a)", "(b)", "(c)"]]
+    # negations go down to the atoms: not (a or b) is (not a) and (not b)
+    assert _atoms(ff_dnf(Not(Or((a, b))), lambda types: [])) == [["not (a)", "not (b)"]]
+
+
+def test_a_quantifier_expands_over_its_objects_in_declared_order():
+    body = Atom("at", ("?r",))
+    ways = ff_dnf(Exists((Param("?r", ("room",)),), body), lambda types: ["r1", "r2", "r3"])
+    assert _atoms(ways) == [["(at r1)"], ["(at r2)"], ["(at r3)"]]
+    every = ff_dnf(Forall((Param("?r", ("room",)),), body), lambda types: ["r1", "r2"])
+    assert _atoms(every) == [["(at r1)", "(at r2)"]]
