@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 
+from .auto_portfolio import invariant_refutation
 from .builtin_planners import run_search
 from .deadline import SearchTimeout, deadline_check
 from .diagnostics import PDDLError
@@ -24,7 +25,12 @@ def solve_authors(
     d: Domain, p: Problem, timeout: float, start: float, limits: Limits
 ) -> PlanResult:
     """DUAL-BFWS's result for the task read by :func:`.ff_reading.read_ff`, grounded
-    within ``limits``, all by ``start + timeout``."""
+    within ``limits``, all by ``start + timeout``; first, as ``auto`` does, the
+    invariant check, which proves some tasks with no plan to have none at once (where
+    the search would take long to exhaust them) and never refutes a task with a plan."""
+    refuted = invariant_refutation(d, p, timeout, start, NAME + "/invariant")
+    if refuted is not None:
+        return refuted
     try:
         task = ground(d, p, limits, deadline_check(start + timeout))
     except PDDLError as exc:

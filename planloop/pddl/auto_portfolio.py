@@ -51,21 +51,9 @@ def solve_auto(
     (small tasks never start it), or when the task cannot be searched in-process.
     ``memory_limit_mb`` binds only Fast Downward (the in-process search is bounded by
     AUTO_MAX_ACTIONS and AUTO_SEARCH_SECONDS)."""
-    try:
-        pair = impossible_pair(
-            d, p, deadline_check(min(start + timeout, time.monotonic() + AUTO_INVARIANT_SECONDS))
-        )
-    except SearchTimeout:
-        pair = None
-    if pair is not None:
-        return PlanResult(
-            "unsolvable",
-            None,
-            f"no plan exists: the goal needs {pair[0]} and "
-            f"{pair[1]} together, and no reachable state has both",
-            time.monotonic() - start,
-            "auto/invariant",
-        )
+    refuted = invariant_refutation(d, p, timeout, start, "auto/invariant")
+    if refuted is not None:
+        return refuted
 
     def fast_downward(stop: threading.Event) -> PlanResult:
         return solve_fast_downward(d, p, "lama-first", timeout, memory_limit_mb, start, stop)
@@ -75,6 +63,30 @@ def solve_auto(
         Race(fast_downward, start, AUTO_ALONE_SECONDS, AUTO_SEARCH_SECONDS) as race,
     ):
         return _race(d, p, race, timeout, start, limits)
+
+
+def invariant_refutation(
+    d: Domain, p: Problem, timeout: float, start: float, name: str
+) -> PlanResult | None:
+    """``unsolvable`` (planner ``name``) when an invariant of the domain refutes the goal
+    within AUTO_INVARIANT_SECONDS (and by ``start + timeout``); else None. Sound: a task
+    with a plan is never refuted."""
+    try:
+        pair = impossible_pair(
+            d, p, deadline_check(min(start + timeout, time.monotonic() + AUTO_INVARIANT_SECONDS))
+        )
+    except SearchTimeout:
+        return None
+    if pair is None:
+        return None
+    return PlanResult(
+        "unsolvable",
+        None,
+        f"no plan exists: the goal needs {pair[0]} and "
+        f"{pair[1]} together, and no reachable state has both",
+        time.monotonic() - start,
+        name,
+    )
 
 
 def _race(

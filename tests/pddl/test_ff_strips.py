@@ -173,3 +173,18 @@ def test_a_quantifier_expands_over_its_objects_in_declared_order():
     assert _atoms(ways) == [["(at r1)"], ["(at r2)"], ["(at r3)"]]
     every = ff_dnf(Forall((Param("?r", ("room",)),), body), lambda types: ["r1", "r2"])
     assert _atoms(every) == [["(at r1)", "(at r2)"]]
+
+
+MOVES = """(define (domain moves) (:requirements :strips :negative-preconditions)
+ (:predicates (at ?r) (visited ?r))
+ (:action go :parameters (?a ?b) :precondition (and (at ?a) (not (at ?b)))
+  :effect (and (at ?b) (not (at ?a)) (visited ?b))))"""
+UNVISITED = """(define (problem p) (:domain moves) (:objects a b c)
+ (:init (at a) (visited a)) (:goal (and (at b) (not (visited b)))))"""
+
+
+def test_the_authors_planner_proves_a_goal_no_state_reaches_at_once():
+    # every move marks where it goes: being at b unvisited is no reachable state, which
+    # the invariant check proves before any search
+    result = solve(MOVES, UNVISITED, planner="authors", timeout=60)
+    assert result.status == "unsolvable" and result.planner == "authors/invariant"
