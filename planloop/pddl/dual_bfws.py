@@ -119,10 +119,11 @@ class _GoalCount:
                 consumed |= 1 << g
         return consumed
 
-    def step(self, consumed: int, adds: int, deletes: int) -> int:
-        """The goals consumed after an action adding ``adds`` and deleting ``deletes``."""
-        for g in _bits(adds & self.goal_mask & ~consumed):
-            if not self.before[g] & ~consumed:
+    def step(self, consumed: int, adds: tuple[int, ...], deletes: int) -> int:
+        """The goals consumed after an action adding ``adds`` (in its order) and
+        deleting ``deletes``."""
+        for g in adds:
+            if self.goal_mask >> g & 1 and not consumed >> g & 1 and not self.before[g] & ~consumed:
                 consumed |= 1 << g
         return consumed & ~deletes
 
@@ -204,7 +205,7 @@ def one_bfws(
             if pre_mask[a] & ~state:
                 continue
             child = (state & ~del_mask[a]) | add_mask[a]
-            child_consumed = counter.step(consumed, add_mask[a], del_mask[a])
+            child_consumed = counter.step(consumed, model.adds[a], del_mask[a])
             child_goals = counter.value(child_consumed)
             child_added = added | (add_mask[a] & relevant)
             partition = (child_goals, child_added.bit_count())
@@ -238,10 +239,3 @@ def _vector(model: FFStrips, node: tuple) -> list[int]:
         kept += [x for x in model.adds[a] if x not in present]
         vector = kept
     return vector
-
-
-def _bits(mask: int):
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low

@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .ff_templates import Templates, ff_dnf
-from .grounding import GroundAction, Task
+from .grounding import GroundAction, Task, true_fact_ids
 from .model import Action, And, Atom, Exists, Forall, Imply, Literal, Not, Or
 
 
@@ -57,7 +57,7 @@ class FFStrips:
 
     def init_vector(self) -> list[int]:
         """The initial state's fluents as LAPKT lists them (sorted by number)."""
-        return sorted(_bits(self.init), key=self.number.__getitem__)
+        return sorted(true_fact_ids(self.init), key=self.number.__getitem__)
 
     def task_state(self, state: int) -> int:
         """The task's state of ``state``."""
@@ -252,7 +252,7 @@ def _fluent_predicates(task: Task) -> set:
         for fact in (*action.adds, *action.deletes):
             names.add(task.facts[fact].predicate)
         for _, _, add, delete in action.conditional:
-            for fact in _bits(add | delete):
+            for fact in true_fact_ids(add | delete):
                 names.add(task.facts[fact].predicate)
     return names
 
@@ -278,33 +278,8 @@ def _negated_predicates(task: Task, fluent: set) -> set:
     return found & fluent
 
 
-def always_true(task: Task) -> int:
-    """The facts FF finds always true (``inst_final.c``: initial, and no action deletes
-    them): no precondition, no add."""
-    deleted = 0
-    for action in task.actions:
-        deleted |= action.delete
-        for _, _, _, delete in action.conditional:
-            deleted |= delete
-    return task.init & ~deleted
-
-
-def cond_adds(action: GroundAction) -> int:
-    out = 0
-    for _, _, add, _ in action.conditional:
-        out |= add
-    return out
-
-
 def _mask(fluents) -> int:
     out = 0
     for x in fluents:
         out |= 1 << x
     return out
-
-
-def _bits(mask: int):
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
