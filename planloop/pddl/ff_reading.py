@@ -22,7 +22,12 @@ FF's rules kept here, beyond planloop's reading (FF's sources, LAPKT ``external/
   name it stands in (``|fridge1|`` is ``fridge1``);
 - a negative literal in ``:init`` is dropped, but as its last entry FF's parser reads
   past the list's end and the solver crashes (parse.c ``make_conjunction_of_atoms``):
-  refused, with a message saying so.
+  refused, with a message saying so;
+- a domain's requirement must be one FF lists (scan-ops_pddl.y ``supported``), and its
+  ``(:requirements)`` must name one; an empty ``()`` is no condition or effect in FF's
+  grammar (``adl_goal_description``, ``adl_effect``): each else a syntax error;
+- a goal's quantifiers range over their types as written (the problem is read against
+  the domain's types for its goal).
 """
 
 from __future__ import annotations
@@ -98,6 +103,30 @@ def read_ff(
     for unread in d.unread_actions:
         if all(membership.members(t) for t in unread.param_types):
             rd.errors.extend(unread.errors)
+    for requirement in dsec.get(":requirements", []):
+        if str(requirement).upper() not in FF_REQUIREMENTS:
+            rd.error(
+                f"requirement {quote(str(requirement))} is not one FF's parser supports "
+                "(it lists :strips, :typing, :negative-preconditions, :adl and a few more): "
+                "the authors' solver refuses the domain",
+                requirement,
+            )
+    for section in dform[2:]:
+        if isinstance(section, SList) and len(section) == 1 and section[0] == ":requirements":
+            rd.error(
+                "a (:requirements) section naming none: FF's parser wants at least one "
+                "(write :strips, or leave the section out), and the authors' solver "
+                "refuses the domain",
+                section,
+            )
+        if isinstance(section, SList) and section and section[0] == ":action":
+            for key, value in zip(section[2::2], section[3::2], strict=False):
+                blank = _empty_part(value)
+                if key in (":precondition", ":effect") and blank is not None:
+                    rd.error(_EMPTY.format(key), blank)
+    for node in psec.get(":goal", []):
+        if (blank := _empty_part(node)) is not None:
+            rp.error(_EMPTY.format(":goal"), blank)
     for node in psec.get(":init", []):
         check.ground(rp, node)
     for node in psec.get(":goal", []):
@@ -156,6 +185,36 @@ def _action_node(form: SList, name: str):
         ),
         form,
     )
+
+
+# the requirements FF's parser accepts (scan-ops_pddl.y, ``supported``); any other is a
+# syntax error
+FF_REQUIREMENTS = frozenset(
+    ":STRIPS :NEGATION :EQUALITY :TYPING :CONDITIONAL-EFFECTS :NEGATIVE-PRECONDITIONS "
+    ":DISJUNCTIVE-PRECONDITIONS :EXISTENTIAL-PRECONDITIONS :UNIVERSAL-PRECONDITIONS "
+    ":QUANTIFIED-PRECONDITIONS :ADL :FLUENTS :ACTION-COSTS".split()
+)
+_EMPTY = (
+    "an empty () as a condition or effect in {}: FF's parser has no such form (write "
+    "(and) or leave it out), and the authors' solver refuses the file"
+)
+
+
+def _empty_part(node) -> SList | None:
+    """The first empty list ``node`` holds where FF's grammar wants a condition or an
+    effect (it is one, or a part of and/or/not/imply/when, or a quantifier's body)."""
+    if not isinstance(node, SList):
+        return None
+    if not node:
+        return node
+    head = str(node[0]).lower() if isinstance(node[0], Sym) else ""
+    if head in ("and", "or", "not", "imply", "when"):
+        parts = node[1:]
+    elif head in ("forall", "exists"):
+        parts = node[2:]
+    else:
+        return None
+    return next((e for e in map(_empty_part, parts) if e is not None), None)
 
 
 def _negative(node) -> bool:

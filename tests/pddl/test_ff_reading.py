@@ -122,3 +122,27 @@ def test_a_goal_quantifier_ranges_over_its_type():
     assert problem.goal.params[0].types != ("object",)
     result = solve(EXPLORE, EVERYWHERE, planner="authors")
     assert result.plan == ("(move kitchen corridor west)",)
+
+
+def _refused(domain: str, problem: str = EVERYWHERE) -> str:
+    with pytest.raises(PDDLError) as caught:
+        read_ff(domain, problem, DEFAULT_LIMITS)
+    return str(caught.value)
+
+
+def test_a_requirement_ffs_parser_does_not_list_is_refused():
+    message = _refused(EXPLORE.replace(":strips :typing", ":strips :typing :disjunctive"))
+    assert "':disjunctive'" in message and "authors' solver refuses" in message
+    assert "none" in _refused(EXPLORE.replace("(:requirements :strips :typing)", "(:requirements)"))
+    read_ff(EXPLORE.replace(":strips", ":STRIPS :adl"), EVERYWHERE, DEFAULT_LIMITS)  # listed
+
+
+def test_an_empty_condition_or_effect_is_refused_where_ff_wants_one():
+    empty = EXPLORE.replace(":precondition (and (at ?a) (link ?a ?b ?d))", ":precondition ()")
+    assert "empty () as a condition or effect in :precondition" in _refused(empty)
+    inside = EXPLORE.replace("(visited ?b))))", "(visited ?b) ())))")
+    assert "in :effect" in _refused(inside)
+    assert "in :goal" in _refused(
+        EXPLORE, EVERYWHERE.replace("(forall (?l - location) (visited ?l))", "()")
+    )
+    read_ff(EXPLORE.replace("(and (at ?a) (link ?a ?b ?d))", "(and)"), EVERYWHERE, DEFAULT_LIMITS)
