@@ -26,6 +26,9 @@ FF's rules kept here, beyond planloop's reading (FF's sources, LAPKT ``external/
 - a domain's requirement must be one FF lists (scan-ops_pddl.y ``supported``), and its
   ``(:requirements)`` must name one; an empty ``()`` is no condition or effect in FF's
   grammar (``adl_goal_description``, ``adl_effect``): each else a syntax error;
+- a word FF's lexer reads as a keyword (``domain`` in a domain file, ``problem`` in a
+  problem file, ``and``, ``not`` ...) is no name: as a domain's, a problem's or an
+  object's name, a syntax error;
 - a goal's quantifiers range over their types as written (the problem is read against
   the domain's types for its goal).
 """
@@ -127,6 +130,13 @@ def read_ff(
     for node in psec.get(":goal", []):
         if (blank := _empty_part(node)) is not None:
             rp.error(_EMPTY.format(":goal"), blank)
+    for form, keywords, reader in ((dform, _OPS_KEYWORDS, rd), (pform, _FACT_KEYWORDS, rp)):
+        if (word := _keyword_as_name(form, keywords)) is not None:
+            reader.error(
+                f"{quote(str(word))} is a word FF's lexer reads as a keyword, never as a "
+                "name: the authors' solver refuses the file here (give it another name)",
+                word,
+            )
     for node in psec.get(":init", []):
         check.ground(rp, node)
     for node in psec.get(":goal", []):
@@ -198,6 +208,28 @@ _EMPTY = (
     "an empty () as a condition or effect in {}: FF's parser has no such form (write "
     "(and) or leave it out), and the authors' solver refuses the file"
 )
+
+
+# the bare words FF's lexers read as keywords (lex-ops_pddl.l, lex-fct_pddl.l): one of
+# them anywhere but at the head of a list, where the grammar wants a name, is a syntax
+# error
+_OPS_KEYWORDS = frozenset(
+    "define domain and not when imply or forall exists assign scale-up scale-down "
+    "increase decrease".split()
+)
+_FACT_KEYWORDS = frozenset("define problem situation and imply or forall exists not".split())
+
+
+def _keyword_as_name(form: SList, keywords: frozenset) -> Sym | None:
+    """The first symbol of ``form`` that is one of ``keywords`` (any case) and not the
+    head of its list."""
+    for i, part in enumerate(form):
+        if isinstance(part, SList):
+            if (found := _keyword_as_name(part, keywords)) is not None:
+                return found
+        elif i and isinstance(part, Sym) and str(part).lower() in keywords:
+            return part
+    return None
 
 
 def _empty_part(node) -> SList | None:

@@ -146,3 +146,13 @@ def test_an_empty_condition_or_effect_is_refused_where_ff_wants_one():
         EXPLORE, EVERYWHERE.replace("(forall (?l - location) (visited ?l))", "()")
     )
     read_ff(EXPLORE.replace("(and (at ?a) (link ?a ?b ?d))", "(and)"), EVERYWHERE, DEFAULT_LIMITS)
+
+
+def test_a_keyword_of_ffs_lexer_is_no_name():
+    # (problem problem): FF's problem lexer reads the second word as its keyword
+    message = _refused(EXPLORE, EVERYWHERE.replace("(problem p)", "(problem problem)"))
+    assert "'problem' is a word FF's lexer reads as a keyword" in message
+    named = EVERYWHERE.replace("(:domain explore)", "(:domain domain)")
+    assert "keyword" in _refused(EXPLORE.replace("(domain explore)", "(domain domain)"), named)
+    # a word only the domain's lexer knows is a name in a problem ('domain', 'when')
+    read_ff(EXPLORE, EVERYWHERE.replace("west", "domain").replace("east", "when"), DEFAULT_LIMITS)
