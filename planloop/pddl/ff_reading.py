@@ -6,6 +6,8 @@ refuses the files.
 
 FF's rules kept here, beyond planloop's reading (FF's sources, LAPKT ``external/libff``):
 
+- of several ``(:types ...)`` sections only the last counts (scan-ops_pddl.y keeps the
+  last list it read);
 - types are sets of objects (:mod:`.ff_types`): an object declared under two types is
   in both, a constant of the domain declared again as an object is in both types
   (parse.c ``build_orig_constant_list``);
@@ -77,7 +79,7 @@ def read_ff(
     pform = extract_define(ptext, "problem", limits, False)[0]
     dsec, psec = _sections(dform), _sections(pform)
     membership = Membership(
-        typed_names(dsec.get(":types", [])),
+        typed_names(_last_section(dform, ":types")),
         typed_names(dsec.get(":constants", [])) + typed_names(psec.get(":objects", [])),
     )
     flat = replace(
@@ -183,6 +185,16 @@ def _sections(form: SList) -> dict[str, list]:
     for section in form[2:]:
         if isinstance(section, SList) and section and isinstance(section[0], Sym):
             found.setdefault(str(section[0]), []).extend(section[1:])
+    return found
+
+
+def _last_section(form: SList, key: str) -> list:
+    """The entries of the last section with ``key`` (FF's parser keeps only the last
+    ``(:types ...)``: scan-ops_pddl.y, ``gparse_types = $4``)."""
+    found: list = []
+    for section in form[2:]:
+        if isinstance(section, SList) and section and section[0] == key:
+            found = list(section[1:])
     return found
 
 

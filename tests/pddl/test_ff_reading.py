@@ -156,3 +156,21 @@ def test_a_keyword_of_ffs_lexer_is_no_name():
     assert "keyword" in _refused(EXPLORE.replace("(domain explore)", "(domain domain)"), named)
     # a word only the domain's lexer knows is a name in a problem ('domain', 'when')
     read_ff(EXPLORE, EVERYWHERE.replace("west", "domain").replace("east", "when"), DEFAULT_LIMITS)
+
+
+def test_of_several_types_sections_only_the_last_counts():
+    # the first section made fridge a receptacle; FF's parser keeps only the last one,
+    # so the fridge is no receptacle there and (closed fridge1) is a type mismatch
+    split = """(define (domain kitchen) (:requirements :strips :typing)
+     (:types receptacle thing) (:types fridge - receptacle) (:types knife - thing)
+     (:predicates (closed ?r - receptacle) (at ?r - receptacle))
+     (:action go :parameters (?a - receptacle ?b - receptacle) :precondition (at ?a)
+      :effect (and (at ?b) (not (at ?a)))))"""
+    problem = """(define (problem p) (:domain kitchen) (:objects shelf1 - receptacle
+     fridge1 - fridge) (:init (at shelf1) (closed fridge1)) (:goal (at shelf1)))"""
+    assert "fridge1" in _refused(split, problem).lower()
+    one = split.replace(
+        ") (:types fridge - receptacle) (:types knife - thing)",
+        " fridge - receptacle knife - thing)",
+    )
+    read_ff(one, problem, DEFAULT_LIMITS)
