@@ -161,7 +161,10 @@ def one_bfws(
 ) -> list[GroundAction] | None:
     """1-BFWS as ``bfws_2h.hxx`` runs it over FF's model of ``task`` (see the module's
     text), or None when its pruning leaves no plan."""
-    index = {id(a): i for i, a in enumerate(model.actions) if a is not None}
+    copies: dict[int, list[int]] = {}  # a task action -> its model actions (FF's copies)
+    for i, step in enumerate(model.actions):
+        if step is not None:
+            copies.setdefault(id(step), []).append(i)
     reaching_goal = [i for i, a in enumerate(model.actions) if a is None]
     rank = successor_ranks(model.pre)
     pre_mask, add_mask, del_mask = model.pre_mask, model.add_mask, model.del_mask
@@ -198,9 +201,8 @@ def one_bfws(
                 continue
             relevant, added = found, 0
         applicable = [i for i in reaching_goal if not pre_mask[i] & ~state]
-        applicable += (
-            index[id(a)] for a in task.applicable(model.task_state(state)) if id(a) in index
-        )
+        for action in task.applicable(model.task_state(state)):
+            applicable += copies.get(id(action), ())
         for a in sorted(applicable, key=rank.__getitem__):
             if pre_mask[a] & ~state:
                 continue

@@ -188,3 +188,25 @@ def test_the_authors_planner_proves_a_goal_no_state_reaches_at_once():
     # the invariant check proves before any search
     result = solve(MOVES, UNVISITED, planner="authors", timeout=60)
     assert result.status == "unsolvable" and result.planner == "authors/invariant"
+
+
+EITHER_WAY = """(define (domain either) (:requirements :strips :disjunctive-preconditions)
+ (:predicates (p) (q) (done) (started))
+ (:action begin :parameters () :precondition (started) :effect (and (q) (not (started))))
+ (:action finish :parameters () :precondition (or (p) (q)) :effect (done)))"""
+EITHER_WAY_P = """(define (problem e) (:domain either) (:init (started)) (:goal (done)))"""
+
+
+def test_a_disjunctive_precondition_is_an_action_copy_for_each_way():
+    task = _task(EITHER_WAY, EITHER_WAY_P)
+    model = ff_strips(task)
+    assert model is not None
+    finish = [i for i, a in enumerate(model.actions) if a and a.name == "finish"]
+    # (p) is never reached: FF takes only the copy of the way through (q)
+    assert [[_name(task, model, x) for x in model.pre[i]] for i in finish] == [["(q)"]]
+    both = EITHER_WAY.replace("(and (q) (not (started)))", "(and (p) (q) (not (started)))")
+    model = ff_strips(_task(both, EITHER_WAY_P))
+    finish = [i for i, a in enumerate(model.actions) if a and a.name == "finish"]
+    assert len(finish) == 2 and model.actions[finish[0]] is model.actions[finish[1]]
+    result = solve(both, EITHER_WAY_P, planner="authors")
+    assert result.plan == ("(begin)", "(finish)")
