@@ -229,6 +229,8 @@ class Templates:
         """The objects of a static unary predicate's facts (its ``NOT-`` one's when
         ``negated``) in FF's order."""
         key = (predicate, negated)
+        if not negated:
+            return self.unary.get(key, [])
         if key not in self.unary:
             held = set(self.unary.get((predicate, False), []))
             self.unary[key] = [o for o in self._consts(predicate, 0) if o not in held]
