@@ -16,7 +16,7 @@ trajectory, so the same score. Three rules:
 Each stop has a class (:func:`stop_class`). Counted over episodes with a recorded plan,
 per game. Each unique pair of files is planned once, in ``--workers`` processes.
 
-    python benchmarks/trajectory_walk.py --planner authors --episodes 400 [--json F]
+    python benchmarks/trajectory_walk.py --planner authors --episodes 400 [--json F] [--list-stops A_plan]
 """
 
 from __future__ import annotations
@@ -93,8 +93,9 @@ def stop_class(call: dict, record: dict | None, mapped: list[str]) -> StopClass:
     return "other"
 
 
-def walk(calls: list[dict], records: dict) -> dict[str, StopClass]:
-    """{rule: the class of the call its walk stopped at}, for the rules that stopped."""
+def walk(calls: list[dict], records: dict, where: dict | None = None) -> dict[str, StopClass]:
+    """{rule: the class of the call its walk stopped at}, for the rules that stopped;
+    ``where`` (when given) gets {rule: that call's id}."""
     stopped: dict[str, StopClass] = {}
     for call in calls:
         record = records.get((call["df_sha"], call["pf_sha"]))
@@ -103,6 +104,8 @@ def walk(calls: list[dict], records: dict) -> dict[str, StopClass]:
         for rule, same in agrees(recorded_commands(call), mapped).items():
             if rule not in stopped and not same:
                 stopped[rule] = stop_class(call, record, mapped)
+                if where is not None:
+                    where[rule] = call["id"]
         if len(stopped) == len(RULES):
             break
     return stopped
@@ -171,6 +174,12 @@ def main(argv=None) -> int:
     parser.add_argument("--planner", default="auto")
     parser.add_argument("--timeout", type=float, default=20.0, help="planner seconds per pair")
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument(
+        "--list-stops",
+        metavar="RULE",
+        choices=RULES,
+        help="also list each episode's call where the walk under RULE stopped, with its class",
+    )
     args = parser.parse_args(argv)
 
     start = time.monotonic()
@@ -190,14 +199,14 @@ def main(argv=None) -> int:
     jobs = [(k, texts[k[0]], texts[k[1]], args.planner, args.timeout) for k in keys]
     with multiprocessing.get_context("fork").Pool(args.workers) as pool:
         records = dict(pool.imap_unordered(plan_pair, jobs, chunksize=4))
-    walks = [
-        (
-            episodes[path][0]["env"],
-            any(c["recorded"]["outcome"] == "plan" for c in episodes[path]),
-            walk(episodes[path], records),
-        )
-        for path in chosen
-    ]
+    walks, stops = [], []
+    for path in chosen:
+        where: dict[str, str] = {}
+        has_plan = any(c["recorded"]["outcome"] == "plan" for c in episodes[path])
+        stopped = walk(episodes[path], records, where)
+        walks.append((episodes[path][0]["env"], has_plan, stopped))
+        if has_plan and args.list_stops in stopped:
+            stops.append(f"- {where[args.list_stops]}: {stopped[args.list_stops]}")
     found = figures(walks)
     seconds = time.monotonic() - start
     print(
@@ -208,6 +217,9 @@ def main(argv=None) -> int:
         file=sys.stdout,
     )
     print(tables(found))
+    if args.list_stops:
+        print(f"\nWhere the walks under {args.list_stops} stopped ({len(stops)} episodes):\n")
+        print("\n".join(sorted(stops)))
     if args.json:
         args.json.write_text(
             json.dumps(

@@ -87,3 +87,14 @@ def test_figures_count_whole_episodes_with_a_recorded_plan():
     assert found["coin"]["whole"] == {"A_plan": 2, "A_all": 2, "B_all": 1}
     assert found["alfworld"]["stops"]["A_plan"]["solver crash"] == 1
     assert "| CoinCollector | 2 | 100.0% (2) | 100.0% (2) | 50.0% (1) |" in tw.tables(found)
+
+
+def test_a_walk_says_where_it_stopped():
+    calls = [call(0, "plan", ["move east"]), call(1, "plan", ["move north"])]
+    records = {
+        ("d0", "p0"): {"plan": ["(move r0 east)"], "stage": None},
+        ("d1", "p1"): {"plan": ["(move r0 south)"], "stage": None},
+    }
+    where: dict = {}
+    tw.walk(calls, records, where)
+    assert where == {rule: calls[1]["id"] for rule in tw.RULES}
