@@ -25,9 +25,10 @@ choices among equally good nodes included.
   partition had), the open list a ``std::priority_queue``; a node is goal-tested, then
   duplicate-checked, when popped.
 - **The second phase** where 1-BFWS prunes itself out (and for a task beyond FF's
-  STRIPS model here: conditional effects, conditions that are not conjunctions of
-  literals): their BFWS(novelty, landmarks, h_add) is not reproduced; planloop's greedy best-first search with h_FF
-  (:func:`planloop.pddl.search.greedy_best_first`) answers instead.
+  model here, :func:`.ff_strips.ff_strips`: conditional effects, too many ways to meet
+  a condition): their BFWS(novelty, landmarks, h_add) is not reproduced; planloop's
+  greedy best-first search with h_FF (:func:`planloop.pddl.search.greedy_best_first`)
+  answers instead.
 """
 
 from __future__ import annotations

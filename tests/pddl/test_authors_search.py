@@ -39,7 +39,7 @@ def test_a_tie_in_counts_goes_to_the_fact_that_reached_it_first():
     assert ranks[2] == 2
 
 
-def test_ff_order_puts_actions_reached_in_a_later_sweep_first():
+def test_ffs_action_list_puts_actions_reached_in_a_later_sweep_first():
     task = _task(ROOMS, STREET)
     order = [a for a in ff_strips.ff_strips(task).actions if a]
     first_sweep = [a for a in order if a.args[0] == "kitchen" and a.name == "open-door"]
