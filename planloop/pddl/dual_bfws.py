@@ -169,7 +169,6 @@ def one_bfws(
     reaching_goal = [i for i, a in enumerate(model.actions) if a is None]
     rank = successor_ranks(model.pre)
     pre_mask, add_mask, del_mask = model.pre_mask, model.add_mask, model.del_mask
-    goal_mask = sum(1 << g for g in model.goal)
     counter = _GoalCount(model)
     plans = RelaxedPlans(model)
     relevant = plans.relevant(model.init_vector())
@@ -187,7 +186,7 @@ def one_bfws(
     while frontier:
         node = frontier.pop()
         state, g, goals, parent, _, relevant, added, consumed = node
-        if state & goal_mask == goal_mask:
+        if state & counter.goal_mask == counter.goal_mask:
             return [step for a in _path(node) if (step := model.actions[a]) is not None]
         if closed.get(state, g + 1) <= g:
             continue

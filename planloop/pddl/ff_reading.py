@@ -165,7 +165,10 @@ def read_ff(
 def _typed_goal(ptext: str, flat: Domain, d: Domain, limits: Limits, p: Problem) -> Formula:
     """``p``'s goal with its quantifiers' types as written (``p`` was read against the
     domain with no types, which reads every quantified variable as an ``object``), when
-    the problem reads against the domain's types; else ``p``'s goal."""
+    the problem reads against the domain's types; else ``p``'s goal. A goal with no
+    quantifier is ``p``'s as it is (the problem is read again only for one with)."""
+    if not _has_quantifier(p.goal):
+        return p.goal
     try:
         return parse_problem(ptext, replace(flat, types=d.types), limits, False).goal
     except PDDLError:
@@ -186,6 +189,18 @@ def _sections(form: SList) -> dict[str, list]:
         if isinstance(section, SList) and section and isinstance(section[0], Sym):
             found.setdefault(str(section[0]), []).extend(section[1:])
     return found
+
+
+def _has_quantifier(f: Formula) -> bool:
+    if isinstance(f, (Exists, Forall)):
+        return True
+    if isinstance(f, Not):
+        return _has_quantifier(f.arg)
+    if isinstance(f, (And, Or)):
+        return any(map(_has_quantifier, f.args))
+    if isinstance(f, Imply):
+        return _has_quantifier(f.condition) or _has_quantifier(f.consequence)
+    return False
 
 
 def _last_section(form: SList, key: str) -> list:

@@ -34,6 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .ff_templates import Templates, ff_dnf
+from .ground_action import mask
 from .grounding import GroundAction, Task, true_fact_ids
 from .model import Action, And, Atom, Exists, Forall, Imply, Literal, Not, Or
 
@@ -148,15 +149,15 @@ def ff_strips(task: Task) -> FFStrips | None:
         dels.append({x for x, is_add in effect_lists[i] if not is_add and x not in effect_adds})
     for x in goal:  # a goal fluent FF never reaches is still one (it never holds)
         number.setdefault(x, len(number))
-    init = _mask(x for x in number if start >> x & 1)
+    init = mask(x for x in number if start >> x & 1)
     return FFStrips(
         n,
         actions,
         pre,
         adds,
-        [_mask(p) for p in pre],
-        [_mask(a) for a in adds],
-        [_mask(x for x in d if keep(x)) for d in dels],
+        [mask(p) for p in pre],
+        [mask(a) for a in adds],
+        [mask(x for x in d if keep(x)) for d in dels],
         goal,
         number,
         init,
@@ -276,10 +277,3 @@ def _negated_predicates(task: Task, fluent: set) -> set:
         elif isinstance(f, (Exists, Forall)):
             formulas.append(f.body)
     return found & fluent
-
-
-def _mask(fluents) -> int:
-    out = 0
-    for x in fluents:
-        out |= 1 << x
-    return out

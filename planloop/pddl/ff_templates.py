@@ -168,6 +168,7 @@ class Templates:
         }
         self.position = {name: s for s, name in enumerate(task.domain.actions)}
         self._free: dict[tuple[str, int], tuple] = {}
+        self._of_argument: dict[tuple[str, int], list[str]] = {}  # see _consts
 
     def holds_statically(self, lit: Lit, binding: dict) -> bool | None:
         """Whether a static literal holds under ``binding`` (None: not static)."""
@@ -238,11 +239,16 @@ class Templates:
 
     def _consts(self, predicate: str, j: int) -> list[str]:
         """FF's objects of ``predicate``'s argument ``j``'s type, in FF's order."""
-        declared = self.task.domain.predicates.get(predicate)
-        if declared is None or j >= len(declared.params):
-            return self.declared
-        of_type = set(self.task.objects_of(declared.params[j].types))
-        return [o for o in self.declared if o in of_type]
+        key = (predicate, j)
+        if key not in self._of_argument:
+            declared = self.task.domain.predicates.get(predicate)
+            if declared is None or j >= len(declared.params):
+                found = self.declared
+            else:
+                of_type = set(self.task.objects_of(declared.params[j].types))
+                found = [o for o in self.declared if o in of_type]
+            self._of_argument[key] = found
+        return self._of_argument[key]
 
     def _enumerated(self, predicate: str, args: tuple[str, ...]) -> int:
         """The place of ``NOT-predicate(args)`` among the facts ``add_to_initial_state``

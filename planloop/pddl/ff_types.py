@@ -10,17 +10,12 @@ from dataclasses import replace
 
 from .model import (
     ROOT_TYPE,
-    And,
     Domain,
-    Exists,
-    Forall,
     ForallEffect,
     Formula,
-    Imply,
-    Not,
-    Or,
     Param,
     When,
+    map_formula,
 )
 from .sexpr import SList, Sym
 
@@ -101,16 +96,10 @@ def retype(
             inside[p.types] = tuple(dict.fromkeys(kinds[o] for o in sorted(members)))
         return Param(p.name, inside[p.types] or p.types)
 
-    def formula(f):
-        if isinstance(f, (And, Or)):
-            return type(f)(tuple(formula(x) for x in f.args))
-        if isinstance(f, Not):
-            return Not(formula(f.arg))
-        if isinstance(f, Imply):
-            return Imply(formula(f.condition), formula(f.consequence))
-        if isinstance(f, (Exists, Forall)):
-            return type(f)(tuple(map(param, f.params)), formula(f.body))
-        return f
+    def formula(f: Formula) -> Formula:
+        return map_formula(
+            f, lambda leaf: leaf, lambda q, body: type(q)(tuple(map(param, q.params)), body)
+        )
 
     def effect(e):
         if isinstance(e, When):
